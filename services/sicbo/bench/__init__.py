@@ -1,0 +1,1 @@
+"""Benchmarks: ``make bench`` prints figures; the figures go into docs/benchmarks.md."""

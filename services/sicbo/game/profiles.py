@@ -1,0 +1,225 @@
+"""Rule profiles as versioned data documents, and the paytable a table plays under.
+
+A profile is a TOML document in ``profiles/`` (one per rule source); code never branches on a
+profile id. A :class:`Paytable` is a profile with the operator's choices applied: it is what a
+round is opened under, and what replay settles with.
+"""
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from importlib import resources
+from types import MappingProxyType
+from typing import Any
+
+from sicbo.game.bets import TOTALS, Bet, BetKind, bets_of_kind
+from sicbo.game.errors import BetNotOffered, InvalidChoice, UnknownProfile
+
+PROFILE_IDS: tuple[str, ...] = ("cca-1992", "macau-2003", "macau-2004", "online-live")
+SCHEMA = "sicbo.profile.v1"
+
+
+class NoResultPolicy(StrEnum):
+    """What happens to the round's wagers after "no result" (RULES.md "Irregularities")."""
+
+    REFUND = "refund"  # 000 §7.5: every wager void and returned
+    CARRY_OVER_LOCKED = "carry-over-locked"  # 002/2003 art. 3(3), 004: re-run, wagers stay
+    PLAYER_CHOICE = "player-choice"  # 002/2004 art. 3(4): cancel, keep or change
+
+
+class IlluminationFaultPolicy(StrEnum):
+    SUSPEND_TABLE = "suspend-table"  # 000 §7.6-7.7: settle by the dice, inspector clears
+    SUSPEND_ROUND = "suspend-round"  # 004: resume if fixed in time, else cancel and refund
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """An operator's optional pay (002/2004 art. 6(6)): one "X to 1" for a pair of totals."""
+
+    name: str
+    totals: tuple[int, ...]
+    minimum: int
+    maximum: int
+    default: int
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: str
+    version: int
+    title: str
+    source: str
+    triple_kills: frozenset[BetKind]
+    no_result_policy: NoResultPolicy
+    illumination_fault: IlluminationFaultPolicy
+    supervisor_invalidation: bool
+    betting_countdown: bool
+    pays: Mapping[str, Fraction]
+    choices: Mapping[str, Choice]
+
+    def paytable(self, choices: Mapping[str, int] | None = None) -> "Paytable":
+        """The profile with the operator's choices; refuses a choice outside the rules."""
+        chosen = dict(choices or {})
+        pays = dict(self.pays)
+        applied: dict[str, int] = {}
+        for name, value in chosen.items():
+            choice = self.choices.get(name)
+            if choice is None:
+                allowed = ", ".join(self.choices) or "none"
+                raise InvalidChoice(
+                    f"profile {self.id!r} has no choice {name!r} (its choices: {allowed})"
+                )
+            if type(value) is not int or not choice.minimum <= value <= choice.maximum:
+                raise InvalidChoice(
+                    f"choice {name!r} of {self.id!r} pays {choice.minimum} to {choice.maximum}"
+                    f" to 1, got {value!r}"
+                )
+            applied[name] = value
+        for name, choice in self.choices.items():
+            value = applied.get(name, choice.default)
+            for t in choice.totals:
+                pays[pay_key(BetKind.TOTAL, t)] = Fraction(value)
+        return Paytable(self, MappingProxyType(applied), MappingProxyType(pays))
+
+
+def pay_key(kind: BetKind, level: int | None = None) -> str:
+    """Key of a pay in a paytable: the kind, with the total or the count of matching dice."""
+    return kind.value if level is None else f"{kind.value}/{level}"
+
+
+@dataclass(frozen=True, eq=False)
+class Paytable:
+    """Equal and hashed by :attr:`ref`, so results computed for it can be cached."""
+
+    profile: Profile
+    choices: Mapping[str, int]
+    pays: Mapping[str, Fraction]
+    offered_kinds: frozenset[BetKind] = field(init=False)
+
+    def __post_init__(self) -> None:
+        kinds = frozenset(BetKind(key.partition("/")[0]) for key in self.pays)
+        object.__setattr__(self, "offered_kinds", kinds)
+
+    @property
+    def ref(self) -> str:
+        """A stable name of this exact paytable, recorded on every round opened under it."""
+        base = f"{self.profile.id}@v{self.profile.version}"
+        if not self.choices:
+            return base
+        return base + "?" + "&".join(f"{k}={v}" for k, v in sorted(self.choices.items()))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Paytable) and other.ref == self.ref
+
+    def __hash__(self) -> int:
+        return hash(self.ref)
+
+    def offers(self, bet: Bet) -> bool:
+        return bet.kind in self.offered_kinds
+
+    def require_offered(self, bet: Bet) -> None:
+        if not self.offers(bet):
+            raise BetNotOffered(f"bet {bet.id!r} is not offered under {self.profile.id!r}")
+
+    def offered_bets(self) -> tuple[Bet, ...]:
+        return tuple(
+            b for kind in BetKind if kind in self.offered_kinds for b in bets_of_kind(kind)
+        )
+
+    def kills_on_triple(self, kind: BetKind) -> bool:
+        return kind in self.profile.triple_kills
+
+
+def _ratio(text: object, where: str) -> Fraction:
+    if not isinstance(text, str):
+        raise ValueError(f"{where}: a pay is written 'N:D', got {text!r}")
+    num, sep, den = text.partition(":")
+    if not sep or not num.isdigit() or not den.isdigit() or int(den) == 0:
+        raise ValueError(f"{where}: a pay is written 'N:D', got {text!r}")
+    return Fraction(int(num), int(den))
+
+
+def _parse_pays(doc: Mapping[str, Any], where: str) -> dict[str, Fraction]:
+    pays: dict[str, Fraction] = {}
+    for name, value in doc.items():
+        kind = BetKind(name)
+        if kind is BetKind.SINGLE:
+            if sorted(value) != ["1", "2", "3"]:
+                raise ValueError(f"{where}: single pays by 1, 2 and 3 dice")
+            for count, ratio in value.items():
+                pays[pay_key(kind, int(count))] = _ratio(ratio, f"{where}.single.{count}")
+        elif kind is BetKind.TOTAL:
+            if sorted(int(t) for t in value) != list(TOTALS):
+                raise ValueError(f"{where}: totals pay for each of 4..17")
+            for t, ratio in value.items():
+                pays[pay_key(kind, int(t))] = _ratio(ratio, f"{where}.total.{t}")
+        else:
+            pays[pay_key(kind)] = _ratio(value, f"{where}.{name}")
+    return pays
+
+
+def parse_profile(doc: Mapping[str, Any]) -> Profile:
+    """Build a profile from its document; raises ``ValueError`` naming the bad field."""
+    where = str(doc.get("id", "<profile>"))
+    if doc.get("schema") != SCHEMA:
+        raise ValueError(f"{where}: schema must be {SCHEMA!r}")
+    choices = {
+        name: Choice(
+            name=name,
+            totals=tuple(c["totals"]),
+            minimum=int(c["min"]),
+            maximum=int(c["max"]),
+            default=int(c["default"]),
+        )
+        for name, c in doc.get("choices", {}).items()
+    }
+    return Profile(
+        id=str(doc["id"]),
+        version=int(doc["version"]),
+        title=str(doc["title"]),
+        source=str(doc["source"]),
+        triple_kills=frozenset(BetKind(k) for k in doc["triple_kills"]),
+        no_result_policy=NoResultPolicy(doc["no_result_policy"]),
+        illumination_fault=IlluminationFaultPolicy(doc["illumination_fault"]),
+        supervisor_invalidation=bool(doc["supervisor_invalidation"]),
+        betting_countdown=bool(doc["betting_countdown"]),
+        pays=MappingProxyType(_parse_pays(doc["pays"], f"{where}.pays")),
+        choices=MappingProxyType(choices),
+    )
+
+
+_cache: dict[str, Profile] = {}
+
+
+def load_profile(profile_id: str) -> Profile:
+    """The profile document shipped with the library (read once, then cached)."""
+    if profile_id not in PROFILE_IDS:
+        raise UnknownProfile(
+            f"unknown rule profile {profile_id!r}; profiles: {', '.join(PROFILE_IDS)}"
+        )
+    if profile_id not in _cache:
+        text = resources.files("sicbo.game").joinpath(f"profiles/{profile_id}.toml").read_text()
+        _cache[profile_id] = parse_profile(tomllib.loads(text))
+    return _cache[profile_id]
+
+
+def load_paytable(profile_id: str, choices: Mapping[str, int] | None = None) -> Paytable:
+    return load_profile(profile_id).paytable(choices)
+
+
+def parse_paytable_ref(ref: str) -> Paytable:
+    """Inverse of :attr:`Paytable.ref`: how replay finds the paytable a round was opened under."""
+    base, _, query = ref.partition("?")
+    profile_id, _, version = base.partition("@v")
+    profile = load_profile(profile_id)
+    if version != str(profile.version):
+        raise UnknownProfile(f"paytable {ref!r}: profile {profile_id!r} is at v{profile.version}")
+    choices: dict[str, int] = {}
+    for part in filter(None, query.split("&")):
+        name, _, value = part.partition("=")
+        if not value.isdigit():
+            raise InvalidChoice(f"paytable {ref!r}: choice {name!r} needs a whole number")
+        choices[name] = int(value)
+    return profile.paytable(choices)
