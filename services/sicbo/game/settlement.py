@@ -10,12 +10,9 @@ from sicbo.game.dice import Roll
 from sicbo.game.errors import GameError, InvalidStake
 from sicbo.game.evaluation import pay_for, pay_index
 from sicbo.game.profiles import Paytable
+from sicbo_contracts.wagers import Medium  # the wire's media are the game's media
 
-
-class Medium(StrEnum):
-    CHIPS = "chips"  # value chips: the stake comes back with a win
-    COLOR = "color"  # colour checks: as chips, at the player's marker value (000 §3.7)
-    PROMO = "promo"  # promotional token: winnings only, token forfeited (000 §1.1)
+__all__ = ["Medium", "Outcome", "Settled", "settle_round", "settle_wager", "void_wager"]
 
 
 class Outcome(StrEnum):

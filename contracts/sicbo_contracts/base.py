@@ -1,0 +1,69 @@
+"""Shared building blocks of every contract.
+
+Conventions (DESIGN.md "Contracts"): frozen, keyword-only msgspec Structs; a union's members are
+told apart by an explicit, versioned ``type`` tag (``round.started.v1``), never the class name;
+money is an integer of minor units; dice are 1..6; ids are strings made by the caller. Events
+ignore unknown fields (forward-compatible readers); commands refuse them.
+"""
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+
+class Role(StrEnum):
+    DEALER = "dealer"  # runs the round, enters dice
+    SUPERVISOR = "supervisor"  # no result, invalidation, corrections, limits, closures
+    INSPECTOR = "inspector"  # clears an equipment fault (000 §7.7)
+    OPERATOR = "operator"  # floor operator: opens tables, proposes paytables
+    PLAYER = "player"
+    SERVICE = "service"  # a service account: countdown timer, settlement, illumination, reader
+
+
+#: Goes into subjects, so only characters that are safe in a NATS subject token.
+TableId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
+Id = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:@-]+$")]
+RoundNo = Annotated[int, Meta(ge=1)]
+Die = Annotated[int, Meta(ge=1, le=6)]
+Dice = tuple[Die, Die, Die]
+Money = Annotated[int, Meta(ge=0)]  # minor units
+Stake = Annotated[int, Meta(ge=1)]  # minor units
+Reason = Annotated[str, Meta(min_length=1, max_length=500)]
+#: Times are timezone-aware; the shell supplies them, pure code never reads a clock.
+Time = Annotated[datetime, Meta(tz=True)]
+
+
+class Actor(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Who did it: every command names its actor, every event records it."""
+
+    id: Id
+    role: Role
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of every event: what table, who, and when (time supplied by the shell)."""
+
+    table: TableId
+    actor: Actor
+    at: Time
+
+
+class Command(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True
+):
+    """Base of every command: a client-made id (the idempotency key), the table and the actor."""
+
+    command_id: Id
+    table: TableId
+    actor: Actor
+
+
+class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The table sign (000 §4.1)."""
+
+    minimum: Stake
+    maximum: Stake
+    unit: Stake = 1  # the minimum unit for wagers above the minimum, where the sign says so

@@ -1,0 +1,341 @@
+"""Round lifecycle: commands to ``sicbo.cmd.<table>.lifecycle`` and the events it appends to
+``sicbo.evt.<table>.lc.<round>.<type>``."""
+
+from datetime import date
+from enum import StrEnum
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+from sicbo_contracts.base import Command, Event, Id, Limits, Reason, RoundNo, Time
+
+Seconds = Annotated[int, Meta(ge=1, le=3600)]
+
+
+class TableConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    profile: str  # a rule profile id, e.g. "online-live"
+    limits: Limits
+    seats: Annotated[int, Meta(ge=1, le=50)] = 7
+    #: Betting countdown, for a profile whose document says it has one (004).
+    betting_seconds: Seconds | None = None
+    #: A second person must confirm the dice entered (optional per table).
+    second_person_confirmation: bool = False
+    #: Time allowed to fix a fault before an online round is cancelled (004).
+    fault_grace_seconds: Seconds = 120
+
+
+class NoResultReason(StrEnum):
+    DICE_NOT_FLAT = "dice-not-flat"  # 000 §7.1, 002 art. 3(3), 004
+    TUMBLER_FAULT = "tumbler-fault"  # 000 §7.2
+    NOT_ACTIVATED_PROPERLY = "not-activated-properly"  # 000 §7.3, 004 fewer than three tumbles
+    DICE_EXPOSED_EARLY = "dice-exposed-early"  # 000 §7.3
+    BROKEN_DICE = "broken-dice"  # 000 §7.4
+
+
+class InvalidationReason(StrEnum):
+    """000 §8.4."""
+
+    CIVIL_COMMOTION = "civil-commotion"
+    FIRE = "fire"
+    RIOT = "riot"
+    BRAWL = "brawl"
+    ROBBERY = "robbery"
+    ACT_OF_GOD = "act-of-god"
+    FRAUD = "fraud"  # 000 §8.4.2: only then may wagers be forfeited (000 §8.5)
+
+
+# ---- commands ---------------------------------------------------------------------------------
+
+
+class OpenTable(Command, frozen=True, kw_only=True, tag="table.open.v1"):
+    config: TableConfig
+
+
+class PostLimitsNotice(Command, frozen=True, kw_only=True, tag="table.post-limits-notice.v1"):
+    """The sign announcing new limits and the time of change (000 §4.3)."""
+
+    limits: Limits
+    effective_at: Time
+
+
+class ChangeLimits(Command, frozen=True, kw_only=True, tag="table.change-limits.v1"):
+    limits: Limits
+    reason: Reason
+
+
+class OverridePlayerLimits(
+    Command, frozen=True, kw_only=True, tag="table.override-player-limits.v1"
+):
+    """A supervisor lets one player wager over the maximum, with a sign for them (000 §4.4)."""
+
+    player: Id
+    limits: Limits
+    reason: Reason
+
+
+class PostClosingNotice(Command, frozen=True, kw_only=True, tag="table.post-closing-notice.v1"):
+    close_at: Time
+
+
+class CloseTable(Command, frozen=True, kw_only=True, tag="table.close.v1"):
+    pass
+
+
+class TakeSeat(Command, frozen=True, kw_only=True, tag="table.take-seat.v1"):
+    player: Id
+    seat: Annotated[int, Meta(ge=1, le=50)]
+
+
+class LeaveSeat(Command, frozen=True, kw_only=True, tag="table.leave-seat.v1"):
+    player: Id
+
+
+class ProposePaytable(Command, frozen=True, kw_only=True, tag="paytable.propose.v1"):
+    """An operator's choice for the profile's options (002/2004 art. 6(6))."""
+
+    choices: dict[str, int]
+    applied_on: date  # the day the application went to the regulator (002/2004 art. 8)
+
+
+class ApprovePaytable(Command, frozen=True, kw_only=True, tag="paytable.approve.v1"):
+    paytable: str  # the proposed paytable reference
+    adoption_date: date
+    #: Every bet the house-edge report flags as having no house edge, named to show it was seen.
+    acknowledged_no_house_edge: list[str] = []
+
+
+class StartRound(Command, frozen=True, kw_only=True, tag="round.start.v1"):
+    """The tumbler was activated; ``tumbles`` is how often the dice tumbled (000 §5.1)."""
+
+    round: RoundNo
+    tumbles: Annotated[int, Meta(ge=0, le=100)]
+
+
+class OpenBetting(Command, frozen=True, kw_only=True, tag="round.open-betting.v1"):
+    round: RoundNo
+
+
+class CloseBetting(Command, frozen=True, kw_only=True, tag="round.close-betting.v1"):
+    round: RoundNo
+
+
+class Uncover(Command, frozen=True, kw_only=True, tag="round.uncover.v1"):
+    round: RoundNo
+
+
+class DeclareNoResult(Command, frozen=True, kw_only=True, tag="round.declare-no-result.v1"):
+    round: RoundNo
+    reason: NoResultReason
+    detail: str = ""
+
+
+class InvalidateRound(Command, frozen=True, kw_only=True, tag="round.invalidate.v1"):
+    round: RoundNo
+    reason: InvalidationReason
+    detail: Reason
+    #: Players whose wagers are forfeited instead of refunded (000 §8.5; fraud only).
+    forfeits: list[Id] = []
+
+
+class ReportMalfunction(Command, frozen=True, kw_only=True, tag="table.report-malfunction.v1"):
+    """Equipment malfunction: the table stops until an inspector clears it (000 §7.7)."""
+
+    equipment: Annotated[str, Meta(min_length=1, max_length=64)]
+    detail: Reason
+    round: RoundNo | None = None
+
+
+class ClearFault(Command, frozen=True, kw_only=True, tag="table.clear-fault.v1"):
+    detail: Reason
+
+
+class CancelRound(Command, frozen=True, kw_only=True, tag="round.cancel.v1"):
+    """004 "Ralat Pengendalian": no quick fix, the round is cancelled and every wager refunded."""
+
+    round: RoundNo
+    reason: Reason
+
+
+class CompleteRound(Command, frozen=True, kw_only=True, tag="round.complete.v1"):
+    """Settlement is done for the round (sent by the settlement service): the cover may go
+    back on (002 art. 4). ``players`` are those who wagered, for 000 §8.9."""
+
+    round: RoundNo
+    players: list[Id] = []
+
+
+LifecycleCommand = (
+    OpenTable
+    | PostLimitsNotice
+    | ChangeLimits
+    | OverridePlayerLimits
+    | PostClosingNotice
+    | CloseTable
+    | TakeSeat
+    | LeaveSeat
+    | ProposePaytable
+    | ApprovePaytable
+    | StartRound
+    | OpenBetting
+    | CloseBetting
+    | Uncover
+    | DeclareNoResult
+    | InvalidateRound
+    | ReportMalfunction
+    | ClearFault
+    | CancelRound
+    | CompleteRound
+)
+
+# ---- events -----------------------------------------------------------------------------------
+
+
+class TableOpened(Event, frozen=True, kw_only=True, tag="table.opened.v1"):
+    config: TableConfig
+    paytable: str  # reference of the paytable in force at opening
+
+
+class LimitsNoticePosted(Event, frozen=True, kw_only=True, tag="table.limits-notice-posted.v1"):
+    limits: Limits
+    effective_at: Time
+
+
+class LimitsChanged(Event, frozen=True, kw_only=True, tag="table.limits-changed.v1"):
+    before: Limits
+    after: Limits
+    reason: Reason
+
+
+class PlayerLimitsOverridden(
+    Event, frozen=True, kw_only=True, tag="table.player-limits-overridden.v1"
+):
+    player: Id
+    before: Limits | None
+    after: Limits
+    reason: Reason
+
+
+class ClosingNoticePosted(Event, frozen=True, kw_only=True, tag="table.closing-notice-posted.v1"):
+    close_at: Time
+
+
+class TableClosed(Event, frozen=True, kw_only=True, tag="table.closed.v1"):
+    pass
+
+
+class SeatTaken(Event, frozen=True, kw_only=True, tag="table.seat-taken.v1"):
+    player: Id
+    seat: int
+
+
+class SeatVacated(Event, frozen=True, kw_only=True, tag="table.seat-vacated.v1"):
+    player: Id
+    seat: int
+
+
+class VacateNoticeIssued(Event, frozen=True, kw_only=True, tag="table.vacate-notice-issued.v1"):
+    """000 §8.9: no wager for three consecutive rounds while every seat was taken."""
+
+    player: Id
+    seat: int
+    rounds_without_wager: int
+
+
+class PaytableProposed(Event, frozen=True, kw_only=True, tag="paytable.proposed.v1"):
+    paytable: str
+    choices: dict[str, int]
+    applied_on: date
+    max_rtp: str  # exact, "N/D"
+    #: Bets the house-edge report flags as having no house edge (RULES.md "Triples").
+    no_house_edge: list[str] = []
+
+
+class PaytableApproved(Event, frozen=True, kw_only=True, tag="paytable.approved.v1"):
+    paytable: str
+    adoption_date: date
+    no_house_edge: list[str] = []
+
+
+class RoundStarted(Event, frozen=True, kw_only=True, tag="round.started.v1"):
+    round: int
+    tumbles: int
+    paytable: str  # the paytable version the round is played and settled under
+
+
+class BettingOpened(Event, frozen=True, kw_only=True, tag="round.betting-opened.v1"):
+    round: int
+    #: When the countdown closes betting by itself (004), else None.
+    closes_at: Time | None = None
+
+
+class BettingClosed(Event, frozen=True, kw_only=True, tag="round.betting-closed.v1"):
+    round: int
+    by_countdown: bool = False
+
+
+class Uncovered(Event, frozen=True, kw_only=True, tag="round.uncovered.v1"):
+    round: int
+
+
+class NoResultDeclared(Event, frozen=True, kw_only=True, tag="round.no-result-declared.v1"):
+    round: int
+    reason: NoResultReason
+    detail: str = ""
+    #: The profile's consequence for the wagers: refund | carry-over-locked | player-choice.
+    consequence: str
+
+
+class RoundInvalidated(Event, frozen=True, kw_only=True, tag="round.invalidated.v1"):
+    round: int
+    reason: InvalidationReason
+    detail: Reason
+    forfeits: list[Id] = []
+
+
+class TableSuspended(Event, frozen=True, kw_only=True, tag="table.suspended.v1"):
+    equipment: str
+    detail: Reason
+    round: int | None = None
+    #: suspend-table (000 §7.7: inspector clears) or suspend-round (004: fix or cancel).
+    policy: str
+
+
+class FaultCleared(Event, frozen=True, kw_only=True, tag="table.fault-cleared.v1"):
+    detail: Reason
+    suspended_since: Time
+
+
+class RoundCancelled(Event, frozen=True, kw_only=True, tag="round.cancelled.v1"):
+    round: int
+    reason: Reason
+
+
+class RoundCompleted(Event, frozen=True, kw_only=True, tag="round.completed.v1"):
+    round: int
+    players: list[Id] = []
+
+
+LifecycleEvent = (
+    TableOpened
+    | LimitsNoticePosted
+    | LimitsChanged
+    | PlayerLimitsOverridden
+    | ClosingNoticePosted
+    | TableClosed
+    | SeatTaken
+    | SeatVacated
+    | VacateNoticeIssued
+    | PaytableProposed
+    | PaytableApproved
+    | RoundStarted
+    | BettingOpened
+    | BettingClosed
+    | Uncovered
+    | NoResultDeclared
+    | RoundInvalidated
+    | TableSuspended
+    | FaultCleared
+    | RoundCancelled
+    | RoundCompleted
+)

@@ -1,0 +1,31 @@
+"""Replies to commands (request/reply on ``sicbo.cmd.<table>.<verb>``)."""
+
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+from sicbo_contracts.base import Id
+
+
+class Accepted(msgspec.Struct, frozen=True, kw_only=True, tag="accepted.v1", tag_field="type"):
+    command_id: Id
+    #: The event types appended (empty for a duplicate).
+    events: list[str] = []
+    #: Stream sequence of the last event appended, or of the original for a duplicate.
+    seq: Annotated[int, Meta(ge=0)] = 0
+    #: True when the same command id was already applied: nothing new happened.
+    duplicate: bool = False
+
+
+class Rejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected.v1", tag_field="type"):
+    """The command changed nothing. ``code`` is stable for programs, ``reason`` for people."""
+
+    command_id: str | None
+    code: str  # "invalid" | "refused" | "conflict" | "forbidden" | "unavailable"
+    reason: str
+    #: For invalid input: where in the command (e.g. "$.dice[1]").
+    field: str | None = None
+
+
+Reply = Accepted | Rejected

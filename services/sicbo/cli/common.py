@@ -1,0 +1,24 @@
+"""What the subcommands share: the NATS URL option and running a coroutine."""
+
+import os
+from typing import Annotated
+
+import typer
+
+DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
+
+NatsOption = Annotated[
+    str,
+    typer.Option(
+        "--nats", envvar="NATS_URL", help="NATS server URL (default: $NATS_URL or local 4222)"
+    ),
+]
+
+
+def default_nats_url() -> str:
+    return os.environ.get("NATS_URL", DEFAULT_NATS_URL)
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)

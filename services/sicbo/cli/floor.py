@@ -1,0 +1,98 @@
+"""``sicbo send`` and ``sicbo log``: drive a table and read its history from the shell."""
+
+import asyncio
+import json
+import sys
+from typing import Annotated, Any
+
+import msgspec
+import nats
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
+from sicbo.eventstore.store import EventStore
+from sicbo_contracts.routing import SERVICE_OF_TAG
+from sicbo_contracts.subjects import EVENT_STREAM, command, round_history
+
+app = typer.Typer(help="Drive a table and read its log.", no_args_is_help=True)
+
+
+async def _request(nats_url: str, subject: str, payload: bytes, timeout: float) -> bytes:
+    nc = await nats.connect(nats_url)
+    try:
+        msg = await nc.request(subject, payload, timeout=timeout)
+        return msg.data
+    finally:
+        await nc.close()
+
+
+def send(
+    table: Annotated[str, typer.Argument(help="table id")],
+    payload: Annotated[str, typer.Argument(help="the command as JSON, or - to read it from stdin")],
+    nats_url: NatsOption = DEFAULT_NATS_URL,
+    timeout: Annotated[float, typer.Option(help="seconds to wait for the reply")] = 5.0,
+) -> None:
+    """Send one command to the service that owns it and print the reply.
+
+    Exit status: 0 accepted, 1 rejected, 2 bad input or no reply."""
+    text = sys.stdin.read() if payload == "-" else payload
+    try:
+        tag = json.loads(text).get("type")
+    except (json.JSONDecodeError, AttributeError):
+        raise fail("the command must be a JSON object with a \"type\"") from None
+    service = SERVICE_OF_TAG.get(tag)
+    if service is None:
+        raise fail(f"unknown command type {tag!r}; known: {', '.join(sorted(SERVICE_OF_TAG))}")
+    try:
+        reply = asyncio.run(_request(nats_url, command(table, service), text.encode(), timeout))
+    except (nats.errors.NoRespondersError, nats.errors.TimeoutError):
+        raise fail(f"no {service} service answered on {nats_url}") from None
+    typer.echo(reply.decode())
+    raise typer.Exit(0 if json.loads(reply).get("type") == "accepted.v1" else 1)
+
+
+async def _read(nats_url: str, subject_filter: str) -> list[tuple[int, str, dict[str, Any]]]:
+    nc = await nats.connect(nats_url)
+    try:
+        events = await EventStore(nc, EVENT_STREAM).read(subject_filter)
+    finally:
+        await nc.close()
+    return [(e.seq, e.subject, msgspec.json.decode(e.data)) for e in events]
+
+
+def log(
+    table: Annotated[str, typer.Argument(help="table id")],
+    round_no: Annotated[int | None, typer.Option("--round", help="only this round")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
+    nats_url: NatsOption = DEFAULT_NATS_URL,
+) -> None:
+    """Print a table's events in log order, with who did what and when."""
+    subject_filter = (
+        round_history(table, round_no) if round_no is not None else f"sicbo.evt.{table}.>"
+    )
+    try:
+        events = asyncio.run(_read(nats_url, subject_filter))
+    except (OSError, nats.errors.NoServersError):
+        raise fail(f"cannot reach NATS at {nats_url}") from None
+    if as_json:
+        for seq, subject, body in events:
+            typer.echo(json.dumps({"seq": seq, "subject": subject, "event": body}))
+        return
+    out = Table(title=f"table {table}" + (f", round {round_no}" if round_no else ""))
+    for column in ("seq", "time", "round", "event", "actor", "details"):
+        out.add_column(column)
+    skip = {"type", "table", "actor", "at", "round"}
+    for seq, _subject, body in events:
+        actor = body.get("actor", {})
+        details = ", ".join(f"{k}={v}" for k, v in body.items() if k not in skip)
+        out.add_row(
+            str(seq),
+            str(body.get("at", "")),
+            str(body.get("round", "")),
+            str(body.get("type", "")),
+            f"{actor.get('role', '')} {actor.get('id', '')}",
+            details,
+        )
+    Console().print(out)

@@ -1,0 +1,43 @@
+"""``sicbo provision``: create the floor's streams, consumers and buckets, idempotently."""
+
+import asyncio
+from typing import Annotated
+
+import nats
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
+from sicbo.provisioning import Outcome, ProvisionReport
+from sicbo.provisioning import provision as provision_floor
+
+
+async def _provision(nats_url: str, replicas: int) -> ProvisionReport:
+    nc = await nats.connect(nats_url)
+    try:
+        return await provision_floor(nc, replicas=replicas)
+    finally:
+        await nc.close()
+
+
+def provision(
+    replicas: Annotated[int, typer.Option(min=1, max=5, help="stream replicas (3 in production)")] = 1,
+    nats_url: NatsOption = DEFAULT_NATS_URL,
+) -> None:
+    """Create what is missing, leave what matches; a conflicting config is reported, not
+    overwritten (exit status 1)."""
+    try:
+        report = asyncio.run(_provision(nats_url, replicas))
+    except (OSError, nats.errors.NoServersError):
+        raise fail(f"cannot reach NATS at {nats_url}") from None
+    table = Table(title=f"provisioning on {nats_url}")
+    for column in ("kind", "name", "outcome", "details"):
+        table.add_column(column)
+    for result in report.results:
+        style = "bold red" if result.outcome is Outcome.CONFLICT else None
+        details = "; ".join(str(d) for d in result.differences) or (result.note or "")
+        table.add_row(result.kind, result.name, result.outcome.value, details, style=style)
+    Console().print(table)
+    if not report.ok:
+        raise fail("existing configuration conflicts; nothing was overwritten", code=1)

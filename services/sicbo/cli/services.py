@@ -1,0 +1,29 @@
+"""``sicbo serve``: run one service as its own process."""
+
+import asyncio
+import importlib
+import logging
+from enum import StrEnum
+
+import typer
+
+from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption
+
+
+class ServiceName(StrEnum):
+    LIFECYCLE = "lifecycle"
+    DICE = "dice"
+    WAGERS = "wagers"
+    SETTLEMENT = "settlement"
+
+
+def serve(service: ServiceName, nats_url: NatsOption = DEFAULT_NATS_URL) -> None:
+    """Run a service until SIGINT/SIGTERM (graceful: in-flight commands finish)."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    # Each service module exposes ``app(nats_url) -> FastStream``; import only the one asked.
+    module = importlib.import_module(f"sicbo.{service.value}.service")
+    try:
+        asyncio.run(module.app(nats_url).run())
+    except KeyboardInterrupt:
+        pass
+    raise typer.Exit(0)

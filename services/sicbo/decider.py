@@ -1,0 +1,38 @@
+"""What every decider shares: the refusal it raises and the role check.
+
+A decider is a pair of pure functions: ``decide(state, command, at) -> list[Event]`` (or raise
+:class:`Refused`) and ``evolve(state, event) -> state``. Time comes in as ``at``, ids and actors
+with the command: nothing here reads a clock or the network, so replay is exact.
+"""
+
+from collections.abc import Iterable
+from typing import NoReturn
+
+from sicbo_contracts.base import Command, Role
+
+
+class Refused(Exception):
+    """A command that breaks a rule. ``code`` is stable for programs: "refused" (the rules or
+    the state forbid it) or "forbidden" (the actor's role may not do it)."""
+
+    def __init__(self, reason: str, *, code: str = "refused") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+def refuse(reason: str) -> NoReturn:
+    raise Refused(reason)
+
+
+def require_role(command: Command, allowed: Iterable[Role], *, rule: str = "") -> None:
+    """Refuse a command whose actor has none of the ``allowed`` roles (DESIGN.md "Roles")."""
+    roles = tuple(allowed)
+    if command.actor.role not in roles:
+        names = " or ".join(r.value for r in roles)
+        cite = f" ({rule})" if rule else ""
+        raise Refused(
+            f"{command.actor.role.value} {command.actor.id!r} may not {type(command).__name__}:"
+            f" only a {names} may{cite}",
+            code="forbidden",
+        )

@@ -1,0 +1,439 @@
+"""The event store: append with expectations, atomic batches, and fast history reads.
+
+Built on nats-py's core connection and the raw JetStream wire API rather than ``js.publish``
+because we need what nats-py 2.16 does not model: the atomic-batch headers and the batch PubAck
+(``batch``/``count``), typed refusals (10071/10164/10201) and Direct Get batches. Every call is a
+request/reply, so a refused append always gets an answer (``js.publish_async`` never resolves
+on a refusal, nats.py#985).
+
+Server behaviour this module relies on (measured on nats-server 2.15.1, see the tests):
+
+* ``Nats-Expected-Last-Subject-Sequence`` + ``...-Subject: <wildcard filter>`` is checked
+  against the last stored message matching the filter; 0 means "nothing matches yet". A stale
+  writer gets 10071 ``wrong last sequence: <actual>`` (10164 without the number in clusters).
+* Single publish: the expectation is checked BEFORE ``Nats-Msg-Id`` dedupe. A retried command
+  whose own first attempt already moved the filter therefore gets 10071, not ``duplicate``.
+  :meth:`EventStore.append` recognises that case when its own message is the last one on the
+  filter and reports it as a duplicate; otherwise the caller re-reads, and can find the command
+  id in ``StoredEvent.headers["Nats-Msg-Id"]``.
+* Atomic batch: the intermediate messages get an empty reply (we publish them without a reply
+  subject); the commit reply carries ``{"seq": <last>, "batch": id, "count": n}`` or the
+  refusal of the whole batch. An expectation on message 1 is checked at commit against the
+  stream as it was before the batch. ``Nats-Msg-Id`` is allowed in a batch (2.12.0 refused it
+  with 10177; later servers accept it): a batch containing an id that is already stored is
+  refused as a whole with 10201, and here dedupe is checked BEFORE the expectation. There is no
+  ``duplicate: true`` for batches, so :class:`DuplicateBatch` is raised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeoutError
+from nats.js.api import Header
+from nats.js.client import JetStreamContext
+from opentelemetry.propagate import inject
+
+from sicbo.eventstore.errors import (
+    BATCH_DUPLICATE_MSG_ID,
+    CONFLICT_CODES,
+    NO_MESSAGE_FOUND,
+    AppendConflict,
+    DuplicateBatch,
+    StoreError,
+)
+
+MSG_ID = "Nats-Msg-Id"
+EXPECTED_LAST_SUBJECT_SEQUENCE = "Nats-Expected-Last-Subject-Sequence"
+EXPECTED_LAST_SUBJECT_SEQUENCE_SUBJECT = "Nats-Expected-Last-Subject-Sequence-Subject"
+BATCH_ID = "Nats-Batch-Id"
+BATCH_SEQUENCE = "Nats-Batch-Sequence"
+BATCH_COMMIT = "Nats-Batch-Commit"
+
+MAX_BATCH = 1000  # server limit per atomic batch (jetstream.limits.batch.max_msgs default)
+READ_PAGE = 1000  # messages per Direct Get batch request; 1000 and 5000 measured the same
+
+# Headers Direct Get adds to every reply: they describe the reply, not the stored message.
+_DIRECT_META = frozenset(
+    {
+        "Nats-Stream",
+        "Nats-Subject",
+        "Nats-Sequence",
+        "Nats-Time-Stamp",
+        "Nats-Num-Pending",
+        "Nats-Last-Sequence",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """What the writer saw: the last stream sequence matching ``filter_subject``.
+
+    ``last_sequence=0`` means "nothing on that filter yet" (e.g. a round's first settlement).
+    """
+
+    filter_subject: str
+    last_sequence: int
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """Where an append landed; ``duplicate`` when the msg id was already stored."""
+
+    seq: int
+    duplicate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One message of the log, as stored (headers are the publisher's, incl. Nats-Msg-Id)."""
+
+    seq: int
+    subject: str
+    data: bytes
+    headers: dict[str, str]
+    time: datetime
+
+
+class EventStore:
+    """Appends to and reads from one JetStream stream (the floor's ``SICBO`` log)."""
+
+    def __init__(
+        self,
+        js_or_nc: NATS | JetStreamContext,
+        stream: str,
+        *,
+        timeout: float = 5.0,
+    ) -> None:
+        if isinstance(js_or_nc, JetStreamContext):
+            # nats-py keeps these private; a JetStreamContext is only the connection plus the
+            # API prefix (which differs when a JetStream domain is used).
+            self._nc: NATS = js_or_nc._nc
+            self._api = js_or_nc._prefix
+        else:
+            self._nc = js_or_nc
+            self._api = "$JS.API"
+        self.stream = stream
+        self._timeout = timeout
+
+    # -- appending ------------------------------------------------------------------------
+
+    async def append(
+        self,
+        subject: str,
+        data: bytes,
+        *,
+        expect: Expect | None = None,
+        msg_id: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Appended:
+        """Append one event; raise :class:`AppendConflict` if ``expect`` no longer holds."""
+        hdrs = _headers(headers)
+        if msg_id is not None:
+            hdrs[MSG_ID] = msg_id
+        if expect is not None:
+            hdrs.update(_expect_headers(expect))
+        ack = await self._request(subject, data, hdrs)
+        error = ack.get("error")
+        if error is None:
+            return Appended(seq=int(ack["seq"]), duplicate=bool(ack.get("duplicate", False)))
+        conflict = _conflict_or_raise(error, expect)
+        if msg_id is not None and expect is not None:
+            # The server checks the expectation before dedupe, so a retry of an append that
+            # did land looks like a conflict. If our own message is what moved the filter, it
+            # is a duplicate; in every other case the caller must re-read and re-decide.
+            own = await self._last_with_msg_id(expect.filter_subject, msg_id)
+            if own is not None:
+                return Appended(seq=own, duplicate=True)
+        raise conflict
+
+    async def append_batch(
+        self,
+        items: Sequence[tuple[str, bytes]],
+        *,
+        expect: Expect | None = None,
+        msg_id: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> list[Appended]:
+        """Append up to 1000 events atomically: all are stored, or none.
+
+        ``expect`` and ``msg_id`` go on the first message; the server checks the expectation
+        at commit time against the stream as it was before the batch. ``headers`` (and the
+        trace context) go on every message. Raises :class:`AppendConflict` when the
+        expectation fails and :class:`DuplicateBatch` when ``msg_id`` is already stored.
+        """
+        if not items:
+            raise ValueError("an atomic batch needs at least one message")
+        if len(items) > MAX_BATCH:
+            raise ValueError(f"an atomic batch holds at most {MAX_BATCH} messages")
+        batch_id = uuid.uuid4().hex  # the server accepts ids up to 64 characters
+        common = _headers(headers)
+        messages: list[tuple[str, bytes, dict[str, str]]] = []
+        for number, (subject, data) in enumerate(items, start=1):
+            hdrs = {**common, BATCH_ID: batch_id, BATCH_SEQUENCE: str(number)}
+            if number == 1:
+                if msg_id is not None:
+                    hdrs[MSG_ID] = msg_id
+                if expect is not None:
+                    hdrs.update(_expect_headers(expect))
+            messages.append((subject, data, hdrs))
+        *staged, (commit_subject, commit_data, commit_hdrs) = messages
+        for subject, data, hdrs in staged:
+            # No reply subject: the server would only answer with an empty ack. Order is kept
+            # because every publish goes through the connection's single write buffer, and a
+            # lost message shows up at commit as 10176 (incomplete batch).
+            await self._nc.publish(subject, data, headers=hdrs)
+        commit_hdrs[BATCH_COMMIT] = "1"
+        ack = await self._request(commit_subject, commit_data, commit_hdrs)
+        last = len(messages)
+        error = ack.get("error")
+        if error is not None:
+            if error.get("err_code") == BATCH_DUPLICATE_MSG_ID and msg_id is not None:
+                raise DuplicateBatch(
+                    msg_id=msg_id,
+                    filter_subject=expect.filter_subject if expect else None,
+                    expected=expect.last_sequence if expect else None,
+                    description=str(error.get("description", "")),
+                )
+            raise _conflict_or_raise(error, expect)
+        count, final = int(ack.get("count", 0)), int(ack["seq"])
+        if count != last or ack.get("batch") != batch_id:
+            raise StoreError(f"unexpected batch ack {ack!r} for {last} messages of {batch_id}")
+        # A committed batch occupies consecutive sequences ending at the ack's sequence.
+        return [Appended(seq=final - last + n) for n in range(1, last + 1)]
+
+    # -- reading --------------------------------------------------------------------------
+
+    async def read(self, filter_subject: str, *, after_seq: int = 0) -> list[StoredEvent]:
+        """Every stored message matching ``filter_subject`` after ``after_seq``, in order.
+
+        Uses Direct Get batches (server 2.11+, ``allow_direct``): no consumer is created, and
+        each page ends with an end-of-batch status carrying ``Nats-Num-Pending``, so we stop
+        exactly when the server says nothing more matches. Measured on 2 cores (nats-server
+        2.15.1): 5,000 events in ~0.19 s, 10,000 in ~0.40 s, client-bound (about 65% of the
+        time is nats-py's header parser). A bare ordered push consumer was 10-25% faster but
+        creates and deletes a consumer per read (a meta-leader Raft proposal in a cluster) and
+        needs flow control and heartbeats; pull ``fetch()`` was 2-3x slower. In a cluster any
+        current replica may answer, so a read can miss the newest writes: it is always a
+        prefix of the log, and the expectation on the next append catches the staleness.
+        """
+        events: list[StoredEvent] = []
+        loop = asyncio.get_running_loop()
+        page_end: list[asyncio.Future[Msg]] = [loop.create_future()]
+
+        async def on_msg(msg: Msg) -> None:
+            end = page_end[0]
+            hdrs = msg.headers or {}
+            if "Status" in hdrs:
+                if not end.done():
+                    end.set_result(msg)
+                return
+            try:
+                events.append(_stored_event(msg.data, hdrs))
+            except (KeyError, ValueError) as exc:  # never drop a message silently
+                if not end.done():
+                    end.set_exception(StoreError(f"malformed Direct Get reply: {exc!r}"))
+
+        inbox = self._nc.new_inbox()
+        sub = await self._nc.subscribe(inbox, cb=on_msg)
+        try:
+            next_seq = after_seq + 1
+            while True:
+                page_end[0] = end = loop.create_future()
+                before = len(events)
+                body = {"seq": next_seq, "next_by_subj": filter_subject, "batch": READ_PAGE}
+                await self._nc.publish(
+                    f"{self._api}.DIRECT.GET.{self.stream}", json.dumps(body).encode(), inbox
+                )
+                try:
+                    status_msg = await asyncio.wait_for(end, self._timeout)
+                except TimeoutError as exc:
+                    raise StoreError(f"no Direct Get reply from {self.stream}") from exc
+                status_hdrs = status_msg.headers or {}
+                status = status_hdrs.get("Status")
+                if status == "404":  # nothing (more) matches
+                    break
+                if status != "204":  # 204 = end of this batch; anything else is an error
+                    raise StoreError(
+                        f"Direct Get on {self.stream} failed: {status} "
+                        f"{status_hdrs.get(Header.DESCRIPTION, '')}",
+                        code=int(status) if status and status.isdigit() else None,
+                    )
+                if int(status_hdrs.get("Nats-Num-Pending", "0")) == 0:
+                    break
+                if len(events) == before:
+                    raise StoreError("Direct Get reported pending messages but sent none")
+                next_seq = events[-1].seq + 1
+        finally:
+            await sub.unsubscribe()
+        return events
+
+    async def read_all(
+        self, *, after_seq: int = 0, filter_subject: str = "sicbo.evt.>"
+    ) -> list[StoredEvent]:
+        """The floor's whole log (or a sub-filter) after ``after_seq``: replay's entry point."""
+        return await self.read(filter_subject, after_seq=after_seq)
+
+    async def last_sequence(self, filter_subject: str) -> int:
+        """The last stream sequence matching ``filter_subject`` (wildcards allowed), 0 if none.
+
+        ``STREAM.MSG.GET`` with ``last_by_subj`` accepts a wildcard filter (verified on
+        2.15.1) and runs the very lookup (``LoadLastMsg``) the server uses to check
+        ``Nats-Expected-Last-Subject-Sequence-Subject``, so the answer agrees with the
+        append check. The stream leader answers (where appends are checked too), unlike
+        Direct Get which any replica may serve; one request, no consumer. Prefer the last seq
+        of the events you decided on when you have them (:func:`last_seq_on`): an expectation
+        must come from the same snapshot as the decision.
+        """
+        found = await self._msg_get({"last_by_subj": filter_subject})
+        return int(found["seq"]) if found is not None else 0
+
+    async def get(self, seq: int) -> StoredEvent | None:
+        """One message by its stream sequence (None if there is none)."""
+        found = await self._msg_get({"seq": seq})
+        if found is None:
+            return None
+        hdrs = parse_headers(base64.b64decode(found["hdrs"])) if found.get("hdrs") else {}
+        return StoredEvent(
+            seq=int(found["seq"]),
+            subject=str(found["subject"]),
+            data=base64.b64decode(found.get("data") or ""),
+            headers=hdrs,
+            time=datetime.fromisoformat(str(found["time"]).replace("Z", "+00:00")),
+        )
+
+    # -- internals ------------------------------------------------------------------------
+
+    async def _request(self, subject: str, data: bytes, hdrs: dict[str, str]) -> dict[str, Any]:
+        try:
+            reply = await self._nc.request(subject, data, timeout=self._timeout, headers=hdrs)
+        except NoRespondersError as exc:
+            raise StoreError(f"no stream stores {subject!r}", code=503) from exc
+        except NatsTimeoutError as exc:
+            raise StoreError(
+                f"no ack for {subject!r} within {self._timeout}s: the append may or may not "
+                "be stored; retry with the same msg id"
+            ) from exc
+        try:
+            parsed: dict[str, Any] = json.loads(reply.data)
+        except ValueError as exc:
+            raise StoreError(f"not a JetStream reply on {subject!r}: {reply.data[:200]!r}") from exc
+        return parsed
+
+    async def _msg_get(self, body: dict[str, Any]) -> dict[str, Any] | None:
+        """STREAM.MSG.GET (leader-answered); None when no message matches."""
+        resp = await self._request(
+            f"{self._api}.STREAM.MSG.GET.{self.stream}", json.dumps(body).encode(), {}
+        )
+        error = resp.get("error")
+        if error is not None:
+            if error.get("err_code") == NO_MESSAGE_FOUND:  # not 404 alone: that is also
+                return None  # "stream not found", which must not read as "sequence 0"
+            raise _store_error(error, f"STREAM.MSG.GET {body!r}")
+        message: dict[str, Any] = resp["message"]
+        return message
+
+    async def _last_with_msg_id(self, filter_subject: str, msg_id: str) -> int | None:
+        found = await self._msg_get({"last_by_subj": filter_subject})
+        if found is None or not found.get("hdrs"):
+            return None
+        hdrs = parse_headers(base64.b64decode(found["hdrs"]))
+        return int(found["seq"]) if hdrs.get(MSG_ID) == msg_id else None
+
+
+def last_seq_on(events: Sequence[StoredEvent], filter_subject: str) -> int:
+    """The last sequence among ``events`` matching ``filter_subject`` (0 if none).
+
+    Lets a writer take its expectation from the history it decided on (one snapshot) even when
+    the read filter is wider than the expectation filter.
+    """
+    for event in reversed(events):
+        if subject_matches(event.subject, filter_subject):
+            return event.seq
+    return 0
+
+
+def subject_matches(subject: str, filter_subject: str) -> bool:
+    """NATS subject matching: ``*`` is one token, a trailing ``>`` one or more."""
+    tokens, pattern = subject.split("."), filter_subject.split(".")
+    for i, want in enumerate(pattern):
+        if want == ">":
+            return len(tokens) > i
+        if i >= len(tokens) or (want != "*" and want != tokens[i]):
+            return False
+    return len(tokens) == len(pattern)
+
+
+def parse_headers(raw: bytes) -> dict[str, str]:
+    """Parse a stored ``NATS/1.0`` header block (as STREAM.MSG.GET returns it, base64)."""
+    lines = raw.decode(errors="replace").split("\r\n")
+    out: dict[str, str] = {}
+    for line in lines[1:]:
+        key, sep, value = line.partition(":")
+        if sep:
+            out[key.strip()] = value.strip()
+    return out
+
+
+def _headers(extra: Mapping[str, str] | None) -> dict[str, str]:
+    """Caller headers plus the current OpenTelemetry context, so one trace follows a command."""
+    hdrs = dict(extra) if extra else {}
+    inject(hdrs)
+    return hdrs
+
+
+def _expect_headers(expect: Expect) -> dict[str, str]:
+    if expect.last_sequence < 0:
+        raise ValueError("last_sequence must be >= 0")
+    return {
+        EXPECTED_LAST_SUBJECT_SEQUENCE: str(expect.last_sequence),
+        EXPECTED_LAST_SUBJECT_SEQUENCE_SUBJECT: expect.filter_subject,
+    }
+
+
+def _stored_event(data: bytes, hdrs: Mapping[str, str]) -> StoredEvent:
+    return StoredEvent(
+        seq=int(hdrs["Nats-Sequence"]),
+        subject=hdrs["Nats-Subject"],
+        data=data,
+        headers={k: v for k, v in hdrs.items() if k not in _DIRECT_META},
+        # RFC 3339 with nanoseconds; Python 3.11 parses it and keeps microseconds.
+        time=datetime.fromisoformat(hdrs["Nats-Time-Stamp"]),
+    )
+
+
+def _conflict_or_raise(error: Mapping[str, Any], expect: Expect | None) -> AppendConflict:
+    """Return the AppendConflict for a wrong-last-sequence refusal; raise StoreError otherwise."""
+    err_code = error.get("err_code")
+    if err_code in CONFLICT_CODES:
+        return AppendConflict(
+            filter_subject=expect.filter_subject if expect else None,
+            expected=expect.last_sequence if expect else None,
+            err_code=int(err_code),
+            description=str(error.get("description", "")),
+            code=int(error.get("code", 400)),
+        )
+    raise _store_error(error, "append")
+
+
+def _store_error(error: Mapping[str, Any], what: str) -> StoreError:
+    description = str(error.get("description", ""))
+    err_code = error.get("err_code")
+    code = error.get("code")
+    return StoreError(
+        f"{what} refused: {err_code} {description}",
+        code=int(code) if code is not None else None,
+        err_code=int(err_code) if err_code is not None else None,
+        description=description,
+    )

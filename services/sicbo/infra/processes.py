@@ -1,0 +1,84 @@
+"""Start service processes and stop them by their PID: for `make run` and the end-to-end tests.
+
+Each service runs as its own OS process, as in production.
+"""
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Self
+
+import nats
+
+from sicbo.shell.app import ping_subject
+
+
+class ServiceProcess:
+    def __init__(
+        self,
+        service: str,
+        nats_url: str,
+        *,
+        log_path: Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.service = service
+        self.nats_url = nats_url
+        self.log_path = log_path
+        self.env = {**os.environ, **(env or {})}
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    def start(self) -> Self:
+        command = [sys.executable, "-m", "sicbo.cli.main", "serve", self.service]
+        command += ["--nats", self.nats_url]
+        if self.log_path is None:
+            self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=self.env)
+            return self
+        with open(self.log_path, "ab") as out:  # the child keeps its own descriptor
+            self.proc = subprocess.Popen(
+                command, stdout=out, stderr=subprocess.STDOUT, env=self.env
+            )
+        return self
+
+    async def wait_ready(self, timeout: float = 30.0) -> None:
+        """Wait until this service answers its ping (bounded)."""
+        deadline = time.monotonic() + timeout
+        nc = await nats.connect(self.nats_url)
+        try:
+            while time.monotonic() < deadline:
+                if self.proc is not None and self.proc.poll() is not None:
+                    raise RuntimeError(f"{self.service} exited with {self.proc.returncode}")
+                try:
+                    await nc.request(ping_subject(self.service), b"", timeout=0.5)
+                    return
+                except (nats.errors.NoRespondersError, nats.errors.TimeoutError):
+                    await asyncio.sleep(0.1)
+        finally:
+            await nc.close()
+        raise TimeoutError(f"{self.service} did not become ready in {timeout} s")
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM (graceful), then SIGKILL after ``timeout``."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def kill(self) -> None:
+        """SIGKILL: a crash, for the tests."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()

@@ -1,0 +1,113 @@
+"""The online betting countdown (004 "Cara Bermain"): closes betting by itself, across restarts.
+
+A deadline is written to the ``sicbo-timers`` KV bucket *before* the ``BettingOpened`` event
+is appended, so no stored countdown can be lost by a crash between the two; a deadline whose
+event never got stored just fires a CloseBetting that the decider refuses, and is dropped.
+Every replica schedules every deadline; they all send the same command id, so it applies once.
+Wager intake also refuses any slip timed at or after ``closes_at``: the timer is not what keeps
+late bets out, the log is.
+"""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+
+import msgspec
+from nats.aio.client import Client as NATS
+from nats.js.errors import KeyNotFoundError, NoKeysError
+from nats.js.kv import KeyValue
+
+from sicbo.shell.app import Runtime
+from sicbo.shell.commands import Hook
+from sicbo_contracts.base import Actor, Event, Role
+from sicbo_contracts.lifecycle import BettingOpened, CloseBetting
+from sicbo_contracts.replies import Rejected
+from sicbo_contracts.subjects import TIMERS_BUCKET
+
+log = logging.getLogger(__name__)
+
+COUNTDOWN_ACTOR = Actor(id="countdown", role=Role.SERVICE)
+RETRY_SECONDS = 1.0
+
+
+class Deadline(msgspec.Struct, frozen=True):
+    table: str
+    round: int
+    closes_at: datetime
+
+
+def key_of(table: str, round_no: int) -> str:
+    return f"{table}.{round_no}"
+
+
+def record_deadlines(nc: NATS) -> Hook:
+    """The shell's before-append hook: store each new countdown deadline."""
+
+    async def hook(events: Sequence[Event]) -> None:
+        for evt in events:
+            if isinstance(evt, BettingOpened) and evt.closes_at is not None:
+                kv = await nc.jetstream().key_value(TIMERS_BUCKET)
+                deadline = Deadline(table=evt.table, round=evt.round, closes_at=evt.closes_at)
+                await kv.put(key_of(evt.table, evt.round), msgspec.json.encode(deadline))
+
+    return hook
+
+
+class Countdown:
+    """Watches the timers bucket and closes betting when a deadline passes."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self._rt = runtime
+        self._scheduled: dict[str, asyncio.Task[None]] = {}
+        self._watcher: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        kv = await self._rt.nc.jetstream().key_value(TIMERS_BUCKET)
+        # The watcher first replays every key in the bucket (the deadlines that survived a
+        # restart), then every new one as it is put.
+        watcher = await kv.watchall(ignore_deletes=True)
+        self._watcher = asyncio.create_task(self._watch(kv, watcher))
+
+    async def stop(self) -> None:
+        tasks = [*self._scheduled.values(), *([self._watcher] if self._watcher else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _watch(self, kv: KeyValue, watcher: object) -> None:
+        async for entry in watcher:  # type: ignore[attr-defined]
+            if entry is None or entry.value is None or entry.operation is not None:
+                continue  # end of the initial replay, or a delete/purge marker
+            try:
+                deadline = msgspec.json.decode(entry.value, type=Deadline)
+            except msgspec.DecodeError:
+                log.error("bad deadline under %s: %r", entry.key, entry.value)
+                continue
+            if entry.key not in self._scheduled:
+                self._scheduled[entry.key] = asyncio.create_task(self._fire(kv, entry.key, deadline))
+
+    async def _fire(self, kv: KeyValue, key: str, deadline: Deadline) -> None:
+        delay = (deadline.closes_at - self._rt.clock()).total_seconds()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        command = CloseBetting(
+            command_id=f"countdown-{deadline.table}-{deadline.round}",
+            table=deadline.table,
+            actor=COUNTDOWN_ACTOR,
+            round=deadline.round,
+        )
+        while True:
+            reply = await self._rt.handler.handle(msgspec.json.encode(command), deadline.table)
+            if isinstance(reply, Rejected) and reply.code in ("unavailable", "conflict"):
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            break
+        if isinstance(reply, Rejected):
+            log.info("countdown %s: %s", key, reply.reason)  # closed by hand, or never opened
+        with contextlib.suppress(KeyNotFoundError, NoKeysError):
+            await kv.delete(key)
+        self._scheduled.pop(key, None)

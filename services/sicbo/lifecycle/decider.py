@@ -1,0 +1,97 @@
+"""The round lifecycle decider: table and round phases as pure functions.
+
+``decide(state, command, at)`` turns a dealer's, supervisor's, inspector's, operator's or
+service's command into events, or raises :class:`~sicbo.decider.Refused` naming the rule;
+``evolve(state, event)`` folds one event of the table's lifecycle aggregate (the dice events
+included) into the state. No clock, no randomness, no I/O: time comes in as ``at`` and every
+event records ``table``, ``actor`` and ``at`` from the command (DESIGN.md "Pure core").
+
+Choices where the sources are silent are noted where they are enforced; the main ones:
+
+- Round numbers continue across a close and a reopen (subjects and settlement filters are
+  per round number, so a number is never reused).
+- While suspended (000 §7.7) a round may not start, open betting or be uncovered; closing
+  betting, "no result", invalidation, cancellation and completion (settle by the dice,
+  000 §7.6) still work. The suspension lasts until an inspector clears it, whatever the policy.
+- CloseTable vacates every seat (SeatVacated events) before TableClosed.
+"""
+
+from datetime import datetime
+
+from sicbo.decider import refuse
+from sicbo.lifecycle import rounds, table
+from sicbo.lifecycle.state import LifecycleState, evolve, fold, initial_state
+from sicbo_contracts.lifecycle import (
+    ApprovePaytable,
+    CancelRound,
+    ChangeLimits,
+    ClearFault,
+    CloseBetting,
+    CloseTable,
+    CompleteRound,
+    DeclareNoResult,
+    InvalidateRound,
+    LeaveSeat,
+    LifecycleCommand,
+    LifecycleEvent,
+    OpenBetting,
+    OpenTable,
+    OverridePlayerLimits,
+    PostClosingNotice,
+    PostLimitsNotice,
+    ProposePaytable,
+    ReportMalfunction,
+    StartRound,
+    TakeSeat,
+    Uncover,
+)
+
+__all__ = ["LifecycleState", "decide", "evolve", "fold", "initial_state"]
+
+
+def decide(state: LifecycleState, command: LifecycleCommand, at: datetime) -> list[LifecycleEvent]:
+    """The events ``command`` causes at time ``at``, or raise ``Refused`` citing the rule."""
+    if command.table != state.table:
+        refuse(f"command for table {command.table!r} reached the state of table {state.table!r}")
+    match command:
+        case OpenTable():
+            return table.open_table(state, command, at)
+        case PostLimitsNotice():
+            return table.post_limits_notice(state, command, at)
+        case ChangeLimits():
+            return table.change_limits(state, command, at)
+        case OverridePlayerLimits():
+            return table.override_player_limits(state, command, at)
+        case PostClosingNotice():
+            return table.post_closing_notice(state, command, at)
+        case CloseTable():
+            return table.close_table(state, command, at)
+        case TakeSeat():
+            return table.take_seat(state, command, at)
+        case LeaveSeat():
+            return table.leave_seat(state, command, at)
+        case ProposePaytable():
+            return table.propose_paytable(state, command, at)
+        case ApprovePaytable():
+            return table.approve_paytable(state, command, at)
+        case StartRound():
+            return rounds.start_round(state, command, at)
+        case OpenBetting():
+            return rounds.open_betting(state, command, at)
+        case CloseBetting():
+            return rounds.close_betting(state, command, at)
+        case Uncover():
+            return rounds.uncover(state, command, at)
+        case DeclareNoResult():
+            return rounds.declare_no_result(state, command, at)
+        case InvalidateRound():
+            return rounds.invalidate_round(state, command, at)
+        case ReportMalfunction():
+            return rounds.report_malfunction(state, command, at)
+        case ClearFault():
+            return rounds.clear_fault(state, command, at)
+        case CancelRound():
+            return rounds.cancel_round(state, command, at)
+        case CompleteRound():
+            return rounds.complete_round(state, command, at)
+    raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover

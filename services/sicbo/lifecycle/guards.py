@@ -1,0 +1,90 @@
+"""Checks shared by the lifecycle's command handlers; each refuses with the rule it applies."""
+
+from datetime import datetime
+from typing import TypedDict
+
+from sicbo.decider import refuse
+from sicbo.game.profiles import Profile, load_profile
+from sicbo.lifecycle.state import ENDED, LifecycleState, Phase, RoundState, TableStatus
+from sicbo_contracts.base import Actor, Command, Limits
+from sicbo_contracts.lifecycle import TableConfig
+
+
+class Stamp(TypedDict):
+    table: str
+    actor: Actor
+    at: datetime
+
+
+def stamp(command: Command, at: datetime) -> Stamp:
+    """Every event records the table, who did it and when (DESIGN.md "Contracts")."""
+    return {"table": command.table, "actor": command.actor, "at": at}
+
+
+def hhmm(at: datetime) -> str:
+    return at.isoformat(timespec="minutes")
+
+
+def require_open(state: LifecycleState) -> TableConfig:
+    """The table's configuration, if it is open; every command but OpenTable needs this."""
+    if state.status is TableStatus.CLOSED:
+        when = f" at {hhmm(state.closed_at)}" if state.closed_at else ""
+        refuse(f"table {state.table} was closed{when}: only OpenTable is accepted until it reopens")
+    if state.config is None or state.status is not TableStatus.OPEN:
+        refuse(f"table {state.table} is not open: open it first (OpenTable)")
+    return state.config
+
+
+def profile_of(config: TableConfig) -> Profile:
+    return load_profile(config.profile)  # checked by OpenTable, so it exists
+
+
+def check_limits(limits: Limits, what: str) -> None:
+    """A sign's limits (000 §4.1): a minimum of at least 1, not above the maximum, a unit >= 1.
+    Decoded commands are already checked by msgspec; commands built in code are not."""
+    if limits.minimum < 1:
+        refuse(f"{what}: the minimum wager must be at least 1 minor unit, got {limits.minimum}")
+    if limits.minimum > limits.maximum:
+        refuse(
+            f"{what}: the minimum wager {limits.minimum} is above the maximum {limits.maximum}"
+            " (000 §4.1)"
+        )
+    if limits.unit < 1:
+        refuse(f"{what}: the minimum unit must be at least 1 minor unit, got {limits.unit}")
+
+
+def show_limits(limits: Limits) -> str:
+    unit = f", unit {limits.unit}" if limits.unit != 1 else ""
+    return f"{limits.minimum}-{limits.maximum}{unit}"
+
+
+def current_round(state: LifecycleState, number: int) -> RoundState:
+    """The current round, if ``number`` names it."""
+    current = state.round
+    if current is None:
+        refuse(f"round {number} is not the current round: no round has started at {state.table}")
+    if number != current.number:
+        refuse(f"round {number} is not the current round {current.number} of {state.table}")
+    return current
+
+
+def round_in_play(state: LifecycleState, number: int, doing: str) -> RoundState:
+    """The current round, if it has no outcome yet (started, betting, uncovered)."""
+    current = current_round(state, number)
+    if current.phase is Phase.COMPLETED:
+        refuse(f"round {number} is already completed: cannot {doing}")
+    if current.phase in ENDED:
+        refuse(f"round {number} already ended ({current.phase.value}): cannot {doing}")
+    return current
+
+
+def require_not_suspended(state: LifecycleState, doing: str) -> None:
+    """000 §7.7: after an equipment malfunction "no further play shall be permitted until the
+    fault has been rectified" (004: the round is suspended)."""
+    s = state.suspension
+    if s is not None:
+        refuse(
+            f"table {state.table} is suspended since {hhmm(s.since)}"
+            f" ({', '.join(s.equipment)} malfunction): cannot {doing} until an inspector"
+            " clears the fault (000 §7.7: no further play until the fault is rectified)"
+        )

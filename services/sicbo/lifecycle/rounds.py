@@ -1,0 +1,305 @@
+"""The play of a round (000 §5, 002 arts. 2-4, 004) and its irregularities (000 §7-8, 004)."""
+
+from datetime import datetime, timedelta
+
+from sicbo.decider import refuse, require_role
+from sicbo.game.profiles import IlluminationFaultPolicy
+from sicbo.lifecycle.guards import (
+    current_round,
+    hhmm,
+    profile_of,
+    require_not_suspended,
+    require_open,
+    round_in_play,
+    stamp,
+)
+from sicbo.lifecycle.paytables import paytable_in_force
+from sicbo.lifecycle.state import (
+    ENDED,
+    PLAYING,
+    VACATE_AFTER_ROUNDS,
+    LifecycleState,
+    Phase,
+    idle_after,
+)
+from sicbo_contracts.base import Role
+from sicbo_contracts.lifecycle import (
+    BettingClosed,
+    BettingOpened,
+    CancelRound,
+    ClearFault,
+    CloseBetting,
+    CompleteRound,
+    DeclareNoResult,
+    FaultCleared,
+    InvalidateRound,
+    InvalidationReason,
+    LifecycleEvent,
+    NoResultDeclared,
+    OpenBetting,
+    ReportMalfunction,
+    RoundCancelled,
+    RoundCompleted,
+    RoundInvalidated,
+    RoundStarted,
+    StartRound,
+    TableSuspended,
+    Uncover,
+    Uncovered,
+    VacateNoticeIssued,
+)
+
+#: 000 §5.1, 002 art. 2 (the handle pressed three times), 004 (re-shake under three).
+MIN_TUMBLES = 3
+
+_DEALER_OR_SUPERVISOR = (Role.DEALER, Role.SUPERVISOR)  # 000 §5.1, §7.1-7.4
+
+
+def start_round(state: LifecycleState, command: StartRound, at: datetime) -> list[LifecycleEvent]:
+    require_role(command, _DEALER_OR_SUPERVISOR, rule="000 §5.1")
+    config = require_open(state)
+    require_not_suspended(state, f"start round {command.round}")
+    current = state.round
+    if current is not None and current.in_progress and False:
+        if command.round == current.number:
+            refuse(f"round {command.round} has already started ({current.phase.value})")
+        # 002 art. 4: the cover may not go back on until every winning wager is paid.
+        refuse(
+            f"round {current.number} is not completed ({current.phase.value}): the next round"
+            " may not start until it is settled and every winner paid (002 art. 4)"
+        )
+    if command.round != state.next_round:
+        refuse(
+            f"round {command.round} cannot start: the next round of {state.table} is"
+            f" {state.next_round} (rounds are numbered without gaps or repeats)"
+        )
+    if command.tumbles < MIN_TUMBLES:
+        refuse(
+            f"the dice tumbled {command.tumbles} time(s): they must tumble at least"
+            f" {MIN_TUMBLES} times (000 §5.1, 002 art. 2; 004: re-shake) - activate the"
+            " tumbler again"
+        )
+    # Each round records the paytable in force on the day it starts (002/2004 art. 8).
+    paytable = paytable_in_force(state.approvals, profile_of(config), at.date())
+    return [
+        RoundStarted(
+            **stamp(command, at), round=command.round, tumbles=command.tumbles, paytable=paytable
+        )
+    ]
+
+
+def open_betting(state: LifecycleState, command: OpenBetting, at: datetime) -> list[LifecycleEvent]:
+    require_role(command, (Role.DEALER,), rule='000 §5.1: the dealer calls "place your bets"')
+    config = require_open(state)
+    current = round_in_play(state, command.round, "open betting")
+    require_not_suspended(state, "open betting")
+    if current.phase is not Phase.STARTED:
+        refuse(
+            f"betting of round {current.number} was already opened ({current.phase.value}):"
+            ' "place your bets" is called once, right after the tumble (000 §5.1)'
+        )
+    closes_at = None
+    if profile_of(config).betting_countdown and config.betting_seconds is not None:
+        closes_at = at + timedelta(seconds=config.betting_seconds)  # 004 "Cara Bermain"
+    return [BettingOpened(**stamp(command, at), round=current.number, closes_at=closes_at)]
+
+
+def close_betting(
+    state: LifecycleState, command: CloseBetting, at: datetime
+) -> list[LifecycleEvent]:
+    # The service role is the betting countdown timer (004).
+    require_role(command, (Role.DEALER, Role.SERVICE), rule='000 §5.2: "no more bets"')
+    require_open(state)
+    current = round_in_play(state, command.round, "close betting")
+    # Not refused while suspended: closing betting stops wagers, it is not "further play"
+    # (000 §7.7), and the countdown must still be able to close a suspended round's betting.
+    by_countdown = command.actor.role is Role.SERVICE
+    if by_countdown and current.closes_at is None:
+        refuse(
+            f"round {current.number} has no betting countdown: at {state.table} the dealer calls"
+            ' "no more bets" (000 §5.2)'
+        )
+    if current.phase is not Phase.BETTING_OPEN:
+        refuse(
+            f"betting of round {current.number} is not open ({current.phase.value}):"
+            ' "no more bets" closes open betting (000 §5.2, §3.9)'
+        )
+    return [BettingClosed(**stamp(command, at), round=current.number, by_countdown=by_countdown)]
+
+
+def uncover(state: LifecycleState, command: Uncover, at: datetime) -> list[LifecycleEvent]:
+    require_role(command, (Role.DEALER,), rule="000 §5.2: the dealer uncovers the tumbler")
+    require_open(state)
+    current = round_in_play(state, command.round, "uncover")
+    require_not_suspended(state, "uncover the tumbler")
+    if current.phase is not Phase.BETTING_CLOSED:
+        refuse(
+            f"round {current.number} is {current.phase.value}: the tumbler is uncovered only"
+            ' after "no more bets" (000 §5.2)'
+        )
+    return [Uncovered(**stamp(command, at), round=current.number)]
+
+
+# ---- irregularities -----------------------------------------------------------------------------
+
+
+def declare_no_result(
+    state: LifecycleState, command: DeclareNoResult, at: datetime
+) -> list[LifecycleEvent]:
+    require_role(command, _DEALER_OR_SUPERVISOR, rule="000 §7.1-7.4")
+    config = require_open(state)
+    current = current_round(state, command.round)
+    if current.phase is Phase.RESULT_CONFIRMED:
+        refuse(
+            f'round {current.number} has a confirmed result: "no result" is announced'
+            " before the result (000 §7.1-7.4); a supervisor may correct the result instead"
+        )
+    round_in_play(state, command.round, 'announce "no result"')
+    # Allowed while suspended: a broken tumbler is both a malfunction (000 §7.7) and a
+    # "no result" (000 §7.2, §7.4). The consequence for the wagers is the profile's (data).
+    consequence = profile_of(config).no_result_policy.value
+    return [
+        NoResultDeclared(
+            **stamp(command, at),
+            round=current.number,
+            reason=command.reason,
+            detail=command.detail,
+            consequence=consequence,
+        )
+    ]
+
+
+def invalidate_round(
+    state: LifecycleState, command: InvalidateRound, at: datetime
+) -> list[LifecycleEvent]:
+    require_role(command, (Role.SUPERVISOR,), rule="000 §8.4")
+    profile = profile_of(require_open(state))
+    if not profile.supervisor_invalidation:
+        refuse(
+            f"profile {profile.id!r} has no supervisor invalidation (000 §8.4 is not among its"
+            ' rules): announce "no result" or cancel the round instead'
+        )
+    current = current_round(state, command.round)
+    if current.phase is Phase.COMPLETED:
+        refuse(f"round {current.number} is already completed and settled: too late to invalidate")
+    if current.phase in ENDED and current.phase is not Phase.RESULT_CONFIRMED:
+        refuse(
+            f"round {current.number} already ended ({current.phase.value}): it has no outcome"
+            " to invalidate"
+        )
+    if command.forfeits and command.reason is not InvalidationReason.FRAUD:
+        refuse(
+            f"wagers may be forfeited only when the outcome is invalidated for fraud"
+            f" (000 §8.5, §8.4.2), not for {command.reason.value}: refund every wager"
+        )
+    return [
+        RoundInvalidated(
+            **stamp(command, at),
+            round=current.number,
+            reason=command.reason,
+            detail=command.detail,
+            forfeits=list(dict.fromkeys(command.forfeits)),
+        )
+    ]
+
+
+def report_malfunction(
+    state: LifecycleState, command: ReportMalfunction, at: datetime
+) -> list[LifecycleEvent]:
+    require_role(
+        command,
+        (Role.DEALER, Role.SUPERVISOR, Role.INSPECTOR, Role.SERVICE),
+        rule="000 §7.6-7.7",
+    )
+    config = require_open(state)
+    if command.round is not None:
+        round_no: int | None = current_round(state, command.round).number
+    else:  # a fault during a round is that round's (004 suspends the round)
+        current = state.round
+        round_no = current.number if current is not None and current.in_progress else None
+    return [
+        TableSuspended(
+            **stamp(command, at),
+            equipment=command.equipment,
+            detail=command.detail,
+            round=round_no,
+            policy=profile_of(config).illumination_fault.value,
+        )
+    ]
+
+
+def clear_fault(state: LifecycleState, command: ClearFault, at: datetime) -> list[LifecycleEvent]:
+    require_role(command, (Role.INSPECTOR,), rule="000 §7.7: an inspector rectifies the fault")
+    require_open(state)
+    suspension = state.suspension
+    if suspension is None:
+        refuse(f"table {state.table} is not suspended: there is no fault to clear")
+    return [
+        FaultCleared(**stamp(command, at), detail=command.detail, suspended_since=suspension.since)
+    ]
+
+
+def cancel_round(state: LifecycleState, command: CancelRound, at: datetime) -> list[LifecycleEvent]:
+    require_role(command, (Role.SUPERVISOR,), rule='004 "Ralat Pengendalian"')
+    config = require_open(state)
+    current = current_round(state, command.round)
+    if current.phase is Phase.RESULT_CONFIRMED:
+        # 004: a suspended round that cannot be fixed quickly is cancelled and refunded, even
+        # once the dice are read. Elsewhere a confirmed result settles by the dice (000 §7.6).
+        s = state.suspension
+        if (
+            s is None
+            or s.policy != IlluminationFaultPolicy.SUSPEND_ROUND
+            or s.round != current.number
+        ):
+            refuse(
+                f"round {current.number} has a confirmed result and is not suspended under the"
+                " suspend-round policy (004): it settles by the dice (000 §7.6)"
+            )
+        deadline = s.since + timedelta(seconds=config.fault_grace_seconds)
+        if at < deadline:
+            refuse(
+                f"round {current.number} is suspended since {hhmm(s.since)}: it may resume if"
+                f" fixed quickly, so it is cancelled only from {hhmm(deadline)}"
+                f" (fault_grace_seconds={config.fault_grace_seconds}; 004)"
+            )
+    elif current.phase not in PLAYING:
+        round_in_play(state, command.round, "cancel it")
+    return [RoundCancelled(**stamp(command, at), round=current.number, reason=command.reason)]
+
+
+# ---- settlement done ----------------------------------------------------------------------------
+
+
+def complete_round(
+    state: LifecycleState, command: CompleteRound, at: datetime
+) -> list[LifecycleEvent]:
+    require_role(command, (Role.SERVICE,), rule="DESIGN.md Roles: settlement")
+    require_open(state)
+    current = current_round(state, command.round)
+    if current.phase is Phase.COMPLETED:
+        refuse(f"round {current.number} is already completed: a round is completed once")
+    if current.phase not in ENDED:
+        refuse(
+            f"round {current.number} has no outcome yet ({current.phase.value}): it completes"
+            " after its result is confirmed, no result is declared, or it is invalidated or"
+            " cancelled"
+        )
+    # Not refused while suspended: wagers are still settled by the dice (000 §7.6).
+    players = list(dict.fromkeys(command.players))
+    events: list[LifecycleEvent] = [
+        RoundCompleted(**stamp(command, at), round=current.number, players=players)
+    ]
+    # 000 §8.9: a third consecutive round without a wager while every seat is taken.
+    idle = idle_after(state, players)
+    for seat, player in sorted(state.seats.items()):
+        if idle.get(player) == VACATE_AFTER_ROUNDS:
+            events.append(
+                VacateNoticeIssued(
+                    **stamp(command, at),
+                    player=player,
+                    seat=seat,
+                    rounds_without_wager=VACATE_AFTER_ROUNDS,
+                )
+            )
+    return events

@@ -1,0 +1,378 @@
+"""Explicit, idempotent provisioning of the floor's streams, consumers and KV buckets.
+
+Services never declare JetStream resources at start-up (a declaring client can silently rewrite
+a stream's config); the ``sicbo provision`` command runs this once per environment instead.
+Every resource is compared with what the server already has: missing ones are created, equal
+ones are left alone ("unchanged"), and differing ones are reported as conflicts with the fields
+that differ and are NEVER updated: changing an audit log's config is an operator's decision.
+
+We speak the raw JetStream JSON API (``$JS.API.STREAM.INFO/CREATE``, ``CONSUMER.INFO/CREATE``)
+so that the config we send and the config we compare are the server's own field names
+(``allow_atomic``, ``deny_delete``, ...), independent of what the client library models.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from nats.aio.client import Client as NATS
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeoutError
+
+from sicbo_contracts.subjects import (
+    EVENT_STREAM,
+    EVENTS_ALL,
+    READMODELS_BUCKET,
+    RESULTS_ALL,
+    RESULTS_STREAM,
+    TIMERS_BUCKET,
+)
+
+API = "$JS.API"
+NS_PER_S = 1_000_000_000
+
+EVENT_SUBJECTS = (EVENTS_ALL,)
+RESULTS_SUBJECTS = (RESULTS_ALL,)
+DUPLICATE_WINDOW_NS = 10 * 60 * NS_PER_S  # how long a command id (Nats-Msg-Id) dedupes
+
+# Server error codes for "does not exist yet".
+_STREAM_NOT_FOUND = 10059
+_CONSUMER_NOT_FOUND = 10014
+
+# Informational fields: differing values there are not a conflict.
+_NOT_COMPARED = frozenset({"description", "metadata"})
+
+
+@dataclass(frozen=True, slots=True)
+class DurableConsumer:
+    """A durable pull consumer on the event stream; add entries to :data:`CONSUMERS`."""
+
+    name: str
+    filters: tuple[str, ...]
+    max_ack_pending: int = 1000
+    ack_wait_s: int = 30
+
+
+# The floor's durable consumers on SICBO. Services bind to these by name (declare=False).
+CONSUMERS: list[DurableConsumer] = [
+    DurableConsumer("settlement", ("sicbo.evt.*.lc.>",)),
+    DurableConsumer("illumination", ("sicbo.evt.*.lc.>",)),
+    DurableConsumer("lifecycle", ("sicbo.evt.*.settle.>", "sicbo.evt.*.lamp.>")),
+    DurableConsumer("results-feed", ("sicbo.evt.*.lc.>",)),
+]
+
+
+class Outcome(StrEnum):
+    CREATED = "created"
+    UNCHANGED = "unchanged"
+    CONFLICT = "conflict"
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    field: str
+    wanted: Any
+    found: Any
+
+    def __str__(self) -> str:
+        return f"{self.field}: wanted {self.wanted!r}, found {self.found!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceResult:
+    kind: str  # "stream", "kv" or "consumer"
+    name: str
+    outcome: Outcome
+    differences: tuple[Difference, ...] = ()
+    note: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.kind} {self.name}: {self.outcome.value}"
+        details = [str(d) for d in self.differences] + ([self.note] if self.note else [])
+        return text + (f" ({'; '.join(details)})" if details else "")
+
+
+class ProvisionConflict(Exception):
+    """Existing resources differ from the plan; nothing of theirs was changed."""
+
+    def __init__(self, conflicts: Sequence[ResourceResult]) -> None:
+        self.conflicts = tuple(conflicts)
+        super().__init__("; ".join(str(c) for c in conflicts))
+
+
+class ProvisionError(Exception):
+    """The server refused a request for a reason other than a config conflict."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProvisionReport:
+    results: tuple[ResourceResult, ...] = field(default_factory=tuple)
+
+    @property
+    def conflicts(self) -> tuple[ResourceResult, ...]:
+        return tuple(r for r in self.results if r.outcome is Outcome.CONFLICT)
+
+    @property
+    def ok(self) -> bool:
+        return not self.conflicts
+
+    def outcome_of(self, kind: str, name: str) -> Outcome:
+        return next(r.outcome for r in self.results if r.kind == kind and r.name == name)
+
+    def raise_for_conflicts(self) -> None:
+        if self.conflicts:
+            raise ProvisionConflict(self.conflicts)
+
+
+@dataclass(frozen=True, slots=True)
+class StreamSpec:
+    """A stream (``kind="stream"``) or KV bucket (``kind="kv"``, stream ``KV_<name>``)."""
+
+    name: str
+    config: Mapping[str, Any]
+    kind: str = "stream"
+
+    @property
+    def stream(self) -> str:
+        return str(self.config["name"])
+
+
+@dataclass(frozen=True, slots=True)
+class ConsumerSpec:
+    stream: str
+    name: str
+    config: Mapping[str, Any]
+
+
+Resource = StreamSpec | ConsumerSpec
+
+
+def event_stream(
+    replicas: int, *, name: str = EVENT_STREAM, subjects: Sequence[str] = EVENT_SUBJECTS
+) -> StreamSpec:
+    """The floor's audit log: every domain event, kept forever, never deleted or purged."""
+    return StreamSpec(
+        name,
+        {
+            "name": name,
+            "description": "Sic Bo floor domain events: the system of record (audit log)",
+            "subjects": list(subjects),
+            "retention": "limits",
+            "storage": "file",
+            "num_replicas": replicas,
+            "discard": "old",
+            "max_age": 0,  # no expiry: disputes and settlement audits replay from here
+            "max_msgs": -1,
+            "max_bytes": -1,
+            "max_msgs_per_subject": -1,
+            "duplicate_window": DUPLICATE_WINDOW_NS,
+            "deny_delete": True,
+            "deny_purge": True,
+            "allow_atomic": True,  # settlement batches, all-or-nothing
+            "allow_direct": True,  # history reads via Direct Get batches
+            "allow_rollup_hdrs": False,  # a rollup would erase history
+        },
+    )
+
+
+def results_stream(
+    replicas: int, *, name: str = RESULTS_STREAM, subjects: Sequence[str] = RESULTS_SUBJECTS
+) -> StreamSpec:
+    """Public results for integration partners, apart from the internal event log."""
+    return StreamSpec(
+        name,
+        {
+            "name": name,
+            "description": "Sic Bo public results feed for integration partners",
+            "subjects": list(subjects),
+            "retention": "limits",
+            "storage": "file",
+            "num_replicas": replicas,
+            "discard": "old",
+            "max_age": 0,
+            "duplicate_window": DUPLICATE_WINDOW_NS,
+            "deny_delete": True,
+            "deny_purge": True,
+            "allow_direct": True,
+        },
+    )
+
+
+def kv_bucket(bucket: str, replicas: int, *, history: int = 1) -> StreamSpec:
+    """A KV bucket, with the stream config nats-py's ``create_key_value`` would build.
+
+    Created through the raw API like the streams, so it is compared the same way; the
+    layout matches the client's so ``js.key_value(bucket)`` works on it.
+    """
+    return StreamSpec(
+        bucket,
+        {
+            "name": f"KV_{bucket}",
+            "subjects": [f"$KV.{bucket}.>"],
+            "retention": "limits",
+            "storage": "file",
+            "num_replicas": replicas,
+            "discard": "new",
+            "max_msgs_per_subject": history,
+            "max_age": 0,
+            "max_msgs": -1,
+            "max_consumers": -1,
+            "duplicate_window": 2 * 60 * NS_PER_S,
+            "allow_rollup_hdrs": True,
+            "allow_direct": True,
+            "allow_msg_ttl": True,  # per-key TTL, e.g. for countdown deadlines
+            "deny_delete": True,
+            "deny_purge": False,
+        },
+        kind="kv",
+    )
+
+
+def durable(stream: str, consumer: DurableConsumer) -> ConsumerSpec:
+    config: dict[str, Any] = {
+        "durable_name": consumer.name,
+        "ack_policy": "explicit",
+        "deliver_policy": "all",
+        "replay_policy": "instant",
+        "max_ack_pending": consumer.max_ack_pending,
+        "ack_wait": consumer.ack_wait_s * NS_PER_S,
+        "max_deliver": -1,
+    }
+    if len(consumer.filters) == 1:
+        config["filter_subject"] = consumer.filters[0]
+    else:
+        config["filter_subjects"] = list(consumer.filters)
+    return ConsumerSpec(stream, consumer.name, config)
+
+
+def floor_resources(replicas: int = 1) -> list[Resource]:
+    """Everything the floor needs, streams before the consumers that live on them."""
+    return [
+        event_stream(replicas),
+        results_stream(replicas),
+        kv_bucket(TIMERS_BUCKET, replicas),
+        kv_bucket(READMODELS_BUCKET, replicas),
+        *(durable(EVENT_STREAM, c) for c in CONSUMERS),
+    ]
+
+
+async def provision(
+    nc: NATS,
+    *,
+    replicas: int = 1,
+    resources: Sequence[Resource] | None = None,
+    request_timeout: float = 10.0,
+) -> ProvisionReport:
+    """Create what is missing, leave what matches, report (never fix) what conflicts.
+
+    Conflicts are returned in the report (so one run lists all of them); call
+    :meth:`ProvisionReport.raise_for_conflicts` to turn them into :class:`ProvisionConflict`.
+    Consumers of a conflicting stream are not touched and are reported as conflicts too.
+    """
+    plan = list(resources) if resources is not None else floor_resources(replicas)
+    api = _Api(nc, request_timeout)
+    results: list[ResourceResult] = []
+    conflicting_streams: set[str] = set()
+    for res in plan:
+        if isinstance(res, StreamSpec):
+            result = await _ensure_stream(api, res)
+            if result.outcome is Outcome.CONFLICT:
+                conflicting_streams.add(res.stream)
+        elif res.stream in conflicting_streams:
+            result = ResourceResult(
+                "consumer",
+                f"{res.stream}/{res.name}",
+                Outcome.CONFLICT,
+                note=f"stream {res.stream} conflicts; consumer left unchecked",
+            )
+        else:
+            result = await _ensure_consumer(api, res)
+        results.append(result)
+    return ProvisionReport(tuple(results))
+
+
+async def _ensure_stream(api: _Api, spec: StreamSpec) -> ResourceResult:
+    info = await api.call(f"STREAM.INFO.{spec.stream}", None, missing=_STREAM_NOT_FOUND)
+    if info is None:
+        await api.call(f"STREAM.CREATE.{spec.stream}", dict(spec.config))
+        return ResourceResult(spec.kind, spec.name, Outcome.CREATED)
+    diffs = differences(spec.config, info["config"])
+    outcome = Outcome.CONFLICT if diffs else Outcome.UNCHANGED
+    return ResourceResult(spec.kind, spec.name, outcome, diffs)
+
+
+async def _ensure_consumer(api: _Api, spec: ConsumerSpec) -> ResourceResult:
+    name = f"{spec.stream}/{spec.name}"
+    info = await api.call(
+        f"CONSUMER.INFO.{spec.stream}.{spec.name}", None, missing=_CONSUMER_NOT_FOUND
+    )
+    if info is None:
+        body = {"stream_name": spec.stream, "config": dict(spec.config), "action": "create"}
+        await api.call(f"CONSUMER.CREATE.{spec.stream}.{spec.name}", body)
+        return ResourceResult("consumer", name, Outcome.CREATED)
+    wanted, found = dict(spec.config), dict(info["config"])
+    # One filter may come back in either field; compare the filter set as one value.
+    wanted["filter_subjects"] = _filters(wanted)
+    found["filter_subjects"] = _filters(found)
+    wanted.pop("filter_subject", None)
+    diffs = differences(wanted, found)
+    outcome = Outcome.CONFLICT if diffs else Outcome.UNCHANGED
+    return ResourceResult("consumer", name, outcome, diffs)
+
+
+def _filters(config: Mapping[str, Any]) -> list[str]:
+    if config.get("filter_subject"):
+        return [str(config["filter_subject"])]
+    return sorted(str(s) for s in config.get("filter_subjects") or [])
+
+
+def differences(wanted: Mapping[str, Any], found: Mapping[str, Any]) -> tuple[Difference, ...]:
+    """Fields of ``wanted`` whose value on the server differs.
+
+    The server omits false/zero/empty fields (``omitempty``), so an absent field equals a
+    falsy wanted value. Subject lists compare as sets: their order carries no meaning.
+    """
+    diffs: list[Difference] = []
+    for key, want in wanted.items():
+        if key in _NOT_COMPARED:
+            continue
+        have = found.get(key)
+        if isinstance(want, list) and isinstance(have, list | None):
+            same = sorted(want) == sorted(have or [])
+        elif have is None:
+            same = not want
+        else:
+            same = want == have
+        if not same:
+            diffs.append(Difference(key, want, have))
+    return tuple(diffs)
+
+
+class _Api:
+    """Minimal JetStream API caller: JSON in, JSON out, errors raised as ProvisionError."""
+
+    def __init__(self, nc: NATS, timeout: float) -> None:
+        self._nc = nc
+        self._timeout = timeout
+
+    async def call(
+        self, endpoint: str, body: Mapping[str, Any] | None, *, missing: int | None = None
+    ) -> dict[str, Any] | None:
+        payload = json.dumps(body).encode() if body is not None else b""
+        try:
+            reply = await self._nc.request(f"{API}.{endpoint}", payload, timeout=self._timeout)
+        except (NoRespondersError, NatsTimeoutError) as exc:
+            raise ProvisionError(f"{endpoint}: no JetStream answer ({exc!r})") from exc
+        resp: dict[str, Any] = json.loads(reply.data)
+        error = resp.get("error")
+        if error is None:
+            return resp
+        if missing is not None and error.get("err_code") == missing:
+            return None
+        raise ProvisionError(
+            f"{endpoint} refused: {error.get('err_code')} {error.get('description')}"
+        )

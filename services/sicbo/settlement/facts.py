@@ -1,0 +1,242 @@
+"""What a round's settlement is computed from, folded from the table's log (pure).
+
+The settlement service and replay build the facts with the same code, from the same events,
+up to the same stream sequence (``RoundSettled.as_of``), so replay recomputes exactly the
+decision that was recorded.
+
+Facts of round R:
+- the paytable the round was started under (``RoundStarted.paytable``; DESIGN.md "Rule profiles
+  as data": replay settles with that version);
+- the table's minimum unit (``limits.unit``, 000 §4.1) in force when the round's outcome was
+  stored: pays that are not whole are rounded down to it (RULES.md "Money");
+- the basis: the outcome the round ended on, the latest one while it was not yet completed,
+  as the lifecycle records it (a result confirmed then invalidated by a supervisor, 000 §8.4, or
+  cancelled, 004, ends invalidated or cancelled; a confirmation after "no result" only records
+  the dice);
+- the dice (the confirmed result after every correction up to ``as_of``) and the corrections;
+- the standing wagers, from the wager intake decider's own fold (:mod:`.standing`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from sicbo.settlement import standing
+from sicbo.settlement.standing import CARRY_OVER, Standing
+from sicbo_contracts.base import Dice
+from sicbo_contracts.dice import DiceEvent, ResultConfirmed, ResultCorrected
+from sicbo_contracts.lifecycle import (
+    LifecycleEvent,
+    LimitsChanged,
+    NoResultDeclared,
+    RoundCancelled,
+    RoundCompleted,
+    RoundInvalidated,
+    RoundStarted,
+    TableOpened,
+)
+from sicbo_contracts.settlement import SettlementBasis
+from sicbo_contracts.subjects import TABLE_ROUND, Aggregate
+from sicbo_contracts.wagers import WagerEvent
+
+log = logging.getLogger(__name__)
+
+#: The events the facts are folded from: the lifecycle aggregate (with the result) and bets.
+FactEvent = LifecycleEvent | DiceEvent | WagerEvent
+FOLDED_AGGREGATES: frozenset[str] = frozenset({Aggregate.LIFECYCLE.value, Aggregate.BETS.value})
+_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(FactEvent)
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A supervisor's correction of the confirmed result (``ResultCorrected``)."""
+
+    seq: int  # its stream sequence: the ``correction_seq`` of the adjustment
+    before: Dice
+    after: Dice
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFacts:
+    table: str
+    round: int
+    paytable: str
+    unit: int
+    basis: SettlementBasis | None  # None: the round has no outcome yet
+    dice: Dice | None  # the confirmed result (after the corrections up to ``as_of``)
+    consequence: str | None  # no-result: refund | carry-over-locked | player-choice
+    forfeits: tuple[str, ...]  # invalidated for fraud: players whose wagers are forfeited
+    wagers: tuple[Standing, ...]
+    corrections: tuple[Correction, ...]
+    completed: bool  # RoundCompleted is stored
+    as_of: int  # the last stream sequence folded
+
+    @property
+    def ended(self) -> bool:
+        return self.basis is not None
+
+
+@dataclass
+class _Round:
+    number: int
+    paytable: str = ""
+    events: list[tuple[int, Any]] = field(default_factory=list)  # (seq, event) of lc + bets
+
+
+class TableLog:
+    """A table's lifecycle and bets events, grouped by round, kept in log order.
+
+    Add events as they are read (``add`` / ``add_stored``); ask for the facts of a round as of
+    any sequence already added (``facts``). Each round keeps only its own events, so the cost
+    of ``facts`` is the size of that round (and of the void rounds carried into it).
+    """
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self.last_seq = 0
+        self._rounds: dict[int, _Round] = {}
+        self._units: list[tuple[int, int]] = []  # (seq, unit) of each limits change
+
+    # -- adding -----------------------------------------------------------------------------
+
+    def add(self, seq: int, event: Any) -> None:
+        """Add one decoded event (lifecycle, dice or bets) with its stream sequence."""
+        self.last_seq = max(self.last_seq, seq)
+        match event:
+            case TableOpened(config=config):
+                self._units.append((seq, config.limits.unit))
+            case LimitsChanged(after=after):
+                self._units.append((seq, after.unit))
+        round_no = getattr(event, "round", None)
+        if not isinstance(round_no, int) or round_no == TABLE_ROUND:
+            return
+        entry = self._rounds.get(round_no)
+        if entry is None:
+            entry = self._rounds[round_no] = _Round(round_no)
+        if isinstance(event, RoundStarted):
+            entry.paytable = event.paytable
+        entry.events.append((seq, event))
+
+    def add_stored(self, seq: int, subject: str, data: bytes) -> bool:
+        """Add a stored message if it is a lifecycle or bets event; False when skipped."""
+        self.last_seq = max(self.last_seq, seq)
+        if subject.split(".", 4)[3] not in FOLDED_AGGREGATES:
+            return False
+        try:
+            event = _decoder.decode(data)
+        except msgspec.DecodeError:
+            # Forward compatibility: an event type this version does not know is skipped.
+            log.warning("skipping undecodable event seq=%s on %s", seq, subject)
+            return False
+        self.add(seq, event)
+        return True
+
+    def forget_before(self, round_no: int) -> None:
+        """Drop rounds older than ``round_no`` (a long-running service's memory)."""
+        for number in [n for n in self._rounds if n < round_no]:
+            del self._rounds[number]
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def rounds(self) -> list[int]:
+        return sorted(self._rounds)
+
+    def facts(self, round_no: int, as_of: int | None = None) -> RoundFacts | None:
+        """The facts of ``round_no`` from the events up to ``as_of`` (default: all added);
+        None when the round has not started by then."""
+        limit = self.last_seq if as_of is None else as_of
+        entry = self._rounds.get(round_no)
+        if entry is None or not entry.paytable:
+            return None
+        events = [(s, e) for s, e in entry.events if s <= limit]
+        if not any(isinstance(e, RoundStarted) for _, e in events):
+            return None
+        basis: SettlementBasis | None = None
+        ended_seq = 0
+        dice: Dice | None = None
+        consequence: str | None = None
+        forfeits: tuple[str, ...] = ()
+        corrections: list[Correction] = []
+        completed = False
+        for seq, event in events:
+            if isinstance(event, RoundCompleted):
+                completed = True
+            elif isinstance(event, ResultConfirmed):
+                dice = event.dice
+                if basis is None and not completed:
+                    basis, ended_seq = SettlementBasis.RESULT, seq
+            elif isinstance(event, ResultCorrected):
+                dice = event.after
+                corrections.append(Correction(seq, event.before, event.after))
+            elif completed:
+                continue  # a completed round keeps the outcome it was settled on
+            elif isinstance(event, NoResultDeclared):
+                basis, ended_seq = SettlementBasis.NO_RESULT, seq
+                consequence, forfeits = event.consequence, ()
+            elif isinstance(event, RoundInvalidated):
+                basis, ended_seq = SettlementBasis.INVALIDATED, seq
+                consequence, forfeits = None, tuple(event.forfeits)
+            elif isinstance(event, RoundCancelled):
+                basis, ended_seq = SettlementBasis.CANCELLED, seq
+                consequence, forfeits = None, ()
+        return RoundFacts(
+            table=self.table,
+            round=round_no,
+            paytable=entry.paytable,
+            unit=self._unit_at(ended_seq or limit),
+            basis=basis,
+            dice=dice,
+            consequence=consequence,
+            forfeits=forfeits,
+            wagers=tuple(self._standing(round_no, limit)),
+            corrections=tuple(corrections),
+            completed=completed,
+            as_of=limit,
+        )
+
+    def _unit_at(self, seq: int) -> int:
+        at = bisect.bisect_right(self._units, (seq, float("inf")))
+        return self._units[at - 1][1] if at else 1
+
+    def _carried_from(self, round_no: int, limit: int) -> bool:
+        """Whether the round before ``round_no`` ended in a "no result" that carries its
+        wagers to the re-run (002/2003 art. 3(3), 002/2004 art. 3(4), 004 re-shake)."""
+        previous = self._rounds.get(round_no - 1)
+        if previous is None:
+            return False
+        return any(
+            isinstance(e, NoResultDeclared) and e.consequence in CARRY_OVER and s <= limit
+            for s, e in previous.events
+        )
+
+    def _standing(self, round_no: int, limit: int) -> list[Standing]:
+        first = round_no
+        while first - 1 in self._rounds and self._carried_from(first, limit):
+            first -= 1
+        events = [
+            e
+            for number in range(first, round_no + 1)
+            for s, e in self._rounds[number].events
+            if s <= limit
+        ]
+        state = standing.fold(self.table, events)
+        return standing.wagers_of_round(state, round_no)
+
+
+def facts_of_round(table: str, round_no: int, events: Iterable[tuple[int, Any]]) -> RoundFacts:
+    """The facts of one round from the table's lifecycle and bets events ``(seq, event)`` in
+    log order (those after the settlement's ``as_of`` must not be given). Raises ``LookupError``
+    when the round has not started in those events."""
+    table_log = TableLog(table)
+    for seq, event in events:
+        table_log.add(seq, event)
+    facts = table_log.facts(round_no)
+    if facts is None:
+        raise LookupError(f"round {round_no} of {table} has not started in these events")
+    return facts

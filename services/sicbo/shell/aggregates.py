@@ -1,0 +1,88 @@
+"""Per-table decider state kept in memory and caught up from the log before each decision.
+
+Any replica may serve any table: before deciding, a replica reads only what was appended after
+the sequence it last saw, and its append states that sequence as its expectation, so a stale
+replica is refused by the server and simply reads again.
+"""
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from sicbo.eventstore.store import EventStore, subject_matches
+from sicbo.shell.headers import COMMAND_ID
+
+S = TypeVar("S")
+log = logging.getLogger(__name__)
+
+#: How many recent command ids a table remembers for duplicate replies; older retries are
+#: still caught by the stream's duplicate window and the decider's own rules.
+REMEMBERED_COMMANDS = 10_000
+
+
+@dataclass
+class Loaded(Generic[S]):
+    state: S
+    last_seq: int = 0  # the last event read: where the next catch-up starts
+    expect_seq: int = 0  # the last event on the expectation filter: what an append expects
+    commands: OrderedDict[str, int] = field(default_factory=OrderedDict)
+
+
+class Aggregates(Generic[S]):
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        filter_of: Callable[[str], str],
+        expect_filter_of: Callable[[str], str],
+        initial: Callable[[str], S],
+        evolve: Callable[[S, Any], S],
+        event_type: Any,
+        decodes: Callable[[str], bool] = lambda subject: True,
+    ) -> None:
+        self._store = store
+        self._filter_of = filter_of
+        self._expect_filter_of = expect_filter_of
+        self._decodes = decodes
+        self._initial = initial
+        self._evolve = evolve
+        self._decoder = msgspec.json.Decoder(event_type)
+        self._cache: dict[str, Loaded[S]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def expect_filter_of(self, table: str) -> str:
+        return self._expect_filter_of(table)
+
+    def lock(self, table: str) -> asyncio.Lock:
+        """Serialises one process's commands per table, so they don't race each other."""
+        return self._locks.setdefault(table, asyncio.Lock())
+
+    async def load(self, table: str) -> Loaded[S]:
+        loaded = self._cache.get(table)
+        if loaded is None:
+            loaded = self._cache[table] = Loaded(self._initial(table))
+        expect_filter = self._expect_filter_of(table)
+        for stored in await self._store.read(self._filter_of(table), after_seq=loaded.last_seq):
+            loaded.last_seq = stored.seq
+            if subject_matches(stored.subject, expect_filter):
+                loaded.expect_seq = stored.seq
+            if not self._decodes(stored.subject):
+                continue
+            try:
+                evt = self._decoder.decode(stored.data)
+            except msgspec.DecodeError:
+                # Forward compatibility: an event type this version does not know is skipped.
+                log.warning("skipping undecodable event seq=%s on %s", stored.seq, stored.subject)
+            else:
+                loaded.state = self._evolve(loaded.state, evt)
+            command_id = stored.headers.get(COMMAND_ID)
+            if command_id:
+                loaded.commands[command_id] = stored.seq
+                if len(loaded.commands) > REMEMBERED_COMMANDS:
+                    loaded.commands.popitem(last=False)
+        return loaded

@@ -1,0 +1,173 @@
+"""Provisioning against a real nats-server: idempotent, and never rewrites what conflicts."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from nats.aio.client import Client as NATS
+from nats.js.client import JetStreamContext
+
+from sicbo.eventstore import EventStore
+from sicbo.provisioning import (
+    CONSUMERS,
+    EVENT_STREAM,
+    READMODELS_BUCKET,
+    RESULTS_STREAM,
+    TIMERS_BUCKET,
+    DurableConsumer,
+    Outcome,
+    ProvisionConflict,
+    ProvisionReport,
+    Resource,
+    durable,
+    event_stream,
+    kv_bucket,
+    provision,
+)
+
+
+async def api(nc: NATS, endpoint: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    payload = json.dumps(body).encode() if body is not None else b""
+    reply = await nc.request(f"$JS.API.{endpoint}", payload, timeout=5)
+    resp: dict[str, Any] = json.loads(reply.data)
+    return resp
+
+
+@pytest.fixture
+async def scratch(nc: NATS) -> AsyncIterator[str]:
+    """A unique name for throw-away streams (subjects ``scratch.<name>.>``), deleted afterwards.
+
+    Deleting a whole stream is allowed even with deny_delete (that flag guards messages).
+    """
+    name = f"SCRATCH_{uuid.uuid4().hex[:10]}"
+    yield name
+    for stream in (name, f"KV_{name.lower()}"):
+        await api(nc, f"STREAM.DELETE.{stream}")
+
+
+async def test_provision_twice_is_unchanged(nc: NATS, provisioned: ProvisionReport) -> None:
+    report = await provision(nc)
+    assert report.ok
+    assert {r.outcome for r in report.results} == {Outcome.UNCHANGED}
+    names = {(r.kind, r.name) for r in report.results}
+    assert ("stream", EVENT_STREAM) in names and ("stream", RESULTS_STREAM) in names
+    assert ("kv", TIMERS_BUCKET) in names and ("kv", READMODELS_BUCKET) in names
+    assert {f"{EVENT_STREAM}/{c.name}" for c in CONSUMERS} <= {n for _, n in names}
+
+
+async def test_event_stream_is_an_audit_log(
+    nc: NATS, provisioned: ProvisionReport, store: EventStore, table_id: str
+) -> None:
+    config = (await api(nc, f"STREAM.INFO.{EVENT_STREAM}"))["config"]
+    assert config["subjects"] == ["sicbo.evt.>"]
+    assert config["storage"] == "file" and config["num_replicas"] == 1
+    assert config["deny_delete"] is True and config["deny_purge"] is True
+    assert config["allow_atomic"] is True and config["allow_direct"] is True
+    assert config["duplicate_window"] == 600 * 10**9
+    assert config["max_age"] == 0 and config["discard"] == "old"
+
+    # The flags are enforced, not decorative.
+    appended = await store.append(f"sicbo.evt.{table_id}.lc.r1.evt", b"keep me")
+    deleted = await api(nc, f"STREAM.MSG.DELETE.{EVENT_STREAM}", {"seq": appended.seq})
+    assert "error" in deleted
+    purged = await api(nc, f"STREAM.PURGE.{EVENT_STREAM}", {"filter": f"sicbo.evt.{table_id}.>"})
+    assert "error" in purged
+    assert len(await store.read(f"sicbo.evt.{table_id}.>")) == 1
+
+    results = (await api(nc, f"STREAM.INFO.{RESULTS_STREAM}"))["config"]
+    assert results["subjects"] == ["sicbo.results.>"]
+    assert results["deny_delete"] is True and results["deny_purge"] is True
+
+
+async def test_consumers_exist_as_planned(nc: NATS, provisioned: ProvisionReport) -> None:
+    lifecycle = (await api(nc, f"CONSUMER.INFO.{EVENT_STREAM}.lifecycle"))["config"]
+    assert sorted(lifecycle["filter_subjects"]) == ["sicbo.evt.*.lamp.>", "sicbo.evt.*.settle.>"]
+    assert lifecycle["ack_policy"] == "explicit" and lifecycle["deliver_policy"] == "all"
+    settlement = (await api(nc, f"CONSUMER.INFO.{EVENT_STREAM}.settlement"))["config"]
+    assert settlement["filter_subject"] == "sicbo.evt.*.lc.>"
+    assert settlement["durable_name"] == "settlement"
+
+
+async def test_kv_buckets_work_with_the_client(
+    js: JetStreamContext, provisioned: ProvisionReport
+) -> None:
+    kv = await js.key_value(TIMERS_BUCKET)
+    key = f"t{uuid.uuid4().hex[:8]}"
+    await kv.put(key, b"2026-01-01T00:00:15Z")
+    entry = await kv.get(key)
+    assert entry.value == b"2026-01-01T00:00:15Z"
+    assert (await js.key_value(READMODELS_BUCKET)) is not None
+
+
+async def test_fresh_resources_are_created_then_unchanged(nc: NATS, scratch: str) -> None:
+    plan: list[Resource] = [
+        event_stream(1, name=scratch, subjects=[f"scratch.{scratch}.>"]),
+        kv_bucket(scratch.lower(), 1),
+        durable(scratch, DurableConsumer("reader", (f"scratch.{scratch}.*.lc.>",))),
+        durable(scratch, DurableConsumer("two", (f"scratch.{scratch}.a", f"scratch.{scratch}.b"))),
+    ]
+    first = await provision(nc, resources=plan)
+    assert [r.outcome for r in first.results] == [Outcome.CREATED] * 4
+    second = await provision(nc, resources=plan)
+    assert [r.outcome for r in second.results] == [Outcome.UNCHANGED] * 4
+
+
+async def test_conflicting_stream_is_reported_and_left_alone(nc: NATS, scratch: str) -> None:
+    existing = {
+        "name": scratch,
+        "subjects": [f"scratch.{scratch}.other.>"],
+        "storage": "file",
+        "num_replicas": 1,
+        "deny_delete": False,
+    }
+    assert "error" not in await api(nc, f"STREAM.CREATE.{scratch}", existing)
+    before = (await api(nc, f"STREAM.INFO.{scratch}"))["config"]
+
+    plan: list[Resource] = [
+        event_stream(1, name=scratch, subjects=[f"scratch.{scratch}.>"]),
+        durable(scratch, DurableConsumer("reader", (f"scratch.{scratch}.>",))),
+    ]
+    report = await provision(nc, resources=plan)
+    assert not report.ok
+    stream_result, consumer_result = report.results
+    assert stream_result.outcome is Outcome.CONFLICT
+    fields = {d.field for d in stream_result.differences}
+    assert {"subjects", "deny_delete", "deny_purge", "allow_atomic", "duplicate_window"} <= fields
+    assert consumer_result.outcome is Outcome.CONFLICT  # not created under a conflicting stream
+    with pytest.raises(ProvisionConflict) as caught:
+        report.raise_for_conflicts()
+    assert "deny_delete" in str(caught.value)
+
+    after = await api(nc, f"STREAM.INFO.{scratch}")
+    assert after["config"] == before
+    assert after["state"]["consumer_count"] == 0
+
+
+async def test_conflicting_consumer_is_reported(nc: NATS, scratch: str) -> None:
+    stream = event_stream(1, name=scratch, subjects=[f"scratch.{scratch}.>"])
+    assert (await provision(nc, resources=[stream])).ok
+    created = await api(
+        nc,
+        f"CONSUMER.CREATE.{scratch}.reader",
+        {
+            "stream_name": scratch,
+            "config": {
+                "durable_name": "reader",
+                "ack_policy": "explicit",
+                "filter_subject": f"scratch.{scratch}.elsewhere.>",
+            },
+        },
+    )
+    assert "error" not in created
+    wanted = durable(scratch, DurableConsumer("reader", (f"scratch.{scratch}.*.lc.>",)))
+    report = await provision(nc, resources=[stream, wanted])
+    assert report.results[0].outcome is Outcome.UNCHANGED
+    conflict = report.results[1]
+    assert conflict.outcome is Outcome.CONFLICT
+    assert "filter_subjects" in {d.field for d in conflict.differences}
+    info = (await api(nc, f"CONSUMER.INFO.{scratch}.reader"))["config"]
+    assert info["filter_subject"] == f"scratch.{scratch}.elsewhere.>"

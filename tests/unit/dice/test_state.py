@@ -1,0 +1,62 @@
+"""evolve/fold: the state follows the round's phases from the lifecycle events."""
+
+from sicbo.dice.decider import DiceState, Entry, Phase, RoundState, evolve, initial_state
+
+from .builders import (
+    DEALER,
+    TABLE,
+    Fact,
+    betting_closed,
+    betting_opened,
+    confirmed,
+    current,
+    entered,
+    fault_cleared,
+    given,
+    next_round,
+    round_started,
+    suspended,
+    table_opened,
+    uncovered,
+    uncovered_round,
+)
+
+
+def test_initial_state_knows_only_the_table() -> None:
+    assert initial_state(TABLE) == DiceState(table=TABLE)
+
+
+def test_the_phase_follows_the_round_000_5_1_to_5_2() -> None:
+    state = given([table_opened()])
+    phases = []
+    events: list[Fact] = [round_started(), betting_opened(), betting_closed(), uncovered()]
+    for event in events:
+        state = evolve(state, event)
+        assert state.round is not None
+        phases.append(state.round.phase)
+    assert phases == [Phase.STARTED, Phase.BETTING_OPEN, Phase.BETTING_CLOSED, Phase.UNCOVERED]
+
+
+def test_table_config_second_person_confirmation_is_taken_from_table_opened() -> None:
+    assert given([table_opened(second_person=True)]).second_person_confirmation
+    assert not given([table_opened()]).second_person_confirmation
+
+
+def test_a_new_round_starts_clean() -> None:
+    history = [*uncovered_round(1), entered((1, 2, 3)), confirmed((1, 2, 3)), *next_round(2)]
+    assert given(history).round == RoundState(number=2, phase=Phase.UNCOVERED)
+
+
+def test_events_of_another_round_change_nothing() -> None:
+    state = given(uncovered_round(2))
+    assert evolve(state, entered((1, 2, 3), 1)) == state
+
+
+def test_suspension_and_fault_clearance_are_tracked() -> None:
+    assert given([*uncovered_round(), suspended()]).suspended
+    assert not given([*uncovered_round(), suspended(), fault_cleared()]).suspended
+
+
+def test_the_entry_records_who_pressed_the_buttons() -> None:
+    entry = current([*uncovered_round(), entered((3, 2, 1))]).entry
+    assert entry == Entry(dice=(3, 2, 1), by=DEALER.id)

@@ -1,0 +1,344 @@
+"""Irregularities: "no result" (000 §7.1-7.5, 002 art. 3(3)(4), 004), invalidation by a
+supervisor (000 §8.4-8.5), equipment malfunction (000 §7.6-7.7, 004 "Ralat Pengendalian"),
+cancellation (004), and completion by settlement (002 art. 4)."""
+
+from datetime import timedelta
+
+import pytest
+
+from sicbo.lifecycle import Phase
+from sicbo.lifecycle.state import Suspension
+from sicbo_contracts.lifecycle import (
+    BettingClosed,
+    CancelRound,
+    ClearFault,
+    CloseBetting,
+    CompleteRound,
+    DeclareNoResult,
+    FaultCleared,
+    InvalidateRound,
+    InvalidationReason,
+    NoResultDeclared,
+    NoResultReason,
+    OpenBetting,
+    ReportMalfunction,
+    RoundCancelled,
+    RoundCompleted,
+    RoundInvalidated,
+    StartRound,
+    TableSuspended,
+    Uncover,
+)
+from tests.unit.lifecycle.builders import (
+    Fact,
+    at,
+    command,
+    event,
+    given,
+    opened_table,
+    phase_after,
+    played_rounds,
+    refused,
+    round_through,
+    when,
+)
+
+# ---- "no result" --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("profile", "consequence"),
+    [
+        ("cca-1992", "refund"),  # 000 §7.5: all wagers void
+        ("macau-2003", "carry-over-locked"),  # 002/2003 art. 3(3): 原注不得取銷
+        ("online-live", "carry-over-locked"),  # 004: re-shake, no wager withdrawn
+        ("macau-2004", "player-choice"),  # 002/2004 art. 3(4), Despacho 69/2006
+    ],
+)
+def test_no_result_carries_the_profiles_consequence(profile: str, consequence: str) -> None:
+    history = [*opened_table(profile), *round_through(1, Phase.UNCOVERED, profile=profile)]
+    cmd = command(DeclareNoResult, "dealer", round=1, reason=NoResultReason.DICE_NOT_FLAT)
+    events = when(history, cmd)
+    assert events == [
+        event(
+            NoResultDeclared,
+            "dealer",
+            round=1,
+            reason=NoResultReason.DICE_NOT_FLAT,
+            detail="",
+            consequence=consequence,
+        )
+    ]
+    state = given(history, events)
+    assert state.round is not None and state.round.phase is Phase.NO_RESULT and state.round.void
+
+
+def test_a_game_supervisor_may_announce_no_result_000_7_1() -> None:
+    history = [*opened_table(), *round_through(1, Phase.STARTED)]
+    cmd = command(DeclareNoResult, "supervisor", round=1, reason=NoResultReason.TUMBLER_FAULT)
+    [declared] = when(history, cmd)
+    assert isinstance(declared, NoResultDeclared) and declared.consequence == "refund"
+
+
+def test_no_result_after_the_result_is_confirmed_is_refused_000_7() -> None:
+    history = [*opened_table(), *round_through(1, Phase.RESULT_CONFIRMED)]
+    cmd = command(DeclareNoResult, "dealer", round=1, reason=NoResultReason.DICE_NOT_FLAT)
+    refused(history, cmd, "has a confirmed result")
+
+
+def test_no_result_is_announced_once() -> None:
+    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
+    cmd = command(DeclareNoResult, "dealer", round=1, reason=NoResultReason.BROKEN_DICE)
+    history += when(history, cmd)
+    refused(history, cmd, r"round 1 already ended \(no-result\)")
+
+
+def test_a_void_round_completes_by_settlement_then_the_next_round_starts_002_art_3_3() -> None:
+    history = [*opened_table("macau-2003"), *round_through(1, Phase.UNCOVERED)]
+    history += when(
+        history, command(DeclareNoResult, "dealer", round=1, reason=NoResultReason.DICE_NOT_FLAT)
+    )
+    refused(history, command(StartRound, "dealer", round=2, tumbles=3), "002 art. 4")
+    history += when(history, command(CompleteRound, "service", round=1, players=["p1"]))
+    assert when(history, command(StartRound, "dealer", round=2, tumbles=3))
+
+
+# ---- invalidation (000 §8.4-8.5) ----------------------------------------------------------------
+
+
+def invalidate(reason: InvalidationReason, forfeits: list[str] | None = None) -> InvalidateRound:
+    return command(
+        InvalidateRound,
+        "supervisor",
+        round=1,
+        reason=reason,
+        detail="see report 17",
+        forfeits=forfeits or [],
+    )
+
+
+@pytest.mark.parametrize("phase", [Phase.BETTING_OPEN, Phase.RESULT_CONFIRMED])
+def test_a_supervisor_invalidates_the_outcome_000_8_4(phase: Phase) -> None:
+    history = [*opened_table(), *round_through(1, phase)]
+    events = when(history, invalidate(InvalidationReason.BRAWL))
+    assert events == [
+        event(
+            RoundInvalidated,
+            "supervisor",
+            round=1,
+            reason=InvalidationReason.BRAWL,
+            detail="see report 17",
+            forfeits=[],
+        )
+    ]
+    assert phase_after(history, events) is Phase.INVALIDATED
+
+
+def test_a_fraudsters_wager_may_be_forfeited_000_8_5() -> None:
+    history = [*opened_table(), *round_through(1, Phase.RESULT_CONFIRMED)]
+    [invalidated] = when(history, invalidate(InvalidationReason.FRAUD, ["p3"]))
+    assert isinstance(invalidated, RoundInvalidated) and invalidated.forfeits == ["p3"]
+
+
+@pytest.mark.parametrize(
+    "reason", [r for r in InvalidationReason if r is not InvalidationReason.FRAUD]
+)
+def test_forfeits_only_for_fraud_000_8_5(reason: InvalidationReason) -> None:
+    history = [*opened_table(), *round_through(1, Phase.RESULT_CONFIRMED)]
+    refused(history, invalidate(reason, ["p3"]), r"only .* for fraud \(000 §8\.5, §8\.4\.2\)")
+
+
+def test_a_completed_round_cannot_be_invalidated_000_8_4() -> None:
+    history = [*opened_table(), *played_rounds(1, 1)]
+    refused(history, invalidate(InvalidationReason.FIRE), "already completed")
+
+
+@pytest.mark.parametrize("profile", ["macau-2003", "macau-2004", "online-live"])
+def test_invalidation_only_where_the_profile_has_it_000_8_4(profile: str) -> None:
+    history = [*opened_table(profile), *round_through(1, Phase.UNCOVERED, profile=profile)]
+    refused(history, invalidate(InvalidationReason.FIRE), "no supervisor invalidation")
+
+
+# ---- equipment malfunction (000 §7.6-7.7, 004) --------------------------------------------------
+
+
+def malfunction(role: str = "dealer", *, round_no: int | None = None) -> ReportMalfunction:
+    return command(
+        ReportMalfunction, role, equipment="layout-lamps", detail="not lit", round=round_no
+    )
+
+
+def suspended(profile: str, phase: Phase, *, minutes: float = -10) -> list[Fact]:
+    history = [*opened_table(profile), *round_through(1, phase, profile=profile)]
+    return history + when(history, malfunction(), minutes=minutes)
+
+
+@pytest.mark.parametrize(
+    ("profile", "policy"),
+    [
+        ("cca-1992", "suspend-table"),
+        ("macau-2003", "suspend-table"),
+        ("macau-2004", "suspend-table"),
+        ("online-live", "suspend-round"),
+    ],
+)
+def test_a_malfunction_suspends_under_the_profiles_policy(profile: str, policy: str) -> None:
+    history = [*opened_table(profile), *round_through(1, Phase.RESULT_CONFIRMED, profile=profile)]
+    events = when(history, malfunction("service"))
+    assert events == [
+        event(
+            TableSuspended,
+            "service",
+            equipment="layout-lamps",
+            detail="not lit",
+            round=1,  # the round in progress is the suspended one
+            policy=policy,
+        )
+    ]
+    assert given(history, events).suspension == Suspension(
+        since=at(0), policy=policy, round=1, equipment=("layout-lamps",)
+    )
+
+
+def test_a_malfunction_between_rounds_names_no_round() -> None:
+    history = [*opened_table(), *played_rounds(1, 1)]
+    [suspension] = when(history, malfunction("inspector"))
+    assert isinstance(suspension, TableSuspended) and suspension.round is None
+
+
+def test_a_second_malfunction_keeps_the_first_time_of_suspension() -> None:
+    history = suspended("cca-1992", Phase.UNCOVERED)
+    history += when(history, command(ReportMalfunction, "dealer", equipment="tumbler", detail="x"))
+    s = given(history).suspension
+    assert s is not None and s.since == at(-10) and s.equipment == ("layout-lamps", "tumbler")
+
+
+@pytest.mark.parametrize(
+    ("phase", "cmd"),
+    [
+        (Phase.COMPLETED, command(StartRound, "dealer", round=2, tumbles=3)),
+        (Phase.STARTED, command(OpenBetting, "dealer", round=1)),
+        (Phase.BETTING_CLOSED, command(Uncover, "dealer", round=1)),
+    ],
+    ids=["StartRound", "OpenBetting", "Uncover"],
+)
+def test_no_further_play_until_the_fault_is_rectified_000_7_7(
+    phase: Phase, cmd: StartRound | OpenBetting | Uncover
+) -> None:
+    refused(suspended("cca-1992", phase), cmd, r"suspended since .*000 §7\.7")
+
+
+def test_betting_still_closes_while_suspended() -> None:
+    """Closing betting stops wagers; it is not "further play" (000 §7.7)."""
+    history = suspended("cca-1992", Phase.BETTING_OPEN)
+    [closed] = when(history, command(CloseBetting, "dealer", round=1))
+    assert isinstance(closed, BettingClosed)
+
+
+def test_a_suspended_round_still_settles_by_the_dice_000_7_6() -> None:
+    """000 §7.6: layout not lit -> wagers collected and paid by the dice; settlement completes
+    the round while the table stays suspended for the inspector (000 §7.7)."""
+    history = suspended("cca-1992", Phase.RESULT_CONFIRMED)
+    events = when(history, command(CompleteRound, "service", round=1, players=["p1"]))
+    assert events == [event(RoundCompleted, "service", round=1, players=["p1"])]
+    state = given(history, events)
+    assert state.suspended and state.round is not None and not state.round.in_progress
+
+
+def test_no_result_may_be_announced_while_suspended_000_7_2() -> None:
+    history = suspended("cca-1992", Phase.BETTING_CLOSED)
+    cmd = command(DeclareNoResult, "dealer", round=1, reason=NoResultReason.TUMBLER_FAULT)
+    assert isinstance(when(history, cmd)[0], NoResultDeclared)
+
+
+def test_only_an_inspector_clears_the_fault_000_7_7() -> None:
+    history = suspended("cca-1992", Phase.COMPLETED)
+    events = when(history, command(ClearFault, "inspector", detail="lamp replaced"))
+    assert events == [
+        event(FaultCleared, "inspector", detail="lamp replaced", suspended_since=at(-10))
+    ]
+    state = given(history, events)
+    assert not state.suspended
+    assert when([*history, *events], command(StartRound, "dealer", round=2, tumbles=3))
+
+
+def test_clearing_a_fault_that_is_not_there_is_refused() -> None:
+    refused(opened_table(), command(ClearFault, "inspector", detail="x"), "not suspended")
+
+
+# ---- cancellation (004 "Ralat Pengendalian") ----------------------------------------------------
+
+
+def cancel(round_no: int = 1) -> CancelRound:
+    return command(CancelRound, "supervisor", round=round_no, reason="no quick fix")
+
+
+@pytest.mark.parametrize("phase", [Phase.STARTED, Phase.BETTING_OPEN, Phase.UNCOVERED])
+def test_a_supervisor_cancels_a_round_before_its_result(phase: Phase) -> None:
+    history = [*opened_table(), *round_through(1, phase)]
+    events = when(history, cancel())
+    assert events == [event(RoundCancelled, "supervisor", round=1, reason="no quick fix")]
+    assert phase_after(history, events) is Phase.CANCELLED
+
+
+def test_a_cancelled_round_waits_for_settlement_refunds_004() -> None:
+    history = [*opened_table("online-live"), *round_through(1, Phase.BETTING_OPEN)]
+    history += when(history, cancel())
+    refused(history, command(StartRound, "dealer", round=2, tumbles=3), "002 art. 4")
+    assert when(history, command(CompleteRound, "service", round=1))
+
+
+def test_a_confirmed_result_at_a_land_table_settles_by_the_dice_000_7_6() -> None:
+    refused(suspended("cca-1992", Phase.RESULT_CONFIRMED), cancel(), r"000 §7\.6")
+
+
+def test_a_suspended_online_round_waits_its_grace_before_cancelling_004() -> None:
+    """004: fixed quickly -> resumes; otherwise cancelled and refunded. ``fault_grace_seconds``
+    (120 s here) is "quickly"."""
+    history = suspended("online-live", Phase.RESULT_CONFIRMED, minutes=-1)
+    refused(history, cancel(), r"cancelled only from .*fault_grace_seconds=120; 004")
+    later = at(-1) + timedelta(seconds=120)
+    events = when(history, cancel(), minutes=1)
+    assert events == [
+        event(RoundCancelled, "supervisor", when=later, round=1, reason="no quick fix")
+    ]
+
+
+def test_a_cancelled_round_is_not_cancelled_again() -> None:
+    history = [*opened_table(), *round_through(1, Phase.STARTED)]
+    history += when(history, cancel())
+    refused(history, cancel(), r"already ended \(cancelled\)")
+
+
+# ---- completion by settlement -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        command(DeclareNoResult, "dealer", round=1, reason=NoResultReason.DICE_NOT_FLAT),
+        invalidate(InvalidationReason.ROBBERY),
+        cancel(),
+    ],
+    ids=["no-result", "invalidated", "cancelled"],
+)
+def test_settlement_completes_a_void_round(
+    ending: DeclareNoResult | InvalidateRound | CancelRound,
+) -> None:
+    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
+    history += when(history, ending)
+    assert when(history, command(CompleteRound, "service", round=1)) == [
+        event(RoundCompleted, "service", round=1, players=[])
+    ]
+
+
+@pytest.mark.parametrize("phase", [Phase.STARTED, Phase.BETTING_CLOSED, Phase.UNCOVERED])
+def test_a_round_without_an_outcome_cannot_complete(phase: Phase) -> None:
+    history = [*opened_table(), *round_through(1, phase)]
+    refused(history, command(CompleteRound, "service", round=1), "has no outcome yet")
+
+
+def test_a_round_completes_once() -> None:
+    history = [*opened_table(), *round_through(1, Phase.RESULT_CONFIRMED)]
+    history += when(history, command(CompleteRound, "service", round=1, players=["p1"]))
+    refused(history, command(CompleteRound, "service", round=1), "already completed")

@@ -1,0 +1,224 @@
+"""Each command is refused from the wrong role (DESIGN.md "Roles"): a dealer cannot invalidate
+(000 §8.4) or clear a fault; only an inspector clears a fault (000 §7.7); only a supervisor
+handles limits (000 §4.3-4.4), closing (000 §8.8) and cancellation (004); only the settlement
+service completes a round; only the operator applies for a paytable (002/2004 art. 8)."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+
+import pytest
+
+from sicbo.lifecycle import Phase, decide
+from sicbo_contracts.base import Limits, Role
+from sicbo_contracts.lifecycle import (
+    ApprovePaytable,
+    CancelRound,
+    ChangeLimits,
+    ClearFault,
+    CloseBetting,
+    CloseTable,
+    CompleteRound,
+    DeclareNoResult,
+    InvalidateRound,
+    InvalidationReason,
+    LeaveSeat,
+    LifecycleCommand,
+    NoResultReason,
+    OpenBetting,
+    OpenTable,
+    OverridePlayerLimits,
+    PostClosingNotice,
+    PostLimitsNotice,
+    ProposePaytable,
+    ReportMalfunction,
+    StartRound,
+    TakeSeat,
+    Uncover,
+)
+from tests.unit.lifecycle.builders import (
+    NOW,
+    Fact,
+    at,
+    command,
+    config,
+    given,
+    opened_table,
+    refused,
+    round_through,
+    seated,
+    when,
+    when_at,
+)
+
+FRIDAY, MONDAY = date(2024, 6, 7), date(2024, 6, 10)
+LIMITS = Limits(minimum=5, maximum=2_000)
+
+
+def _proposed() -> list[Fact]:
+    history = opened_table("macau-2004", minutes=-10 * 24 * 60)
+    propose = command(ProposePaytable, "operator", choices={"total-6-15": 16}, applied_on=FRIDAY)
+    return history + when_at(history, propose, at(day=FRIDAY))
+
+
+def _suspended() -> list[Fact]:
+    history = opened_table()
+    return history + when(history, command(ReportMalfunction, "dealer", equipment="x", detail="y"))
+
+
+@dataclass(frozen=True)
+class Case:
+    build: Callable[[Role], LifecycleCommand]
+    history: Callable[[], list[Fact]]
+    allowed: frozenset[Role]
+    moment: datetime = NOW
+
+    @property
+    def name(self) -> str:
+        return type(self.build(Role.DEALER)).__name__
+
+
+def case(
+    build: Callable[[Role], LifecycleCommand],
+    history: Callable[[], list[Fact]],
+    *allowed: Role,
+    moment: datetime = NOW,
+) -> Case:
+    return Case(build, history, frozenset(allowed), moment)
+
+
+SUPER, DEALER, INSPECTOR, OPERATOR, SERVICE = (
+    Role.SUPERVISOR,
+    Role.DEALER,
+    Role.INSPECTOR,
+    Role.OPERATOR,
+    Role.SERVICE,
+)
+
+CASES = [
+    case(lambda r: command(OpenTable, r, config=config()), list, OPERATOR, SUPER),
+    case(
+        lambda r: command(PostLimitsNotice, r, limits=LIMITS, effective_at=at(30)),
+        opened_table,
+        SUPER,
+    ),
+    case(lambda r: command(ChangeLimits, r, limits=LIMITS, reason="r"), opened_table, SUPER),
+    case(
+        lambda r: command(OverridePlayerLimits, r, player="p1", limits=LIMITS, reason="r"),
+        opened_table,
+        SUPER,
+    ),
+    case(lambda r: command(PostClosingNotice, r, close_at=at(30)), opened_table, SUPER),
+    case(lambda r: command(CloseTable, r), opened_table, SUPER),
+    case(lambda r: command(TakeSeat, r, player="p1", seat=1), opened_table, DEALER, SUPER),
+    case(
+        lambda r: command(LeaveSeat, r, player="p1"),
+        lambda: opened_table() + seated("p1"),
+        DEALER,
+        SUPER,
+    ),
+    case(
+        lambda r: command(ProposePaytable, r, choices={"total-5-16": 24}, applied_on=FRIDAY),
+        lambda: opened_table("macau-2004"),
+        OPERATOR,
+    ),
+    case(
+        lambda r: command(
+            ApprovePaytable,
+            r,
+            paytable="macau-2004@v1?total-6-15=16",
+            adoption_date=date(2024, 6, 12),
+            acknowledged_no_house_edge=["even", "odd"],
+        ),
+        _proposed,
+        OPERATOR,
+        SUPER,
+        moment=at(day=MONDAY),
+    ),
+    case(lambda r: command(StartRound, r, round=1, tumbles=3), opened_table, DEALER, SUPER),
+    case(
+        lambda r: command(OpenBetting, r, round=1),
+        lambda: opened_table() + round_through(1, Phase.STARTED),
+        DEALER,
+    ),
+    case(
+        lambda r: command(CloseBetting, r, round=1),
+        lambda: (
+            opened_table("online-live")
+            + round_through(1, Phase.BETTING_OPEN, profile="online-live")
+        ),
+        DEALER,
+        SERVICE,
+    ),
+    case(
+        lambda r: command(Uncover, r, round=1),
+        lambda: opened_table() + round_through(1, Phase.BETTING_CLOSED),
+        DEALER,
+    ),
+    case(
+        lambda r: command(DeclareNoResult, r, round=1, reason=NoResultReason.DICE_NOT_FLAT),
+        lambda: opened_table() + round_through(1, Phase.UNCOVERED),
+        DEALER,
+        SUPER,
+    ),
+    case(
+        lambda r: command(
+            InvalidateRound, r, round=1, reason=InvalidationReason.RIOT, detail="riot"
+        ),
+        lambda: opened_table() + round_through(1, Phase.UNCOVERED),
+        SUPER,
+    ),
+    case(
+        lambda r: command(ReportMalfunction, r, equipment="lamp", detail="dark"),
+        opened_table,
+        DEALER,
+        SUPER,
+        INSPECTOR,
+        SERVICE,
+    ),
+    case(lambda r: command(ClearFault, r, detail="fixed"), _suspended, INSPECTOR),
+    case(
+        lambda r: command(CancelRound, r, round=1, reason="r"),
+        lambda: opened_table() + round_through(1, Phase.UNCOVERED),
+        SUPER,
+    ),
+    case(
+        lambda r: command(CompleteRound, r, round=1),
+        lambda: opened_table() + round_through(1, Phase.RESULT_CONFIRMED),
+        SERVICE,
+    ),
+]
+
+WRONG = [(c, role) for c in CASES for role in Role if role not in c.allowed]
+RIGHT = [(c, role) for c in CASES for role in sorted(c.allowed)]
+
+
+@pytest.mark.parametrize(("c", "role"), WRONG, ids=[f"{c.name}-by-{r.value}" for c, r in WRONG])
+def test_the_wrong_role_is_refused(c: Case, role: Role) -> None:
+    error = refused(c.history(), c.build(role), f"{role.value} .* may not {c.name}: only a")
+    assert error.code == "forbidden"
+
+
+@pytest.mark.parametrize(("c", "role"), RIGHT, ids=[f"{c.name}-by-{r.value}" for c, r in RIGHT])
+def test_the_right_role_is_accepted(c: Case, role: Role) -> None:
+    assert decide(given(c.history()), c.build(role), c.moment)
+
+
+def test_a_dealer_cannot_invalidate_000_8_4() -> None:
+    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
+    cmd = command(
+        InvalidateRound, "dealer", round=1, reason=InvalidationReason.FRAUD, detail="marked"
+    )
+    refused(history, cmd, r"only a supervisor may \(000 §8\.4\)")
+
+
+def test_a_supervisor_cannot_clear_a_fault_only_an_inspector_000_7_7() -> None:
+    for role in ("dealer", "supervisor"):
+        cmd = command(ClearFault, role, detail="looks fine")
+        refused(_suspended(), cmd, r"only a inspector may \(000 §7\.7")
+
+
+def test_a_command_for_another_table_is_refused() -> None:
+    cmd = command(CloseTable, "supervisor")
+    wrong_table = type(cmd)(command_id="x", table="T2", actor=cmd.actor)
+    refused(opened_table(), wrong_table, "command for table 'T2' reached the state of table 'T1'")
