@@ -63,14 +63,14 @@ class RoundSettled(Event, frozen=True, kw_only=True, tag="settle.round-settled.v
     staked: Money
     returned: Money
     house_result: int  # staked - returned (negative when the house lost)
-    players: list[Id] = []
+    players: list[Id] = msgspec.field(default_factory=list)
     #: The stream sequence of the last event of the table's history this settlement was
     #: computed from: replay folds the log up to here, so it recomputes the same decision.
     as_of: int = 0
     #: no-result only: the profile's consequence (refund | carry-over-locked | player-choice).
     consequence: str | None = None
     #: invalidated only: players whose wagers were forfeited (000 §8.5).
-    forfeits: list[Id] = []
+    forfeits: list[Id] = msgspec.field(default_factory=list)
     #: Stakes left on the layout for the re-run round (outcome "carried"), not in ``staked``.
     carried: Money = 0
 

@@ -30,9 +30,10 @@ def require_role(command: Command, allowed: Iterable[Role], *, rule: str = "") -
     roles = tuple(allowed)
     if command.actor.role not in roles:
         names = " or ".join(r.value for r in roles)
+        article = "an" if names[0] in "aeiou" else "a"
         cite = f" ({rule})" if rule else ""
         raise Refused(
             f"{command.actor.role.value} {command.actor.id!r} may not {type(command).__name__}:"
-            f" only a {names} may{cite}",
+            f" only {article} {names} may{cite}",
             code="forbidden",
         )

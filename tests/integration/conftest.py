@@ -55,7 +55,7 @@ def start_services(
 
 
 #: Service -> replicas started for the session's floor. A service joins when it exists.
-FLOOR_SERVICES: dict[str, int] = {"lifecycle": 2, "dice": 1}
+FLOOR_SERVICES: dict[str, int] = {"lifecycle": 2, "dice": 1, "wagers": 1, "settlement": 2}
 
 
 @pytest.fixture(scope="session")

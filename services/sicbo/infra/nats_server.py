@@ -74,12 +74,14 @@ class LocalNatsServer:
         extra_args: Sequence[str] = (),
         binary: str | None = None,
         startup_timeout: float = 10.0,
+        port: int | None = None,
     ) -> None:
         self._store_dir = Path(store_dir)
         self._config_file = Path(config_file) if config_file is not None else None
         self._extra_args = list(extra_args)
         self._binary = binary
         self._startup_timeout = startup_timeout
+        self._preferred_port = port  # tried first; a free port if it is taken
         self._proc: subprocess.Popen[bytes] | None = None
         self._port: int | None = None
         self._log_path = self._store_dir / "nats-server.log"
@@ -113,8 +115,8 @@ class LocalNatsServer:
         binary = self._binary or find_nats_server()
         self._store_dir.mkdir(parents=True, exist_ok=True)
         last_error: NatsServerError | None = None
-        for _ in range(attempts):
-            port = free_port()
+        for attempt in range(attempts):
+            port = self._preferred_port if attempt == 0 and self._preferred_port else free_port()
             try:
                 self._launch(binary, port)
                 return self

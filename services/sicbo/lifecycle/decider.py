@@ -12,7 +12,17 @@ Choices where the sources are silent are noted where they are enforced; the main
   per round number, so a number is never reused).
 - While suspended (000 §7.7) a round may not start, open betting or be uncovered; closing
   betting, "no result", invalidation, cancellation and completion (settle by the dice,
-  000 §7.6) still work. The suspension lasts until an inspector clears it, whatever the policy.
+  000 §7.6) still work. The suspension lasts until an inspector clears it, whatever the policy;
+  a malfunction reported without a round belongs to the round in progress, if any.
+- CloseBetting is not refused before the countdown's ``closes_at``, and a dealer may close an
+  online round's betting by hand; a service account may close betting only at a countdown table.
+- A confirmed result is cancelled (004) only while its round is suspended under the
+  suspend-round policy and ``fault_grace_seconds`` have passed; elsewhere it settles by the dice.
+- A void round (no result, invalidated, cancelled) is not voided again in another way.
+- 000 §8.9 counts only rounds completed while every seat is taken; a round completed at a table
+  with a free seat breaks the streak. Every completed round counts, void ones included.
+- A raise of the minimum consumes the notice that allowed it (the sign comes down).
+- A paytable approval is never retroactive: its adoption date is not before the approval day.
 - CloseTable vacates every seat (SeatVacated events) before TableClosed.
 """
 

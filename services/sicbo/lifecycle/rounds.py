@@ -60,7 +60,7 @@ def start_round(state: LifecycleState, command: StartRound, at: datetime) -> lis
     config = require_open(state)
     require_not_suspended(state, f"start round {command.round}")
     current = state.round
-    if current is not None and current.in_progress and False:
+    if current is not None and current.in_progress:
         if command.round == current.number:
             refuse(f"round {command.round} has already started ({current.phase.value})")
         # 002 art. 4: the cover may not go back on until every winning wager is paid.
@@ -109,15 +109,17 @@ def close_betting(
 ) -> list[LifecycleEvent]:
     # The service role is the betting countdown timer (004).
     require_role(command, (Role.DEALER, Role.SERVICE), rule='000 §5.2: "no more bets"')
-    require_open(state)
+    config = require_open(state)
     current = round_in_play(state, command.round, "close betting")
     # Not refused while suspended: closing betting stops wagers, it is not "further play"
     # (000 §7.7), and the countdown must still be able to close a suspended round's betting.
+    # Nor refused before ``closes_at``: a refused timer would drop its deadline and leave
+    # betting open; wager intake refuses slips from ``closes_at`` on anyway.
     by_countdown = command.actor.role is Role.SERVICE
-    if by_countdown and current.closes_at is None:
+    if by_countdown and not profile_of(config).betting_countdown:
         refuse(
-            f"round {current.number} has no betting countdown: at {state.table} the dealer calls"
-            ' "no more bets" (000 §5.2)'
+            f'table {state.table} has no betting countdown: the dealer calls "no more bets"'
+            " (000 §5.2)"
         )
     if current.phase is not Phase.BETTING_OPEN:
         refuse(

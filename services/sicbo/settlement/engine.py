@@ -83,7 +83,7 @@ def _result(w: Standing, outcome: WagerOutcome, winnings: int, returned: int) ->
         player=w.player,
         bet=wager.bet,
         stake=wager.stake,
-        medium=wager.medium.value,
+        medium=wager.medium,  # a StrEnum: equal to, and encoded as, its value
         outcome=outcome,
         winnings=winnings,
         returned=returned,
@@ -106,8 +106,21 @@ def wager_results(facts: RoundFacts) -> list[WagerResult]:
             [(w.wager.bet, w.wager.stake, w.wager.medium) for w in wagers],
             facts.unit,
         )
+        # The hot path: one struct per wager, built inline (10,000 wagers in a few ms).
+        outcome = _OUTCOME
         return [
-            _result(w, _OUTCOME[s.outcome], s.winnings, s.returned)
+            WagerResult(
+                slip_id=w.slip_id,
+                index=w.index,
+                player=w.player,
+                bet=w.wager.bet,
+                stake=w.wager.stake,
+                medium=w.wager.medium,
+                outcome=outcome[s.outcome],
+                winnings=s.winnings,
+                returned=s.returned,
+                carried_in=w.carried,
+            )
             for w, s in zip(wagers, settled, strict=True)
         ]
     if basis is SettlementBasis.NO_RESULT:

@@ -107,7 +107,8 @@ class TableLog:
 
     def add(self, seq: int, event: Any) -> None:
         """Add one decoded event (lifecycle, dice or bets) with its stream sequence."""
-        self.last_seq = max(self.last_seq, seq)
+        if seq > self.last_seq:
+            self.last_seq = seq
         match event:
             case TableOpened(config=config):
                 self._units.append((seq, config.limits.unit))
@@ -125,8 +126,10 @@ class TableLog:
 
     def add_stored(self, seq: int, subject: str, data: bytes) -> bool:
         """Add a stored message if it is a lifecycle or bets event; False when skipped."""
-        self.last_seq = max(self.last_seq, seq)
-        if subject.split(".", 4)[3] not in FOLDED_AGGREGATES:
+        if seq > self.last_seq:
+            self.last_seq = seq
+        tokens = subject.split(".")
+        if len(tokens) != 6 or tokens[3] not in FOLDED_AGGREGATES or not tokens[4].isdigit():
             return False
         try:
             event = _decoder.decode(data)
@@ -214,6 +217,17 @@ class TableLog:
             isinstance(e, NoResultDeclared) and e.consequence in CARRY_OVER and s <= limit
             for s, e in previous.events
         )
+
+    def corrections(self, round_no: int) -> list[Correction]:
+        """Every correction of the round's result in the log (no fold of the wagers)."""
+        entry = self._rounds.get(round_no)
+        if entry is None:
+            return []
+        return [
+            Correction(s, e.before, e.after)
+            for s, e in entry.events
+            if isinstance(e, ResultCorrected)
+        ]
 
     def _standing(self, round_no: int, limit: int) -> list[Standing]:
         first = round_no

@@ -52,7 +52,7 @@ from sicbo_contracts.settlement import (
     SettlementBasis,
     WagersSettled,
 )
-from sicbo_contracts.subjects import Aggregate, command, parse_event_subject, round_filter
+from sicbo_contracts.subjects import Aggregate, command, round_filter
 
 log = logging.getLogger(__name__)
 
@@ -144,9 +144,10 @@ class Settler:
     async def on_event(self, subject: str) -> None:
         """React to one lifecycle event (by its subject). Returns when the job is done;
         raises (:class:`NotDone`, a store error) when it must be redelivered."""
-        table, _, round_no, event_type = parse_event_subject(subject)
-        if event_type not in TRIGGERS:
-            return
+        tokens = subject.split(".")
+        if len(tokens) != 6 or tokens[5] not in TRIGGERS or not tokens[4].isdigit():
+            return  # not an event settlement acts on (or not one the floor writes)
+        table, round_no, event_type = tokens[2], int(tokens[4]), tokens[5]
         cache = self._tables.get(table)
         if cache is None:
             cache = self._tables[table] = TableCache(table, TableLog(table))
@@ -173,11 +174,12 @@ class Settler:
         for e in stored:
             if cache.log.add_stored(e.seq, e.subject, e.data):
                 if e.subject.endswith(_COMPLETED):
-                    cache.completed.add(parse_event_subject(e.subject)[2])
+                    cache.completed.add(int(e.subject.split(".")[4]))
                 continue
-            _, aggregate, round_no, event_type = parse_event_subject(e.subject)
-            if aggregate is not Aggregate.SETTLE:
+            _, _, _, aggregate, round_token, event_type = e.subject.split(".", 5)
+            if aggregate != Aggregate.SETTLE.value or not round_token.isdigit():
                 continue
+            round_no = int(round_token)
             if event_type == _ROUND_SETTLED:
                 cache.settled[round_no] = _round_settled.decode(e.data)
             elif event_type == _ADJUSTED:
@@ -238,8 +240,9 @@ class Settler:
             log.info("round %s of %s was already settled (%s)", round_no, table, kind)
             cache.settled[round_no] = summary
             return summary
-        summary = events[-1]
-        assert isinstance(summary, RoundSettled)
+        last = events[-1]
+        assert isinstance(last, RoundSettled)
+        summary = last
         log.info(
             "settled round %s of %s: %s wagers, staked %s, returned %s",
             round_no,
@@ -295,7 +298,9 @@ class Settler:
             log.info("adjustment %s was already stored", msg_id)
         else:
             delta = sum(e.delta for e in events)
-            log.info("adjusted round %s of %s to %s: delta %s", round_no, table, latest.after, delta)
+            log.info(
+                "adjusted round %s of %s to %s: delta %s", round_no, table, latest.after, delta
+            )
         cache.adjusted_to[round_no] = latest.seq
 
     # -- completing -------------------------------------------------------------------------

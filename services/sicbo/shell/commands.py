@@ -47,9 +47,9 @@ class DeciderSpec(Generic[S]):
     reads: frozenset[Aggregate] = frozenset()
     #: The filter every append's expectation is stated on (default: its own aggregate).
     expects_on: Aggregate | None = None
-    #: The Nats-Msg-Id of a command's append (default: the command id). A decider may key it
-    #: on what the command changes (a slip's version), so that of two different commands
-    #: changing the same thing, the server stores one.
+    #: The Nats-Msg-Id of a command's append (default: "<table>/<command id>"). A decider may
+    #: key it on what the command changes (a slip's version), so that of two different
+    #: commands changing the same thing, the server stores one.
     msg_id_of: Callable[[S, Any], str] | None = None
 
     def read_filter(self, table: str) -> str:
@@ -136,7 +136,11 @@ class CommandHandler(Generic[S]):
         if self._before_append is not None:
             await self._before_append(events)
         expect = Expect(self.spec.expect_filter(table), loaded.expect_seq)
-        msg_id = self.spec.msg_id_of(loaded.state, command) if self.spec.msg_id_of else command_id
+        msg_id = (
+            self.spec.msg_id_of(loaded.state, command)
+            if self.spec.msg_id_of
+            else f"{table}/{command_id}"  # the server dedupes stream-wide: name the table
+        )
         headers = {COMMAND_ID: command_id}
         items = [(subject_of(e, self.spec.aggregate), encode(e)) for e in events]
         if len(items) == 1:

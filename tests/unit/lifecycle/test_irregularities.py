@@ -262,6 +262,14 @@ def test_only_an_inspector_clears_the_fault_000_7_7() -> None:
     assert when([*history, *events], command(StartRound, "dealer", round=2, tumbles=3))
 
 
+def test_a_suspended_online_round_resumes_once_fixed_004() -> None:
+    """004: "if the problem can be solved quickly, the round resumes and continues as usual"."""
+    history = suspended("online-live", Phase.BETTING_CLOSED)
+    refused(history, command(Uncover, "dealer", round=1), "suspended")
+    history += when(history, command(ClearFault, "inspector", detail="stream back"), minutes=-5)
+    assert when(history, command(Uncover, "dealer", round=1))
+
+
 def test_clearing_a_fault_that_is_not_there_is_refused() -> None:
     refused(opened_table(), command(ClearFault, "inspector", detail="x"), "not suspended")
 

@@ -15,6 +15,7 @@ from sicbo_contracts.lifecycle import (
 )
 from tests.unit.lifecycle.builders import (
     TABLE,
+    Fact,
     event,
     given,
     opened_table,
@@ -99,7 +100,7 @@ def test_a_late_confirmation_does_not_undo_a_void_round() -> None:
 def test_events_of_another_round_change_nothing() -> None:
     history = [*opened_table(), *round_through(1, Phase.BETTING_OPEN)]
     before = given(history)
-    stray = [
+    stray: list[Fact] = [
         event(ResultConfirmed, "dealer", round=7, dice=(1, 2, 3), total=6, entered_by="d"),
         event(RoundCompleted, "service", round=7, players=[]),
     ]

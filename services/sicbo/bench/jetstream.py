@@ -1,0 +1,39 @@
+"""Reference: the raw JetStream append rate from nats-py, pipelined with 100 in flight."""
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+import nats
+
+from sicbo_contracts.subjects import EVENT_STREAM
+
+
+@dataclass(frozen=True)
+class RateFigure:
+    count: int
+    seconds: float
+
+    @property
+    def per_second(self) -> float:
+        return self.count / self.seconds
+
+
+async def bench_raw_appends(nats_url: str, count: int = 20_000, in_flight: int = 100) -> RateFigure:
+    """``js.publish`` of small messages to the event stream, ``in_flight`` awaited at once
+    (``publish_async`` hangs on refusals, nats.py#985, so the floor never uses it)."""
+    nc = await nats.connect(nats_url)
+    js = nc.jetstream()
+    payload = b'{"type":"bench.v1","wagers":[{"bet":"small","stake":100}]}'
+    sem = asyncio.Semaphore(in_flight)
+
+    async def one(i: int) -> None:
+        async with sem:
+            await js.publish(f"sicbo.evt.bench.raw.{i % 50}.x", payload, stream=EVENT_STREAM)
+
+    try:
+        start = time.perf_counter()
+        await asyncio.gather(*(one(i) for i in range(count)))
+        return RateFigure(count, time.perf_counter() - start)
+    finally:
+        await nc.close()

@@ -1,0 +1,25 @@
+"""``sicbo run``: the demo floor of `make run`."""
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from sicbo.demo.run import run_floor
+
+
+def run(
+    data_dir: Annotated[Path, typer.Option("--data", help="where the floor keeps its data")] = Path(
+        "var/floor"
+    ),
+    port: Annotated[int, typer.Option(help="preferred NATS port (a free one if taken)")] = 4222,
+) -> None:
+    """Start nats-server, provision, start every service as a process and play a demo floor:
+    one table per rule profile, simulated dealers and players. Ctrl-C stops everything."""
+    console = Console()
+    try:
+        asyncio.run(run_floor(data_dir, port, console))
+    except KeyboardInterrupt:
+        console.print("stopped")

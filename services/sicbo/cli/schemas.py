@@ -1,0 +1,24 @@
+"""``sicbo schemas``: the contracts' JSON Schema, for partners in any language."""
+
+import typer
+
+from sicbo_contracts import schemas
+
+app = typer.Typer(help="JSON Schema of the contracts.", no_args_is_help=True)
+
+
+@app.command("write")
+def write() -> None:
+    """Regenerate contracts/schemas/*.json from the msgspec contracts."""
+    for path in schemas.write():
+        typer.echo(f"wrote {path.name}")
+
+
+@app.command("check")
+def check() -> None:
+    """Exit 1 if a checked-in schema is stale."""
+    stale = schemas.stale()
+    if stale:
+        typer.echo(f"stale schemas: {', '.join(stale)} (run `make schemas`)", err=True)
+        raise typer.Exit(1)
+    typer.echo("schemas are up to date")

@@ -1,0 +1,218 @@
+"""Simulated dealers and players: rounds going on at every table until stopped.
+
+Randomness lives here, in the simulator, never in the game or the deciders.
+"""
+
+import asyncio
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import msgspec
+
+from sicbo.demo.client import FloorClient, new_id
+from sicbo.game.profiles import parse_paytable_ref
+from sicbo.lifecycle.state import PLAYING, Phase
+from sicbo_contracts.base import Actor, Limits, Role
+from sicbo_contracts.dice import ConfirmResult, EnterDice
+from sicbo_contracts.lifecycle import (
+    CancelRound,
+    CloseBetting,
+    DeclareNoResult,
+    NoResultReason,
+    OpenBetting,
+    OpenTable,
+    StartRound,
+    TableConfig,
+    Uncover,
+)
+from sicbo_contracts.replies import Rejected
+from sicbo_contracts.settlement import RoundSettled
+from sicbo_contracts.subjects import Aggregate, round_filter
+from sicbo_contracts.wagers import IssueColorChecks, Medium, PlaceSlip, Wager
+
+DEALER = Actor(id="dealer-1", role=Role.DEALER)
+SECOND_DEALER = Actor(id="dealer-2", role=Role.DEALER)
+SUPERVISOR = Actor(id="supervisor-1", role=Role.SUPERVISOR)
+OPERATOR = Actor(id="operator-1", role=Role.OPERATOR)
+PLAYERS = tuple(f"player-{n}" for n in range(1, 6))
+LIMITS = Limits(minimum=100, maximum=50_000, unit=100)
+
+
+@dataclass(frozen=True)
+class DemoTable:
+    table: str
+    config: TableConfig
+
+
+DEMO_TABLES = (
+    DemoTable("demo-cca", TableConfig(profile="cca-1992", limits=LIMITS)),
+    DemoTable("demo-macau03", TableConfig(profile="macau-2003", limits=LIMITS)),
+    DemoTable(
+        "demo-macau04",
+        TableConfig(profile="macau-2004", limits=LIMITS, second_person_confirmation=True),
+    ),
+    DemoTable("demo-online", TableConfig(profile="online-live", limits=LIMITS, betting_seconds=5)),
+)
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    table: str
+    round: int
+    dice: tuple[int, int, int] | None
+    basis: str
+    wagers: int
+    staked: int
+    returned: int
+
+
+class TableSimulator:
+    def __init__(
+        self,
+        client: FloorClient,
+        demo: DemoTable,
+        report: Callable[[RoundLine], None],
+        *,
+        seed: int | None = None,
+        betting_seconds: float = 1.5,
+        no_result_every: int = 12,
+    ) -> None:
+        self.client = client
+        self.demo = demo
+        self.table = demo.table
+        self.report = report
+        self.rng = random.Random(seed)
+        self.betting_seconds = betting_seconds
+        self.no_result_every = no_result_every
+
+    async def run(self, rounds: int | None = None) -> None:
+        await self._ensure_open()
+        played = 0
+        while rounds is None or played < rounds:
+            await self.play_round()
+            played += 1
+
+    async def _send(self, cmd: object) -> None:
+        reply = await self.client.send(cmd)
+        if isinstance(reply, Rejected):
+            raise RuntimeError(f"{self.table}: {type(cmd).__name__} refused: {reply.reason}")
+
+    async def _ensure_open(self) -> None:
+        state = await self.client.lifecycle(self.table)
+        if not state.is_open:
+            await self._send(
+                OpenTable(
+                    command_id=new_id("open"),
+                    table=self.table,
+                    actor=OPERATOR,
+                    config=self.demo.config,
+                )
+            )
+            if self.demo.config.profile == "cca-1992":
+                await self._send(
+                    IssueColorChecks(
+                        command_id=new_id("checks"),
+                        table=self.table,
+                        actor=DEALER,
+                        player=PLAYERS[0],
+                        color="red",
+                        marker_value=200,
+                        count=500,
+                    )
+                )
+            return
+        current = state.round
+        if current is not None and current.phase in PLAYING:
+            # Left over from an earlier run: a supervisor cancels it, settlement refunds it.
+            await self._send(
+                CancelRound(
+                    command_id=new_id("cancel"),
+                    table=self.table,
+                    actor=SUPERVISOR,
+                    round=current.number,
+                    reason="demo floor restarted",
+                )
+            )
+        if current is not None:
+            await self._wait_completed(current.number)
+
+    async def play_round(self) -> None:
+        state = await self.client.lifecycle(self.table)
+        number = state.next_round
+        table = self.table
+        await self._send(
+            StartRound(
+                command_id=new_id("start"),
+                table=table,
+                actor=DEALER,
+                round=number,
+                tumbles=self.rng.randint(3, 5),
+            )
+        )
+        await self._send(OpenBetting(command_id=new_id("open"), table=table, actor=DEALER, round=number))
+        paytable = (await self.client.lifecycle(table)).round
+        assert paytable is not None
+        await self._place_slips(number, paytable.paytable)
+        if self.demo.config.betting_seconds:
+            await self._wait_phase(number, Phase.BETTING_CLOSED)  # the countdown closes it
+        else:
+            await asyncio.sleep(self.betting_seconds)
+            await self._send(CloseBetting(command_id=new_id("close"), table=table, actor=DEALER, round=number))
+        await self._send(Uncover(command_id=new_id("uncover"), table=table, actor=DEALER, round=number))
+        if self.rng.randrange(self.no_result_every) == 0:
+            await self._send(
+                DeclareNoResult(
+                    command_id=new_id("noresult"),
+                    table=table,
+                    actor=DEALER,
+                    round=number,
+                    reason=NoResultReason.DICE_NOT_FLAT,
+                    detail="two dice stacked",
+                )
+            )
+        else:
+            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6), self.rng.randint(1, 6))
+            await self._send(EnterDice(command_id=new_id("enter"), table=table, actor=DEALER, round=number, dice=dice))
+            confirmer = SECOND_DEALER if self.demo.config.second_person_confirmation else DEALER
+            await self._send(ConfirmResult(command_id=new_id("confirm"), table=table, actor=confirmer, round=number))
+        await self._wait_completed(number)
+        self.report(await self._summary(number))
+
+    async def _place_slips(self, number: int, paytable_ref: str) -> None:
+        bets = [b.id for b in parse_paytable_ref(paytable_ref).offered_bets()]
+        limits = self.demo.config.limits
+        for player in self.rng.sample(PLAYERS, self.rng.randint(2, len(PLAYERS))):
+            wagers = []
+            for _ in range(self.rng.randint(1, 4)):
+                stake = limits.minimum + limits.unit * self.rng.randint(0, 20)
+                if player == PLAYERS[0] and self.demo.config.profile == "cca-1992":
+                    wagers.append(Wager(bet=self.rng.choice(bets), stake=400, medium=Medium.COLOR, color="red"))
+                elif self.rng.random() < 0.05:
+                    wagers.append(Wager(bet=self.rng.choice(bets), stake=limits.minimum, medium=Medium.PROMO))
+                else:
+                    wagers.append(Wager(bet=self.rng.choice(bets), stake=stake))
+            reply = await self.client.send(
+                PlaceSlip(command_id=new_id("slip"), table=self.table, actor=Actor(id=player, role=Role.PLAYER), round=number, player=player, wagers=wagers)
+            )
+            if isinstance(reply, Rejected):
+                return  # the countdown closed betting: the rest of the players were too late
+
+    async def _wait_phase(self, number: int, phase: Phase, timeout: float = 60.0) -> None:
+        for _ in range(int(timeout / 0.1)):
+            current = (await self.client.lifecycle(self.table)).round
+            if current is not None and current.number == number and current.phase == phase:
+                return
+            await asyncio.sleep(0.1)
+        raise TimeoutError(f"{self.table} round {number} never reached {phase}")
+
+    async def _wait_completed(self, number: int) -> None:
+        await self._wait_phase(number, Phase.COMPLETED)
+
+    async def _summary(self, number: int) -> RoundLine:
+        events = await self.client.events(round_filter(self.table, Aggregate.SETTLE, number))
+        for stored in events:
+            if stored.subject.endswith("round-settled-v1"):
+                s = msgspec.json.decode(stored.data, type=RoundSettled)
+                return RoundLine(self.table, number, s.dice, s.basis, s.wagers, s.staked, s.returned)
+        raise RuntimeError(f"{self.table} round {number} completed without a settlement")

@@ -1,0 +1,9 @@
+"""Replay: recompute a round's settlement from the log alone and compare it with the record.
+
+- :mod:`.history` folds stored messages per table (facts and settlements);
+- :mod:`.audit` compares one round's recorded settlement with a fresh recomputation;
+- :mod:`.report` builds the dispute report of one round (history and wager-by-wager rows);
+- :mod:`.verify` re-settles every settled round of a log.
+
+All pure: the ``sicbo replay`` commands read the log and hand it to these functions.
+"""

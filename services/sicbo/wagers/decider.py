@@ -1,0 +1,332 @@
+"""The wager intake decider: bet slips and colour checks, as pure functions.
+
+``decide(state, command, at)`` turns a player's or a dealer's command into events or raises
+:class:`~sicbo.decider.Refused` naming the field and the rule; ``evolve(state, event)`` folds one
+event of the table's lifecycle or bets aggregate (see :mod:`sicbo.wagers.state`). No clock, no
+randomness, no I/O: time comes in as ``at``, actors with the command, so replay is exact.
+
+What keeps late wagers out is not this module: the shell appends every slip expecting the
+table's lifecycle filter to still end where this decision saw it, so once "no more bets" is
+stored the server refuses a slip decided before it (DESIGN.md invariant, 000 §3.9). Here a
+slip is refused when the state already shows betting closed, or its countdown over (004).
+
+:func:`msg_id_of` keys each append on what it changes, so that of two different commands
+changing the same thing the server stores one (the shell re-decides the other on fresh state):
+a new slip on its id (the command id); a withdrawal, change or carried choice on the slip's
+next version (``<table>/<slip>.v<n>``); colour checks on the table's next colour-check version
+(``<table>/color-checks.v<n>``). The ``/`` is not allowed in ids, so these never collide with
+a command id, and the table keeps two tables' slips with the same id apart.
+
+Choices where the sources are silent (each is also noted where it is enforced):
+
+- Limits apply to each wager on its own (000 §4.1 "minimum and maximum wagers"); a player with
+  a supervisor's override plays under that override's minimum, maximum and unit (000 §4.4).
+- After "no result" with a carry-over, every active slip of round R stands in R+1, the re-run
+  (the lifecycle numbers rounds without gaps, so the re-run is R+1). A player-choice slip
+  left alone is kept as it was (002/2004 art. 3(4) offers a choice; it does not void the
+  wager). The player may choose again while betting is open, until they cancel.
+- A carried slip is never withdrawn or changed with WithdrawSlip / ChangeSlip: locked slips
+  not at all (002/2003 art. 3(3), 004), player-choice slips only with ChooseForCarriedSlip.
+- While the table is suspended (000 §7.7: "no further play"; 004) no slip is placed, changed or
+  withdrawn. Colour checks may still be issued and redeemed: that is not play.
+- Colour checks: a player may bet with a colour while they hold some of it (issued here and
+  not all redeemed). Checks lost on the layout or paid out as winnings are not tracked: a
+  redemption above what was issued is refused, so the dealer records checks paid as winnings
+  with IssueColorChecks. Players sharing a colour by consent (000 §3.6) may value it
+  differently (000 §3.7: each player's marker button); one player's colours share one value
+  (000 §3.8). Whether another player is "precluded from wagering with colour checks" (000
+  §3.8) is the supervisor's call: the floor's set of colours is not known here.
+"""
+
+from datetime import datetime
+
+from sicbo.decider import Refused, refuse, require_role
+from sicbo.game.profiles import NoResultPolicy
+from sicbo.wagers.guards import (
+    betting_round,
+    check_wagers,
+    locked,
+    require_own,
+    stamp,
+)
+from sicbo.wagers.state import (
+    CurrentRound,
+    Slip,
+    StandingWager,
+    WagerState,
+    evolve,
+    fold,
+    initial_state,
+    wagers_of_round,
+)
+from sicbo_contracts.base import Role
+from sicbo_contracts.wagers import (
+    CarriedChoice,
+    CarriedSlipChosen,
+    ChangeSlip,
+    ChooseForCarriedSlip,
+    ColorChecksIssued,
+    ColorChecksRedeemed,
+    IssueColorChecks,
+    PlaceSlip,
+    RedeemColorChecks,
+    SlipChanged,
+    SlipPlaced,
+    SlipStatus,
+    SlipWithdrawn,
+    Wager,
+    WagerCommand,
+    WagerEvent,
+    WithdrawSlip,
+)
+
+__all__ = [
+    "StandingWager",
+    "WagerState",
+    "decide",
+    "evolve",
+    "fold",
+    "initial_state",
+    "msg_id_of",
+    "wagers_of_round",
+]
+
+#: 000 §3.10-3.11: the player wagers, or the dealer places the wager for them. Not an
+#: inspector, supervisor, operator or service account.
+_BETTORS = (Role.PLAYER, Role.DEALER)
+
+
+def decide(state: WagerState, command: WagerCommand, at: datetime) -> list[WagerEvent]:
+    """The events ``command`` causes at time ``at``, or raise :class:`Refused` citing the rule."""
+    if command.table != state.table:
+        refuse(f"command for table {command.table!r} reached the state of table {state.table!r}")
+    match command:
+        case PlaceSlip():
+            return [_place(state, command, at)]
+        case WithdrawSlip():
+            return [_withdraw(state, command, at)]
+        case ChangeSlip():
+            return [_change(state, command, at)]
+        case ChooseForCarriedSlip():
+            return [_choose(state, command, at)]
+        case IssueColorChecks():
+            return [_issue(state, command, at)]
+        case RedeemColorChecks():
+            return [_redeem(state, command, at)]
+    raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
+
+
+def msg_id_of(state: WagerState, command: WagerCommand) -> str:
+    """The ``Nats-Msg-Id`` of the command's append (see the module docstring)."""
+    match command:
+        case WithdrawSlip(slip_id=slip_id) | ChangeSlip(slip_id=slip_id):
+            return _slip_version(state, slip_id)
+        case ChooseForCarriedSlip(slip_id=slip_id):
+            return _slip_version(state, slip_id)
+        case IssueColorChecks() | RedeemColorChecks():
+            return f"{state.table}/color-checks#v{state.checks_version + 1}"
+    # PlaceSlip: the slip id, so a retried slip is a duplicate. Like every msg id it names the
+    # table: the server dedupes across the whole stream. '#' never occurs in a command id.
+    return f"{state.table}/{command.command_id}"
+
+
+def _slip_version(state: WagerState, slip_id: str) -> str:
+    slip = state.slips.get(slip_id)
+    return f"{state.table}/{slip_id}#v{(slip.version if slip else 0) + 1}"
+
+
+# ---- slips --------------------------------------------------------------------------------------
+
+
+def _place(state: WagerState, command: PlaceSlip, at: datetime) -> SlipPlaced:
+    require_role(command, _BETTORS, rule="000 §3.10-3.11: a player wagers, or a dealer for them")
+    require_own(command, command.player)
+    if command.command_id in state.slips:
+        # A retry of the same slip never gets here: the shell answers it as a duplicate.
+        refuse(
+            f"command_id: slip {command.command_id!r} already exists at table {state.table}:"
+            " a slip id is used once; a new slip needs a new id"
+        )
+    current = betting_round(state, command.round, at)
+    wagers = check_wagers(state, current, command.player, command.wagers)
+    return SlipPlaced(
+        **stamp(command, at),
+        round=current.number,
+        slip_id=command.command_id,
+        player=command.player,
+        wagers=list(wagers),
+    )
+
+
+def _withdraw(state: WagerState, command: WithdrawSlip, at: datetime) -> SlipWithdrawn:
+    slip, _ = _slip_to_move(state, command, at)
+    if slip.carried:
+        refuse(locked(slip))
+    return SlipWithdrawn(
+        **stamp(command, at),
+        round=slip.round,
+        slip_id=slip.slip_id,
+        player=slip.player,
+        before=list(slip.wagers),
+    )
+
+
+def _change(state: WagerState, command: ChangeSlip, at: datetime) -> SlipChanged:
+    slip, current = _slip_to_move(state, command, at)
+    if slip.carried:
+        refuse(locked(slip))
+    after = check_wagers(state, current, slip.player, command.wagers)
+    if after == slip.wagers:
+        refuse(f"wagers: slip {slip.slip_id!r} already stands so: nothing to change")
+    return SlipChanged(
+        **stamp(command, at),
+        round=slip.round,
+        slip_id=slip.slip_id,
+        player=slip.player,
+        before=list(slip.wagers),
+        after=list(after),
+    )
+
+
+def _choose(state: WagerState, command: ChooseForCarriedSlip, at: datetime) -> CarriedSlipChosen:
+    slip, current = _slip_to_move(state, command, at)
+    if not slip.carried:
+        refuse(
+            f"slip_id: slip {slip.slip_id!r} was not carried over a void round: the choice to"
+            ' cancel, keep or change is for wagers carried after "no result" (002/2004 art.'
+            " 3(4)); withdraw or change it instead"
+        )
+    if slip.carried_under is not NoResultPolicy.PLAYER_CHOICE:
+        refuse(locked(slip))
+    choice = command.choice
+    if choice is not CarriedChoice.CHANGE and command.wagers:
+        refuse(f"wagers: only a change names new wagers, not a {choice.value}")
+    if choice is CarriedChoice.CANCEL:
+        wagers: list[Wager] = []
+    elif choice is CarriedChoice.KEEP:
+        if slip.choice is CarriedChoice.KEEP:
+            refuse(f"choice: slip {slip.slip_id!r} is already kept as it stands")
+        wagers = list(slip.wagers)
+    else:
+        if not command.wagers:
+            refuse(
+                "wagers: a change names the new wagers (002/2004 art. 3(4): changed, reduced"
+                " or not)"
+            )
+        # "Reduced or not": any valid wagers, checked as a new slip's (000 §4.1, §3.4).
+        after = check_wagers(state, current, slip.player, command.wagers)
+        if after == slip.wagers:
+            refuse(f"wagers: slip {slip.slip_id!r} already stands so: choose keep instead")
+        wagers = list(after)
+    return CarriedSlipChosen(
+        **stamp(command, at),
+        round=slip.round,
+        slip_id=slip.slip_id,
+        player=slip.player,
+        choice=choice,
+        before=list(slip.wagers),
+        after=wagers,
+    )
+
+
+def _slip_to_move(
+    state: WagerState, command: WithdrawSlip | ChangeSlip | ChooseForCarriedSlip, at: datetime
+) -> tuple[Slip, CurrentRound]:
+    """The slip a command withdraws, changes or chooses for, if its player (or a dealer for
+    them) may still move it: it stands, in the command's round, and betting is open there."""
+    require_role(command, _BETTORS, rule="000 §3.9-3.11: the player, or a dealer for them")
+    require_own(command, command.player)
+    slip = state.slips.get(command.slip_id)
+    if slip is None:
+        refuse(f"slip_id: no slip {command.slip_id!r} was placed at table {state.table}")
+    if slip.player != command.player:
+        raise Refused(
+            f"player: slip {slip.slip_id!r} is {slip.player!r}'s, not {command.player!r}'s:"
+            " only its player, or a dealer for them, may move it (000 §3.11)",
+            code="forbidden",
+        )
+    if slip.status is not SlipStatus.ACTIVE:
+        refuse(f"slip_id: slip {slip.slip_id!r} was {slip.status.value}: nothing stands on it")
+    if command.round != slip.round:
+        refuse(f"round: slip {slip.slip_id!r} stands in round {slip.round}, not {command.round}")
+    return slip, betting_round(state, slip.round, at)  # 000 §3.9: not after "no more bets"
+
+
+# ---- colour checks ------------------------------------------------------------------------------
+
+
+def _issue(state: WagerState, command: IssueColorChecks, at: datetime) -> ColorChecksIssued:
+    require_role(command, (Role.DEALER,), rule="000 §3.7: the dealer issues colour checks")
+    if not state.table_open:
+        refuse(f"table {state.table} is not open: colour checks are issued at an open table")
+    if command.marker_value < 1 or command.count < 1:  # a command built in code is unchecked
+        refuse("marker_value, count: colour checks have a value and a count of at least 1")
+    color, player = command.color, command.player
+    holders = state.colors.get(color, {})
+    others = sorted(p for p in holders if p != player)
+    if others and not command.shared_with_consent:
+        refuse(
+            f"color: {color!r} checks are already issued to {', '.join(others)} at table"
+            f" {state.table}: no two players share a colour unless they agree (000 §3.6); set"
+            " shared_with_consent once they do"
+        )
+    held = holders.get(player)
+    if held is not None and held.marker_value != command.marker_value:
+        refuse(
+            f"marker_value: {player}'s {color!r} checks are valued {held.marker_value} each"
+            " (000 §3.7: the marker button); issue more at that value, or redeem them first"
+        )
+    for other, players in sorted(state.colors.items()):
+        mine = players.get(player)
+        if other != color and mine is not None and mine.marker_value != command.marker_value:
+            refuse(
+                f"marker_value: {player} holds {other!r} checks valued {mine.marker_value}"
+                " here: the colours issued to one player are designated the same value"
+                " (000 §3.8)"
+            )
+    return ColorChecksIssued(
+        **stamp(command, at),
+        player=player,
+        color=color,
+        marker_value=command.marker_value,
+        count=command.count,
+        shared_with_consent=command.shared_with_consent,
+    )
+
+
+def _redeem(state: WagerState, command: RedeemColorChecks, at: datetime) -> ColorChecksRedeemed:
+    require_role(command, (Role.DEALER, Role.OPERATOR), rule="000 §3.5: the table, or the cage")
+    color, player = command.color, command.player
+    held = state.colors.get(color, {}).get(player)
+    if held is None:
+        refuse(
+            f"color: no {color!r} checks of {player} are outstanding at table {state.table}:"
+            " colour checks are redeemed only at the table that issued them (000 §3.5)"
+        )
+    role = command.actor.role
+    if state.table_open and role is not Role.DEALER:
+        raise Refused(
+            f"table {state.table} is open: its colour checks are redeemed there, by the"
+            " dealer; elsewhere only while the table is closed (000 §3.5)",
+            code="forbidden",
+        )
+    if not state.table_open and role is not Role.OPERATOR:
+        raise Refused(
+            f"table {state.table} is closed: its colour checks are redeemed at the cage"
+            " (operator) while it stays closed (000 §3.5)",
+            code="forbidden",
+        )
+    if not 1 <= command.count <= held.outstanding:
+        refuse(
+            f"count: {player} holds {held.outstanding} {color!r} checks issued at table"
+            f" {state.table}; {command.count} cannot be redeemed (checks lost on the layout"
+            " are not tracked)"
+        )
+    return ColorChecksRedeemed(
+        **stamp(command, at),
+        player=player,
+        color=color,
+        count=command.count,
+        value=command.count * held.marker_value,
+        table_closed=not state.table_open,
+    )

@@ -1,0 +1,49 @@
+"""The wager intake service: the slip and colour-check decider behind the shell, plus the bet
+history query (004 "Rekod Pertaruhan").
+
+(invariant) No wager after "no more bets" (000 §3.9, DESIGN.md): the state is folded from the
+table's lifecycle and bets aggregates, and every append expects the LIFECYCLE filter
+(``sicbo.evt.<table>.lc.>``) to still end at the event the decision saw. Slips do not move
+that filter, so they do not conflict with each other; once ``BettingClosed`` is stored, every
+slip decided before it is refused by the server (10071) and re-decided on the closed round.
+"""
+
+from faststream import FastStream
+from nats.aio.subscription import Subscription
+
+from sicbo.shell.app import Runtime, create_app
+from sicbo.shell.commands import DeciderSpec
+from sicbo.wagers import decider
+from sicbo.wagers.queries import HISTORY_ALL, HistoryQueries
+from sicbo_contracts.dice import DiceEvent
+from sicbo_contracts.lifecycle import LifecycleEvent
+from sicbo_contracts.subjects import Aggregate
+from sicbo_contracts.wagers import WagerCommand, WagerEvent
+
+SPEC: DeciderSpec[decider.WagerState] = DeciderSpec(
+    service="wagers",
+    aggregate=Aggregate.BETS,
+    command_type=WagerCommand,
+    event_type=LifecycleEvent | DiceEvent | WagerEvent,
+    initial=decider.initial_state,
+    evolve=decider.evolve,
+    decide=decider.decide,
+    reads=frozenset({Aggregate.LIFECYCLE, Aggregate.BETS}),
+    expects_on=Aggregate.LIFECYCLE,
+    msg_id_of=decider.msg_id_of,
+)
+
+
+def app(nats_url: str) -> FastStream:
+    subscriptions: list[Subscription] = []
+
+    async def start(runtime: Runtime) -> None:
+        queries = HistoryQueries(runtime.store)
+        sub = await runtime.nc.subscribe(HISTORY_ALL, queue="wagers", cb=queries.on_request)
+        subscriptions.append(sub)
+
+    async def stop(runtime: Runtime) -> None:
+        for sub in subscriptions:
+            await sub.unsubscribe()
+
+    return create_app(SPEC, nats_url, on_start=start, on_stop=stop)

@@ -1,0 +1,72 @@
+"""``verify``: every settled round of a log re-settled in one pass."""
+
+from datetime import timedelta
+
+import msgspec
+
+from sicbo.replay.verify import verify
+from sicbo_contracts.settlement import WagersSettled
+from tests.unit.replay.builders import StoredLog
+from tests.unit.settlement.builders import NOW, PROFILES, Log, chips, promo
+
+
+def busy_table(profile: str, rounds: int = 5) -> StoredLog:
+    log = Log(profile=profile, unit=5)
+    stored = StoredLog(log)
+    for r in range(1, rounds + 1):
+        log.start(r)
+        for p in range(3):
+            log.slip(r, f"p{p}", chips("big", 10 + r), chips("total:9", 5), promo("small", 20))
+        log.close(r)
+        log.confirm(r, ((r % 6) + 1, 3, 5))
+        stored.settle(r)
+        log.complete(r, "p0", "p1", "p2")
+    return stored
+
+
+def test_a_log_settled_by_the_engine_verifies() -> None:
+    result = verify(busy_table("online-live").stored())
+    assert result.ok and result.rounds == 5 and result.wagers == 5 * 9
+    assert result.mismatches == [] and result.unsettled == [] and result.pending == []
+
+
+def test_every_profile_verifies() -> None:
+    for profile in PROFILES:
+        result = verify(busy_table(profile).stored())
+        assert result.ok, (profile, [a.problems for a in result.mismatches])
+
+
+def test_a_wrong_settlement_fails_verification() -> None:
+    stored = busy_table("cca-1992")
+    n = next(
+        i
+        for i, (_, _, e) in enumerate(stored.settle_events)
+        if isinstance(e, WagersSettled) and e.round == 3
+    )
+    seq, aggregate, part = stored.settle_events[n]
+    wagers = [msgspec.structs.replace(w, returned=w.returned + 1) for w in part.wagers]
+    stored.settle_events[n] = (seq, aggregate, msgspec.structs.replace(part, wagers=wagers))
+    result = verify(stored.stored())
+    assert not result.ok and result.rounds == 5
+    (bad,) = result.mismatches
+    assert bad.round == 3 and len(bad.mismatches) == 9
+
+
+def test_unsettled_rounds_are_listed_not_failed() -> None:
+    stored = busy_table("cca-1992", rounds=2)
+    log = stored.log
+    log.start(3)
+    log.close(3)
+    log.confirm(3, (1, 2, 3))
+    result = verify(stored.stored())
+    assert result.ok and result.unsettled == [("T1", 3)]
+
+
+def test_since_and_table_limit_what_is_verified() -> None:
+    stored = busy_table("cca-1992", rounds=4).stored()
+    settled_at = [e.time for e in stored if e.subject.endswith("settle-round-settled-v1")]
+    result = verify(stored, since=settled_at[2])
+    assert result.rounds == 2
+    assert verify(stored, since=settled_at[-1] + timedelta(seconds=1)).rounds == 0
+    assert verify(stored, table="T2").rounds == 0
+    assert verify(stored, table="T1", since=NOW).rounds == 4

@@ -1,0 +1,49 @@
+"""The facts a settlement is computed from, folded from the log as of a stream sequence."""
+
+from sicbo.settlement.engine import facts_of_round, wager_results
+from sicbo_contracts.settlement import SettlementBasis
+from tests.unit.settlement.builders import TABLE, Log, chips
+
+
+def test_facts_as_of_a_sequence_ignore_what_came_later() -> None:
+    """Replay settles as of ``RoundSettled.as_of``: an invalidation stored after the settlement
+    was computed does not change what the settlement should have been."""
+    log = Log(profile="cca-1992").start(1)
+    log.slip(1, "ann", chips("big", 100))
+    log.close(1)
+    confirmed = log.confirm(1, (4, 5, 6))
+    log.invalidate(1, fraud=False)
+    assert log.facts(1, as_of=confirmed).basis is SettlementBasis.RESULT
+    assert log.facts(1).basis is SettlementBasis.INVALIDATED
+
+
+def test_a_correction_before_the_settlement_is_settled_directly() -> None:
+    log = Log(profile="cca-1992").start(1)
+    log.slip(1, "ann", chips("big", 100))
+    log.close(1)
+    log.confirm(1, (1, 2, 3))
+    seq = log.correct(1, (1, 2, 3), (4, 5, 6))
+    facts = log.facts(1)
+    assert facts.dice == (4, 5, 6) and [c.seq for c in facts.corrections] == [seq]
+    assert wager_results(facts)[0].returned == 200
+
+
+def test_facts_of_round_is_the_same_fold_as_the_table_log() -> None:
+    log = Log(profile="macau-2003").start(1)
+    log.slip(1, "ann", chips("big", 100))
+    log.close(1)
+    log.no_result(1, "carry-over-locked")
+    log.complete(1, "ann")
+    log.start(2)
+    log.close(2)
+    log.confirm(2, (4, 5, 6))
+    facts = facts_of_round(TABLE, 2, log.events)
+    assert facts == log.facts(2)
+    assert facts.paytable == "macau-2003@v1" and facts.as_of == log.events[-1][0]
+    assert [(w.player, w.carried) for w in facts.wagers] == [("ann", True)]
+    assert not facts.completed and facts_of_round(TABLE, 1, log.events).completed
+
+
+def test_a_round_not_started_has_no_facts() -> None:
+    log = Log()
+    assert log.table_log().facts(1) is None

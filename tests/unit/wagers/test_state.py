@@ -1,0 +1,122 @@
+"""The state: msg ids by slip version, the listing for settlement, replay, and the map."""
+
+from datetime import timedelta
+
+from hypothesis import given as hgiven
+from hypothesis import strategies as st
+
+from sicbo.wagers.decider import evolve, initial_state, msg_id_of, wagers_of_round
+from sicbo.wagers.pmap import PMap
+from sicbo_contracts.wagers import ChangeSlip, IssueColorChecks, WithdrawSlip
+from tests.unit.wagers.builders import (
+    ALICE,
+    AT,
+    BOB,
+    DEALER,
+    TABLE,
+    betting,
+    chips,
+    given,
+    issued,
+    place,
+    placed,
+    when,
+)
+
+
+def test_a_new_slip_is_keyed_on_its_id_so_a_retry_is_a_duplicate() -> None:
+    assert msg_id_of(given(betting()), place("slip-42")) == f"{TABLE}/slip-42"
+
+
+def test_two_commands_on_the_same_slip_version_share_one_msg_id() -> None:
+    state = given(betting(), placed("s-1"))
+    withdraw = WithdrawSlip(
+        command_id="w-1", table=TABLE, actor=ALICE, round=1, player="alice", slip_id="s-1"
+    )
+    change = ChangeSlip(
+        command_id="c-1",
+        table=TABLE,
+        actor=DEALER,
+        round=1,
+        player="alice",
+        slip_id="s-1",
+        wagers=[chips("small")],
+    )
+    assert msg_id_of(state, withdraw) == msg_id_of(state, change) == f"{TABLE}/s-1#v2"
+    # Once the change is stored the withdrawal is decided again, on version 3.
+    after = given(betting(), placed("s-1"), when(state, change))
+    assert msg_id_of(after, withdraw) == f"{TABLE}/s-1#v3"
+
+
+def test_colour_checks_are_keyed_on_the_tables_colour_check_version() -> None:
+    command = IssueColorChecks(
+        command_id="i-9",
+        table=TABLE,
+        actor=DEALER,
+        player="bob",
+        color="red",
+        marker_value=100,
+        count=1,
+    )
+    assert msg_id_of(given(betting()), command) == f"{TABLE}/color-checks#v1"
+    assert msg_id_of(given(betting(), issued("a", "b", 100)), command) == (
+        f"{TABLE}/color-checks#v2"
+    )
+
+
+def test_wagers_of_round_in_placement_order_with_wager_indexes() -> None:
+    slips = [
+        placed(f"s-{n:03}", [chips("big", 100 + 10 * n), chips("small")], actor=BOB, player="bob")
+        for n in range(300)
+    ]
+    state = given(betting(), *slips)
+    rows = wagers_of_round(state, 1)
+    assert len(rows) == 600
+    assert [r.slip_id for r in rows[:4]] == ["s-000", "s-000", "s-001", "s-001"]
+    assert [r.index for r in rows[:4]] == [0, 1, 0, 1]
+    slip_id, player, index, wager, carried = rows[3]
+    assert (slip_id, player, index, wager, carried) == ("s-001", "bob", 1, chips("small"), False)
+
+
+def test_evolve_leaves_the_previous_state_as_it_was() -> None:
+    before = given(betting(), placed("s-1"))
+    after = evolve(before, placed("s-2"))
+    assert [r.slip_id for r in wagers_of_round(before, 1)] == ["s-1"]
+    assert [r.slip_id for r in wagers_of_round(after, 1)] == ["s-1", "s-2"]
+
+
+def test_events_it_does_not_use_change_nothing() -> None:
+    from sicbo_contracts.dice import DiceEntered
+
+    state = given(betting())
+    dice = DiceEntered(
+        table=TABLE,
+        actor=DEALER,
+        at=AT + timedelta(1),
+        round=1,
+        dice=(1, 2, 3),
+        announced=(1, 2, 3),
+        total=6,
+    )
+    assert evolve(state, dice) is state
+    assert initial_state(TABLE).round is None
+
+
+@hgiven(st.lists(st.tuples(st.sampled_from("abcdefghij"), st.booleans()), max_size=60))
+def test_pmap_behaves_like_a_dict(ops: list[tuple[str, bool]]) -> None:
+    pm: PMap[str, int] = PMap()
+    model: dict[str, int] = {}
+    seen = []
+    for n, (key, put) in enumerate(ops):
+        old = pm
+        pm = pm.set(key, n) if put else pm.delete(key)
+        if put:
+            model[key] = n
+        else:
+            model.pop(key, None)
+        seen.append((old, dict(zip(old, old.values(), strict=True))))
+        assert len(pm) == len(model)
+        assert dict(zip(pm, pm.values(), strict=True)) == model
+        assert all(pm.get(k) == v and k in pm for k, v in model.items())
+    for old, snapshot in seen:  # every earlier version is unchanged
+        assert dict(zip(old, old.values(), strict=True)) == snapshot
