@@ -34,7 +34,9 @@ class Floor:
     ) -> Reply:
         tag = type(cmd).__struct_config__.tag
         subject = command(cmd.table, SERVICE_OF_TAG[tag])
-        msg = await nc.request(subject, raw or msgspec.json.encode(cmd), timeout=10, headers=headers)
+        msg = await nc.request(
+            subject, raw or msgspec.json.encode(cmd), timeout=10, headers=headers
+        )
         return _reply.decode(msg.data)
 
 

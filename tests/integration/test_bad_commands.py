@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
 from nats.aio.client import Client as NATS
 
@@ -12,8 +13,6 @@ from sicbo_contracts.replies import Rejected
 from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.subjects import command
 from tests.integration.conftest import Floor
-
-import msgspec
 
 TAGS = sorted(SERVICE_OF_TAG)
 ACTOR = {"id": "dealer-1", "role": "dealer"}
@@ -34,8 +33,11 @@ def bad_payloads(tag: str, table: str) -> list[tuple[bytes, str, str | None]]:
         (b"not json at all", "malformed JSON", None),
         (json.dumps({"type": tag, "bogus": 1, **head}).encode(), "unknown field `bogus`", None),
         (json.dumps({**head, "command_id": 5}).encode(), "Expected `str`", "$.command_id"),
-        (json.dumps({**head, "actor": {"id": "x", "role": "croupier"}}).encode(),
-         "Invalid enum value 'croupier'", "$.actor.role"),
+        (
+            json.dumps({**head, "actor": {"id": "x", "role": "croupier"}}).encode(),
+            "Invalid enum value 'croupier'",
+            "$.actor.role",
+        ),
         (json.dumps({**head, "type": "round.teleport.v1"}).encode(), "Invalid value", "$.type"),
     ]
 
@@ -59,8 +61,13 @@ async def test_dice_outside_one_to_six_are_refused(
     floor: Floor, nc: NATS, store: EventStore, table_id: str, tag: str, dice: list[object]
 ) -> None:
     body = {
-        "type": tag, "command_id": "c-2", "table": table_id, "actor": ACTOR, "round": 1,
-        "dice": dice, **({"reason": "wrong button"} if tag == "dice.correct.v1" else {}),
+        "type": tag,
+        "command_id": "c-2",
+        "table": table_id,
+        "actor": ACTOR,
+        "round": 1,
+        "dice": dice,
+        **({"reason": "wrong button"} if tag == "dice.correct.v1" else {}),
     }
     reply = await request(nc, table_id, "dice", json.dumps(body).encode())
     assert reply.field is not None and reply.field.startswith("$.dice")
@@ -70,8 +77,13 @@ async def test_dice_outside_one_to_six_are_refused(
 async def test_a_command_for_another_table_is_refused(
     floor: Floor, nc: NATS, store: EventStore, table_id: str
 ) -> None:
-    body = {"type": "round.uncover.v1", "command_id": "c-3", "table": "elsewhere",
-            "actor": ACTOR, "round": 1}
+    body = {
+        "type": "round.uncover.v1",
+        "command_id": "c-3",
+        "table": "elsewhere",
+        "actor": ACTOR,
+        "round": 1,
+    }
     reply = await request(nc, table_id, "lifecycle", json.dumps(body).encode())
     assert reply.field == "$.table"
     assert await store.last_sequence(f"sicbo.evt.{table_id}.>") == 0

@@ -45,8 +45,13 @@ async def test_countdown_closes_betting_after_the_service_was_killed(tmp_path: P
                 store = EventStore(nc, EVENT_STREAM)
                 closed = None
                 for _ in range(150):
-                    events = [msgspec.json.decode(e.data) for e in await store.read(f"sicbo.evt.{table}.>")]
-                    closed = next((e for e in events if e["type"] == "round.betting-closed.v1"), None)
+                    events = [
+                        msgspec.json.decode(e.data)
+                        for e in await store.read(f"sicbo.evt.{table}.>")
+                    ]
+                    closed = next(
+                        (e for e in events if e["type"] == "round.betting-closed.v1"), None
+                    )
                     if closed:
                         break
                     await asyncio.sleep(0.1)

@@ -17,7 +17,6 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import msgspec
 import nats
@@ -52,7 +51,7 @@ from sicbo_contracts.wagers import (
     SlipPlaced,
     Wager,
 )
-from tests.integration.conftest import DEALER, LIMITS, OPERATOR, Floor, new_id
+from tests.integration.conftest import DEALER, OPERATOR, Floor, new_id
 from tests.integration.test_settlement import (
     close_and_uncover,
     confirm,
@@ -295,9 +294,10 @@ async def test_replay_round_command_prints_the_report(rf: ReplayFloor) -> None:
 async def forge_wrong_settlement(store: EventStore, table: str) -> None:
     """A fresh table's round, stored with the event store, settled with a wager overpaid.
 
-    The round's events and the forged settlement are one atomic batch: the settlement
-    service sees the confirmed result only once the (wrong) settlement exists, so it leaves it
-    as it is (a round is settled once) and only completes the round."""
+    The round's events and the forged settlement are one atomic batch, so the settlement
+    service sees the confirmed result only once the (wrong) settlement exists: it leaves it as
+    it is (a round is settled once) and only completes the round. ``as_of`` is left 0: replay
+    then folds the log up to the settlement's first message."""
     at = datetime.now(UTC)
     dealer = Actor(id="dealer-9", role=Role.DEALER)
     config = TableConfig(profile="cca-1992", limits=Limits(minimum=100, maximum=100_000))
@@ -343,8 +343,8 @@ async def forge_wrong_settlement(store: EventStore, table: str) -> None:
     ]
     items = [(subject_of(e, Aggregate.LIFECYCLE), encode(e)) for e in lc]
     items.append((subject_of(slip, Aggregate.BETS), encode(slip)))
-    items += [(subject_of(e, Aggregate.SETTLE), encode(e)) for e in forged]
     items += [(subject_of(e, Aggregate.LIFECYCLE), encode(e)) for e in result]
+    items += [(subject_of(e, Aggregate.SETTLE), encode(e)) for e in forged]
     await store.append_batch(items, expect=Expect(f"sicbo.evt.{table}.>", 0))
 
 

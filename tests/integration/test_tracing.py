@@ -19,7 +19,9 @@ async def test_trace_context_reaches_the_span_and_the_stored_event(
     floor: Floor, nc: NATS, store: EventStore, table_id: str
 ) -> None:
     cmd = OpenTable(
-        command_id=new_id(), table=table_id, actor=OPERATOR,
+        command_id=new_id(),
+        table=table_id,
+        actor=OPERATOR,
         config=TableConfig(profile="macau-2003", limits=LIMITS),
     )
     headers = {"traceparent": f"00-{TRACE_ID}-00f067aa0ba902b7-01"}

@@ -33,7 +33,6 @@ from sicbo_contracts.base import Actor, Event, Role
 from sicbo_contracts.dice import ConfirmResult, EnterDice
 from sicbo_contracts.lifecycle import (
     CloseBetting,
-    CompleteRound,
     DeclareNoResult,
     NoResultReason,
     OpenBetting,
@@ -95,14 +94,24 @@ async def close_betting(floor: Floor, nc: NATS, table: str, n: int) -> Accepted:
 
 
 async def finish_round(floor: Floor, nc: NATS, table: str, n: int) -> None:
-    """Uncover, enter and confirm the dice, and complete the round as settlement would."""
+    """Uncover, enter and confirm the dice; the settlement service settles and completes."""
     for step in (
         Uncover(command_id=new_id(), table=table, actor=DEALER, round=n),
         EnterDice(command_id=new_id(), table=table, actor=DEALER, round=n, dice=(2, 3, 6)),
         ConfirmResult(command_id=new_id(), table=table, actor=DEALER, round=n),
-        CompleteRound(command_id=new_id(), table=table, actor=SERVICE, round=n),
     ):
         await ok(floor, nc, step)
+    await settled_and_completed(nc, table, n)
+
+
+async def settled_and_completed(nc: NATS, table: str, n: int) -> None:
+    """Wait for the settlement service to complete round ``n`` (bounded)."""
+    store = EventStore(nc, EVENT_STREAM)
+    for _ in range(200):
+        if await store.read(f"sicbo.evt.{table}.lc.{n}.round-completed-v1"):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"round {n} of {table} was never completed by settlement")
 
 
 def slip(
@@ -444,7 +453,7 @@ async def test_a_carried_slip_is_locked_through_the_services_macau_2003(
             reason=NoResultReason.DICE_NOT_FLAT,
         ),
     )
-    await ok(floor, nc, CompleteRound(command_id=new_id(), table=table_id, actor=SERVICE, round=1))
+    await settled_and_completed(nc, table_id, 1)
     await open_betting(floor, nc, table_id, 2)
     withdraw = WithdrawSlip(
         command_id=new_id(),

@@ -41,7 +41,7 @@ def send(
     try:
         tag = json.loads(text).get("type")
     except (json.JSONDecodeError, AttributeError):
-        raise fail("the command must be a JSON object with a \"type\"") from None
+        raise fail('the command must be a JSON object with a "type"') from None
     service = SERVICE_OF_TAG.get(tag)
     if service is None:
         raise fail(f"unknown command type {tag!r}; known: {', '.join(sorted(SERVICE_OF_TAG))}")

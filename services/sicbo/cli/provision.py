@@ -22,7 +22,9 @@ async def _provision(nats_url: str, replicas: int) -> ProvisionReport:
 
 
 def provision(
-    replicas: Annotated[int, typer.Option(min=1, max=5, help="stream replicas (3 in production)")] = 1,
+    replicas: Annotated[
+        int, typer.Option(min=1, max=5, help="stream replicas (3 in production)")
+    ] = 1,
     nats_url: NatsOption = DEFAULT_NATS_URL,
 ) -> None:
     """Create what is missing, leave what matches; a conflicting config is reported, not

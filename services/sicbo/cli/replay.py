@@ -8,6 +8,7 @@ when anything recorded differs from the recomputation.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from datetime import datetime
 from typing import Annotated
@@ -21,7 +22,7 @@ from rich.table import Table
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.eventstore.store import EventStore, StoredEvent
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
-from sicbo.replay.verify import Verification, verify
+from sicbo.replay.verify import Verification, verify_parallel
 from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL
 
 app = typer.Typer(help="Settle again from the log and compare with the record.")
@@ -131,6 +132,9 @@ def replay_verify(
         str | None,
         typer.Option("--since", help="only rounds settled at or after this ISO time"),
     ] = None,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, help="worker processes (tables in parallel)")
+    ] = os.cpu_count() or 1,
     nats_url: NatsOption = DEFAULT_NATS_URL,
 ) -> None:
     """Re-settle every settled round in the log; print each mismatch and a summary.
@@ -140,7 +144,7 @@ def replay_verify(
     started = time.perf_counter()
     stored = _read_or_exit(nats_url, f"sicbo.evt.{table}.>" if table else EVENTS_ALL)
     read = time.perf_counter()
-    result = verify(stored, table=table, since=since_at)
+    result = verify_parallel(stored, jobs=jobs, table=table, since=since_at)
     done = time.perf_counter()
     _print_verification(result, len(stored), read - started, done - read)
     raise typer.Exit(0 if result.ok else 1)

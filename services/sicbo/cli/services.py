@@ -1,6 +1,7 @@
 """``sicbo serve``: run one service as its own process."""
 
 import asyncio
+import contextlib
 import importlib
 import logging
 from enum import StrEnum
@@ -22,8 +23,6 @@ def serve(service: ServiceName, nats_url: NatsOption = DEFAULT_NATS_URL) -> None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     # Each service module exposes ``app(nats_url) -> FastStream``; import only the one asked.
     module = importlib.import_module(f"sicbo.{service.value}.service")
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(module.app(nats_url).run())
-    except KeyboardInterrupt:
-        pass
     raise typer.Exit(0)

@@ -34,7 +34,8 @@ class FloorClient:
         msg = await self.nc.request(
             command(cmd.table, service), msgspec.json.encode(cmd), timeout=self.timeout
         )
-        return _reply.decode(msg.data)
+        reply: Reply = _reply.decode(msg.data)
+        return reply
 
     async def lifecycle(self, table: str) -> LifecycleState:
         events = await self.store.read(aggregate_filter(table, Aggregate.LIFECYCLE))

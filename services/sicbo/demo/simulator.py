@@ -150,7 +150,9 @@ class TableSimulator:
                 tumbles=self.rng.randint(3, 5),
             )
         )
-        await self._send(OpenBetting(command_id=new_id("open"), table=table, actor=DEALER, round=number))
+        await self._send(
+            OpenBetting(command_id=new_id("open"), table=table, actor=DEALER, round=number)
+        )
         paytable = (await self.client.lifecycle(table)).round
         assert paytable is not None
         await self._place_slips(number, paytable.paytable)
@@ -158,8 +160,12 @@ class TableSimulator:
             await self._wait_phase(number, Phase.BETTING_CLOSED)  # the countdown closes it
         else:
             await asyncio.sleep(self.betting_seconds)
-            await self._send(CloseBetting(command_id=new_id("close"), table=table, actor=DEALER, round=number))
-        await self._send(Uncover(command_id=new_id("uncover"), table=table, actor=DEALER, round=number))
+            await self._send(
+                CloseBetting(command_id=new_id("close"), table=table, actor=DEALER, round=number)
+            )
+        await self._send(
+            Uncover(command_id=new_id("uncover"), table=table, actor=DEALER, round=number)
+        )
         if self.rng.randrange(self.no_result_every) == 0:
             await self._send(
                 DeclareNoResult(
@@ -173,9 +179,17 @@ class TableSimulator:
             )
         else:
             dice = (self.rng.randint(1, 6), self.rng.randint(1, 6), self.rng.randint(1, 6))
-            await self._send(EnterDice(command_id=new_id("enter"), table=table, actor=DEALER, round=number, dice=dice))
+            await self._send(
+                EnterDice(
+                    command_id=new_id("enter"), table=table, actor=DEALER, round=number, dice=dice
+                )
+            )
             confirmer = SECOND_DEALER if self.demo.config.second_person_confirmation else DEALER
-            await self._send(ConfirmResult(command_id=new_id("confirm"), table=table, actor=confirmer, round=number))
+            await self._send(
+                ConfirmResult(
+                    command_id=new_id("confirm"), table=table, actor=confirmer, round=number
+                )
+            )
         await self._wait_completed(number)
         self.report(await self._summary(number))
 
@@ -187,13 +201,26 @@ class TableSimulator:
             for _ in range(self.rng.randint(1, 4)):
                 stake = limits.minimum + limits.unit * self.rng.randint(0, 20)
                 if player == PLAYERS[0] and self.demo.config.profile == "cca-1992":
-                    wagers.append(Wager(bet=self.rng.choice(bets), stake=400, medium=Medium.COLOR, color="red"))
+                    wagers.append(
+                        Wager(
+                            bet=self.rng.choice(bets), stake=400, medium=Medium.COLOR, color="red"
+                        )
+                    )
                 elif self.rng.random() < 0.05:
-                    wagers.append(Wager(bet=self.rng.choice(bets), stake=limits.minimum, medium=Medium.PROMO))
+                    wagers.append(
+                        Wager(bet=self.rng.choice(bets), stake=limits.minimum, medium=Medium.PROMO)
+                    )
                 else:
                     wagers.append(Wager(bet=self.rng.choice(bets), stake=stake))
             reply = await self.client.send(
-                PlaceSlip(command_id=new_id("slip"), table=self.table, actor=Actor(id=player, role=Role.PLAYER), round=number, player=player, wagers=wagers)
+                PlaceSlip(
+                    command_id=new_id("slip"),
+                    table=self.table,
+                    actor=Actor(id=player, role=Role.PLAYER),
+                    round=number,
+                    player=player,
+                    wagers=wagers,
+                )
             )
             if isinstance(reply, Rejected):
                 return  # the countdown closed betting: the rest of the players were too late
@@ -214,5 +241,7 @@ class TableSimulator:
         for stored in events:
             if stored.subject.endswith("round-settled-v1"):
                 s = msgspec.json.decode(stored.data, type=RoundSettled)
-                return RoundLine(self.table, number, s.dice, s.basis, s.wagers, s.staked, s.returned)
+                return RoundLine(
+                    self.table, number, s.dice, s.basis, s.wagers, s.staked, s.returned
+                )
         raise RuntimeError(f"{self.table} round {number} completed without a settlement")

@@ -88,7 +88,9 @@ class Countdown:
                 log.error("bad deadline under %s: %r", entry.key, entry.value)
                 continue
             if entry.key not in self._scheduled:
-                self._scheduled[entry.key] = asyncio.create_task(self._fire(kv, entry.key, deadline))
+                self._scheduled[entry.key] = asyncio.create_task(
+                    self._fire(kv, entry.key, deadline)
+                )
 
     async def _fire(self, kv: KeyValue, key: str, deadline: Deadline) -> None:
         delay = (deadline.closes_at - self._rt.clock()).total_seconds()

@@ -3,10 +3,8 @@
 from datetime import datetime, timedelta
 
 from sicbo.decider import refuse, require_role
-from sicbo.game.profiles import IlluminationFaultPolicy
 from sicbo.lifecycle.guards import (
     current_round,
-    hhmm,
     profile_of,
     require_not_suspended,
     require_open,
@@ -184,7 +182,15 @@ def invalidate_round(
     current = current_round(state, command.round)
     if current.phase is Phase.COMPLETED:
         refuse(f"round {current.number} is already completed and settled: too late to invalidate")
-    if current.phase in ENDED and current.phase is not Phase.RESULT_CONFIRMED:
+    if current.phase is Phase.RESULT_CONFIRMED:
+        # Settlement pays a confirmed result at once (000 §7.6), so voiding it now would leave
+        # the money standing on the result. Until compensating refunds exist, a supervisor
+        # invalidates before the result is confirmed, or corrects the result.
+        refuse(
+            f"round {current.number} has a confirmed result that is already being settled:"
+            " invalidate before the result is confirmed, or correct the result"
+        )
+    if current.phase in ENDED:
         refuse(
             f"round {current.number} already ended ({current.phase.value}): it has no outcome"
             " to invalidate"
@@ -243,29 +249,17 @@ def clear_fault(state: LifecycleState, command: ClearFault, at: datetime) -> lis
 
 def cancel_round(state: LifecycleState, command: CancelRound, at: datetime) -> list[LifecycleEvent]:
     require_role(command, (Role.SUPERVISOR,), rule='004 "Ralat Pengendalian"')
-    config = require_open(state)
+    require_open(state)
     current = current_round(state, command.round)
     if current.phase is Phase.RESULT_CONFIRMED:
-        # 004: a suspended round that cannot be fixed quickly is cancelled and refunded, even
-        # once the dice are read. Elsewhere a confirmed result settles by the dice (000 §7.6).
-        s = state.suspension
-        if (
-            s is None
-            or s.policy != IlluminationFaultPolicy.SUSPEND_ROUND
-            or s.round != current.number
-        ):
-            refuse(
-                f"round {current.number} has a confirmed result and is not suspended under the"
-                " suspend-round policy (004): it settles by the dice (000 §7.6)"
-            )
-        deadline = s.since + timedelta(seconds=config.fault_grace_seconds)
-        if at < deadline:
-            refuse(
-                f"round {current.number} is suspended since {hhmm(s.since)}: it may resume if"
-                f" fixed quickly, so it is cancelled only from {hhmm(deadline)}"
-                f" (fault_grace_seconds={config.fault_grace_seconds}; 004)"
-            )
-    elif current.phase not in PLAYING:
+        # A confirmed result is settled at once by the dice (000 §7.6). 004's cancellation of a
+        # round suspended after its result needs settlement to hold such a round, which comes
+        # with the illumination service; until then it is refused rather than left unpaid.
+        refuse(
+            f"round {current.number} has a confirmed result that is already being settled by"
+            " the dice (000 §7.6): it can no longer be cancelled"
+        )
+    if current.phase not in PLAYING:
         round_in_play(state, command.round, "cancel it")
     return [RoundCancelled(**stamp(command, at), round=current.number, reason=command.reason)]
 

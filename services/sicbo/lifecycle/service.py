@@ -33,6 +33,4 @@ def app(nats_url: str) -> FastStream:
         for countdown in countdowns:
             await countdown.stop()
 
-    return create_app(
-        SPEC, nats_url, before_append=record_deadlines, on_start=start, on_stop=stop
-    )
+    return create_app(SPEC, nats_url, before_append=record_deadlines, on_start=start, on_stop=stop)

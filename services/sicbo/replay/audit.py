@@ -209,8 +209,10 @@ def audit_round(
     same_parts = len(parts) == n_parts and all(
         p.raw == encode(expected[i * PART_SIZE : (i + 1) * PART_SIZE]) for i, p in enumerate(parts)
     )
+    corrections = {c.seq: c for c in table_log.corrections(round_no)}
     if same_parts and not recorded.adjustments and not all_rows:
-        audit.pending = [c.seq for c in table_log.corrections(round_no) if c.seq > as_of]
+        if summary.basis is SettlementBasis.RESULT:
+            audit.pending = [seq for seq in corrections if seq > as_of]
         return audit  # the fast path: stored exactly as recomputed, nothing adjusted
     settled_list = expected if same_parts else [w for p in parts for w in p.wagers]
 
@@ -229,6 +231,14 @@ def audit_round(
         if head.before != dice:
             problems.append(
                 f"adjustment {correction_seq} starts from {head.before}, in effect was {dice}"
+            )
+        correction = corrections.get(correction_seq)
+        if correction is None or correction_seq <= covered:
+            problems.append(f"adjustment {correction_seq}: no correction to apply at that seq")
+        elif sorted(correction.after) != sorted(head.after):
+            problems.append(
+                f"adjustment {correction_seq} settles by {head.after}, the correction says"
+                f" {correction.after}"
             )
         if [a.part for a in group] != list(range(1, head.parts + 1)):
             problems.append(f"adjustment {correction_seq} parts {[a.part for a in group]}")
@@ -252,7 +262,7 @@ def audit_round(
     audit.final_dice = dice
 
     if summary.basis is SettlementBasis.RESULT:
-        audit.pending = [c.seq for c in table_log.corrections(round_no) if c.seq > covered]
+        audit.pending = [seq for seq in corrections if seq > covered]
 
     expected_final = expected
     if groups and dice is not None and summary.basis is SettlementBasis.RESULT:

@@ -107,6 +107,7 @@ class TableCache:
     adjusted_to: dict[int, int] = field(default_factory=dict)  # round -> last correction_seq
     completed: set[int] = field(default_factory=set)
     kept_from: int = 0  # rounds before this one were forgotten
+    read_to: int = 0  # the log is read up to this stream sequence
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def covered(self, round_no: int) -> int:
@@ -170,7 +171,26 @@ class Settler:
     # -- reading ----------------------------------------------------------------------------
 
     async def _catch_up(self, cache: TableCache) -> None:
-        stored = await self._store.read(f"sicbo.evt.{cache.table}.>", after_seq=cache.log.last_seq)
+        """Read what the table's log gained since the last catch-up: its lifecycle and bets
+        events, and its settlement summaries and adjustments (not the wager results: a big
+        round's are megabytes). The reads are cut at one sequence read first, so together
+        they are one consistent prefix of the log."""
+        table = cache.table
+        upto = await self._store.last_sequence(f"sicbo.evt.{table}.>")
+        if upto <= cache.read_to:
+            return
+        reads = await asyncio.gather(
+            *(
+                self._store.read(subject_filter, after_seq=cache.read_to)
+                for subject_filter in (
+                    f"sicbo.evt.{table}.lc.>",
+                    f"sicbo.evt.{table}.bets.>",
+                    f"sicbo.evt.{table}.settle.*.{_ROUND_SETTLED}",
+                    f"sicbo.evt.{table}.settle.*.{_ADJUSTED}",
+                )
+            )
+        )
+        stored = sorted((e for read in reads for e in read if e.seq <= upto), key=lambda e: e.seq)
         for e in stored:
             if cache.log.add_stored(e.seq, e.subject, e.data):
                 if e.subject.endswith(_COMPLETED):
@@ -185,6 +205,7 @@ class Settler:
             elif event_type == _ADJUSTED:
                 seq = _head.decode(e.data).correction_seq
                 cache.adjusted_to[round_no] = max(cache.adjusted_to.get(round_no, 0), seq)
+        cache.read_to = upto
 
     def _forget_old(self, cache: TableCache, round_no: int) -> None:
         keep_from = round_no - KEEP_ROUNDS

@@ -54,6 +54,7 @@ class Aggregates(Generic[S]):
         self._decoder = msgspec.json.Decoder(event_type)
         self._cache: dict[str, Loaded[S]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._refreshing: dict[str, asyncio.Future[None]] = {}
 
     def expect_filter_of(self, table: str) -> str:
         return self._expect_filter_of(table)
@@ -63,9 +64,25 @@ class Aggregates(Generic[S]):
         return self._locks.setdefault(table, asyncio.Lock())
 
     async def load(self, table: str) -> Loaded[S]:
+        """The table's state caught up with the log.
+
+        Catch-ups are single-flight: commands arriving while one runs share it instead of each
+        reading again, so concurrent commands pipeline. The state may then lag by what was
+        appended meanwhile; the append's expectation catches that, and the command is decided
+        again. Read the fields of the result before the next ``await``: they move on.
+        """
         loaded = self._cache.get(table)
         if loaded is None:
             loaded = self._cache[table] = Loaded(self._initial(table))
+        refreshing = self._refreshing.get(table)
+        if refreshing is None:
+            refreshing = asyncio.ensure_future(self._catch_up(table, loaded))
+            self._refreshing[table] = refreshing
+            refreshing.add_done_callback(lambda _: self._refreshing.pop(table, None))
+        await asyncio.shield(refreshing)
+        return loaded
+
+    async def _catch_up(self, table: str, loaded: Loaded[S]) -> None:
         expect_filter = self._expect_filter_of(table)
         for stored in await self._store.read(self._filter_of(table), after_seq=loaded.last_seq):
             loaded.last_seq = stored.seq
@@ -85,4 +102,3 @@ class Aggregates(Generic[S]):
                 loaded.commands[command_id] = stored.seq
                 if len(loaded.commands) > REMEMBERED_COMMANDS:
                     loaded.commands.popitem(last=False)
-        return loaded

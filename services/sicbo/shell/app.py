@@ -24,6 +24,10 @@ from sicbo_contracts.subjects import EVENT_STREAM, commands_of
 log = logging.getLogger(__name__)
 
 
+#: Commands one service process works on at once.
+MAX_IN_FLIGHT = 64
+
+
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -88,7 +92,9 @@ def create_app(
             await on_stop(runtime)
         await runtime.nc.drain()
 
-    @broker.subscriber(commands_of(spec.service), queue=spec.service)
+    # Commands are handled concurrently (other tables, pipelined slips); the handler itself
+    # serialises per table where the decider asks for it.
+    @broker.subscriber(commands_of(spec.service), queue=spec.service, max_workers=MAX_IN_FLIGHT)
     async def on_command(msg: NatsMessage) -> bytes:
         table = msg.raw_message.subject.split(".")[2]
         return await holder["rt"].handler.handle_raw(msg.body, table)

@@ -35,7 +35,10 @@ def invalid_input(err: msgspec.DecodeError, command_id: str | None = None) -> Re
     else:
         reason = f"malformed JSON: {text}"
     return Rejected(
-        command_id=command_id, code="invalid", reason=reason, field=match.group(1) if match else None
+        command_id=command_id,
+        code="invalid",
+        reason=reason,
+        field=match.group(1) if match else None,
     )
 
 

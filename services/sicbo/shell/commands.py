@@ -51,6 +51,10 @@ class DeciderSpec(Generic[S]):
     #: key it on what the command changes (a slip's version), so that of two different
     #: commands changing the same thing, the server stores one.
     msg_id_of: Callable[[S, Any], str] | None = None
+    #: Decide one command per table at a time in this process. Commands that move the table
+    #: (lifecycle) would otherwise mostly conflict with each other; bet slips don't (their
+    #: expectation is on the lifecycle), so wager intake pipelines them.
+    one_at_a_time: bool = True
 
     def read_filter(self, table: str) -> str:
         aggregates = self.reads or frozenset({self.aggregate})
@@ -106,8 +110,10 @@ class CommandHandler(Generic[S]):
                 field="$.table",
             )
         try:
-            async with self.aggregates.lock(command.table):
-                return await retry_on_conflict(lambda: self._attempt(command), attempts=8)
+            if self.spec.one_at_a_time:
+                async with self.aggregates.lock(command.table):
+                    return await retry_on_conflict(lambda: self._attempt(command), attempts=8)
+            return await retry_on_conflict(lambda: self._attempt(command), attempts=8)
         except Refused as refused:
             return Rejected(command_id=command.command_id, code=refused.code, reason=refused.reason)
         except AppendConflict:
@@ -128,16 +134,18 @@ class CommandHandler(Generic[S]):
         """One read-decide-append cycle; an AppendConflict makes the caller run it again."""
         table, command_id = command.table, command.command_id
         loaded = await self.aggregates.load(table)
+        # One consistent snapshot: nothing below may await before these are read.
+        state, expect_seq, last_seq = loaded.state, loaded.expect_seq, loaded.last_seq
         if command_id in loaded.commands:
             return Accepted(command_id=command_id, seq=loaded.commands[command_id], duplicate=True)
-        events = self.spec.decide(loaded.state, command, self._clock())
+        events = self.spec.decide(state, command, self._clock())
         if not events:
-            return Accepted(command_id=command_id, seq=loaded.last_seq)
+            return Accepted(command_id=command_id, seq=last_seq)
         if self._before_append is not None:
             await self._before_append(events)
-        expect = Expect(self.spec.expect_filter(table), loaded.expect_seq)
+        expect = Expect(self.spec.expect_filter(table), expect_seq)
         msg_id = (
-            self.spec.msg_id_of(loaded.state, command)
+            self.spec.msg_id_of(state, command)
             if self.spec.msg_id_of
             else f"{table}/{command_id}"  # the server dedupes stream-wide: name the table
         )

@@ -31,6 +31,7 @@ SPEC: DeciderSpec[decider.WagerState] = DeciderSpec(
     reads=frozenset({Aggregate.LIFECYCLE, Aggregate.BETS}),
     expects_on=Aggregate.LIFECYCLE,
     msg_id_of=decider.msg_id_of,
+    one_at_a_time=False,  # slips pipeline: their expectation is on the lifecycle, not each other
 )
 
 

@@ -2,8 +2,6 @@
 supervisor (000 §8.4-8.5), equipment malfunction (000 §7.6-7.7, 004 "Ralat Pengendalian"),
 cancellation (004), and completion by settlement (002 art. 4)."""
 
-from datetime import timedelta
-
 import pytest
 
 from sicbo.lifecycle import Phase
@@ -117,7 +115,7 @@ def invalidate(reason: InvalidationReason, forfeits: list[str] | None = None) ->
     )
 
 
-@pytest.mark.parametrize("phase", [Phase.BETTING_OPEN, Phase.RESULT_CONFIRMED])
+@pytest.mark.parametrize("phase", [Phase.BETTING_OPEN, Phase.UNCOVERED])
 def test_a_supervisor_invalidates_the_outcome_000_8_4(phase: Phase) -> None:
     history = [*opened_table(), *round_through(1, phase)]
     events = when(history, invalidate(InvalidationReason.BRAWL))
@@ -134,8 +132,15 @@ def test_a_supervisor_invalidates_the_outcome_000_8_4(phase: Phase) -> None:
     assert phase_after(history, events) is Phase.INVALIDATED
 
 
-def test_a_fraudsters_wager_may_be_forfeited_000_8_5() -> None:
+def test_a_confirmed_result_is_settled_so_it_is_corrected_not_invalidated() -> None:
+    """Settlement pays a confirmed result at once (000 §7.6): voiding it afterwards would leave
+    the money on the result, so the lifecycle refuses and points to a correction."""
     history = [*opened_table(), *round_through(1, Phase.RESULT_CONFIRMED)]
+    refused(history, invalidate(InvalidationReason.BRAWL), "correct the result")
+
+
+def test_a_fraudsters_wager_may_be_forfeited_000_8_5() -> None:
+    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
     [invalidated] = when(history, invalidate(InvalidationReason.FRAUD, ["p3"]))
     assert isinstance(invalidated, RoundInvalidated) and invalidated.forfeits == ["p3"]
 
@@ -144,7 +149,7 @@ def test_a_fraudsters_wager_may_be_forfeited_000_8_5() -> None:
     "reason", [r for r in InvalidationReason if r is not InvalidationReason.FRAUD]
 )
 def test_forfeits_only_for_fraud_000_8_5(reason: InvalidationReason) -> None:
-    history = [*opened_table(), *round_through(1, Phase.RESULT_CONFIRMED)]
+    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
     refused(history, invalidate(reason, ["p3"]), r"only .* for fraud \(000 §8\.5, §8\.4\.2\)")
 
 
@@ -300,16 +305,18 @@ def test_a_confirmed_result_at_a_land_table_settles_by_the_dice_000_7_6() -> Non
     refused(suspended("cca-1992", Phase.RESULT_CONFIRMED), cancel(), r"000 §7\.6")
 
 
-def test_a_suspended_online_round_waits_its_grace_before_cancelling_004() -> None:
-    """004: fixed quickly -> resumes; otherwise cancelled and refunded. ``fault_grace_seconds``
-    (120 s here) is "quickly"."""
-    history = suspended("online-live", Phase.RESULT_CONFIRMED, minutes=-1)
-    refused(history, cancel(), r"cancelled only from .*fault_grace_seconds=120; 004")
-    later = at(-1) + timedelta(seconds=120)
-    events = when(history, cancel(), minutes=1)
-    assert events == [
-        event(RoundCancelled, "supervisor", when=later, round=1, reason="no quick fix")
-    ]
+def test_a_suspended_online_round_with_a_confirmed_result_is_not_cancelled() -> None:
+    """The confirmed result is already settled by the dice (000 §7.6): 004's cancellation after
+    the result waits for settlement to hold such rounds (illumination issue); until then it is
+    refused rather than left unpaid."""
+    history = suspended("online-live", Phase.RESULT_CONFIRMED, minutes=-10)
+    refused(history, cancel(), r"can no longer be cancelled")
+
+
+def test_a_suspended_online_round_before_its_result_is_cancelled_004() -> None:
+    history = suspended("online-live", Phase.UNCOVERED, minutes=-1)
+    events = when(history, cancel())
+    assert events == [event(RoundCancelled, "supervisor", round=1, reason="no quick fix")]
 
 
 def test_a_cancelled_round_is_not_cancelled_again() -> None:

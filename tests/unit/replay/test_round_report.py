@@ -185,3 +185,22 @@ def test_an_unsettled_round_says_so() -> None:
     report = round_report(stored.stored(), TABLE, 1)
     assert report.status == "NOT SETTLED" and report.wagers == []
     assert round_report(stored.stored(), TABLE, 7).status == "NOT STARTED"
+
+
+def test_an_adjustment_to_dice_no_correction_gave_is_a_mismatch() -> None:
+    stored = played()
+    stored.settle(1)
+    seq = stored.log.correct(1, (4, 5, 6), (1, 2, 3))
+    stored.adjust(1, (4, 5, 6), (6, 6, 6), seq)  # self-consistent, but not what was corrected
+    report = round_report(stored.stored(), TABLE, 1)
+    assert report.status == MISMATCH
+    assert any("the correction says" in p for p in report.problems)
+
+
+def test_an_adjustment_without_a_correction_is_a_mismatch() -> None:
+    stored = played()
+    stored.settle(1)
+    stored.adjust(1, (4, 5, 6), (1, 2, 3), 10_000)
+    report = round_report(stored.stored(), TABLE, 1)
+    assert report.status == MISMATCH
+    assert any("no correction to apply" in p for p in report.problems)

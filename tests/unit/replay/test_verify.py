@@ -4,9 +4,9 @@ from datetime import timedelta
 
 import msgspec
 
-from sicbo.replay.verify import verify
+from sicbo.replay.verify import verify, verify_parallel
 from sicbo_contracts.settlement import WagersSettled
-from tests.unit.replay.builders import StoredLog
+from tests.unit.replay.builders import Stored, StoredLog
 from tests.unit.settlement.builders import NOW, PROFILES, Log, chips, promo
 
 
@@ -70,3 +70,26 @@ def test_since_and_table_limit_what_is_verified() -> None:
     assert verify(stored, since=settled_at[-1] + timedelta(seconds=1)).rounds == 0
     assert verify(stored, table="T2").rounds == 0
     assert verify(stored, table="T1", since=NOW).rounds == 4
+
+
+def two_tables(tamper: bool) -> list[Stored]:
+    first = busy_table("cca-1992").stored()
+    other = busy_table("online-live")
+    if tamper:
+        seq, aggregate, summary = other.settle_events[-1]
+        other.settle_events[-1] = (seq, aggregate, msgspec.structs.replace(summary, staked=1))
+    # Same sequences in both (each table's own log is what counts): interleaved like a stream.
+    second = [
+        Stored(e.seq, e.subject.replace(".T1.", ".T2.", 1), e.data, e.time) for e in other.stored()
+    ]
+    return sorted(first + second, key=lambda e: e.seq)
+
+
+def test_tables_verified_in_parallel_give_the_same_answer() -> None:
+    for tamper in (False, True):
+        stored = two_tables(tamper)
+        alone, parallel = verify(stored), verify_parallel(stored, jobs=2)
+        assert (parallel.rounds, parallel.wagers, parallel.ok) == (10, 90, not tamper)
+        assert (alone.rounds, alone.wagers, alone.ok) == (10, 90, not tamper)
+        assert [(a.table, a.round) for a in parallel.mismatches] == ([("T2", 5)] if tamper else [])
+    assert verify_parallel(two_tables(False), jobs=2, table="T2").rounds == 5
