@@ -59,7 +59,9 @@ class DurableConsumer:
 
 # The floor's durable consumers on SICBO. Services bind to these by name (declare=False).
 CONSUMERS: list[DurableConsumer] = [
-    DurableConsumer("settlement", ("sicbo.evt.*.lc.>",)),
+    # A settlement job takes milliseconds; a short ack wait lets another replica take over a
+    # crashed one's round quickly (the job is idempotent: expected sequence 0).
+    DurableConsumer("settlement", ("sicbo.evt.*.lc.>",), ack_wait_s=10),
     DurableConsumer("illumination", ("sicbo.evt.*.lc.>",)),
     DurableConsumer("lifecycle", ("sicbo.evt.*.settle.>", "sicbo.evt.*.lamp.>")),
     DurableConsumer("results-feed", ("sicbo.evt.*.lc.>",)),

@@ -37,10 +37,13 @@ from sicbo_contracts.dice import ResultConfirmed
 from sicbo_contracts.lifecycle import (
     BettingClosed,
     BettingOpened,
+    InvalidateRound,
+    InvalidationReason,
     RoundStarted,
     TableConfig,
     TableOpened,
 )
+from sicbo_contracts.replies import Rejected
 from sicbo_contracts.settlement import RoundSettled, WagersSettled
 from sicbo_contracts.subjects import EVENT_STREAM, Aggregate, round_filter
 from sicbo_contracts.wagers import (
@@ -51,7 +54,7 @@ from sicbo_contracts.wagers import (
     SlipPlaced,
     Wager,
 )
-from tests.integration.conftest import DEALER, OPERATOR, Floor, new_id
+from tests.integration.conftest import DEALER, OPERATOR, SUPERVISOR, Floor, new_id
 from tests.integration.test_settlement import (
     close_and_uncover,
     confirm,
@@ -233,9 +236,22 @@ async def test_replay_of_an_invalidation_with_a_forfeit(rf: ReplayFloor) -> None
     )
     await close_and_uncover(rf.floor, rf.nc, table, 1)
     await confirm(rf.floor, rf.nc, table, 1, (6, 6, 6))
-    # The settlement may already be stored by the time the supervisor acts; either way the
-    # replay equals what was recorded, on the facts the settler saw (RoundSettled.as_of).
-    await invalidate(rf.floor, rf.nc, table, 1, "eve")
+    # A confirmed result is settled by the dice at once: invalidating it is refused (a
+    # supervisor corrects it instead), and the replay shows it settled by the dice.
+    late = await rf.floor.send(
+        rf.nc,
+        InvalidateRound(
+            command_id=new_id(),
+            table=table,
+            actor=SUPERVISOR,
+            round=1,
+            reason=InvalidationReason.FRAUD,
+            detail="marked dice found at seat 2",
+            forfeits=["eve"],
+        ),
+    )
+    assert isinstance(late, Rejected) and "correct the result" in late.reason
+    await wait_completed(rf.store, table, 1)
     await replayed(rf, table, 1)
     await open_round(rf.floor, rf.nc, table, 2)
     await place(rf.floor, rf.nc, table, 2, "ann", [Wager(bet="big", stake=200)])

@@ -102,7 +102,7 @@ async def test_the_settlement_service_completes_the_round_before_the_next_starts
     await wait_for(store, table_id, "round.completed.v1", seconds=20)
     await play_to_result(floor, nc, table_id, 2)
     log = await store.read(f"sicbo.evt.{table_id}.>")
-    seq_of = {e.subject.split(".", 4)[4]: e.seq for e in log}
+    seq_of = {e.subject.split(".", 3)[3]: e.seq for e in log}
     assert seq_of["settle.1.settle-round-settled-v1"] < seq_of["lc.1.round-completed-v1"]
     assert seq_of["lc.1.round-completed-v1"] < seq_of["lc.2.round-started-v1"]
 
