@@ -1,11 +1,13 @@
-"""``python -m sicbo.bench``: run every benchmark and print its figures."""
+"""``python -m sicbo.bench``: run every benchmark and print its figures (``make bench``)."""
 
+import asyncio
 import os
 import platform
 
 from rich.console import Console
 from rich.table import Table
 
+from sicbo.bench.floor import bench_floor
 from sicbo.bench.game import bench_settle
 
 
@@ -17,11 +19,43 @@ def main() -> None:
     table = Table(title="sicbo benchmarks")
     for column in ("what", "figure", "goal"):
         table.add_column(column)
+
     settle = bench_settle()
     table.add_row(
-        f"settle path, one round of {settle.wagers:,} mixed wagers (one core)",
+        f"settle path, one round of {settle.wagers:,} mixed wagers (pure library, one core)",
         f"{settle.per_second:,.0f} wagers/s ({settle.seconds * 1000:.1f} ms)",
         ">= 2,000,000 wagers/s",
+    )
+
+    console.print("running the floor (nats-server and the services as processes)...")
+    floor = asyncio.run(bench_floor())
+    ref = floor.reference
+    table.add_row(
+        f"reference: raw JetStream appends, nats-py js.publish, 100 in flight ({ref.count:,})",
+        f"{ref.per_second:,.0f} appends/s",
+        "",
+    )
+    intake = floor.intake
+    table.add_row(
+        f"wager intake end to end, {intake.clients} clients, slips of 4 wagers"
+        f" ({intake.wagers:,} wagers)",
+        f"{intake.per_second:,.0f} wagers/s = {intake.per_second / ref.per_second:.2f}x reference;"
+        f" accept p50 {intake.percentile(0.5):.1f} ms, p99 {intake.percentile(0.99):.1f} ms",
+        ">= 1.0x reference",
+    )
+    for s in floor.settlements:
+        table.add_row(
+            f"settlement of a {s.wagers:,}-wager round (result confirmed -> settlement stored)",
+            f"{s.milliseconds:.0f} ms",
+            "<= 250 ms for 10,000",
+        )
+    v = floor.verify
+    table.add_row(
+        f"replay verify: {v.rounds} rounds, {v.wagers:,} wagers, read + re-settle"
+        " (tables over the cores, as `sicbo replay verify`)",
+        f"{v.per_second:,.0f} wagers/s (read {v.read_seconds:.2f} s, re-settle"
+        f" {v.check_seconds:.2f} s){'' if v.ok else ' MISMATCH'}",
+        "> 100,000 wagers/s",
     )
     console.print(table)
 

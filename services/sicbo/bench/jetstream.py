@@ -6,7 +6,11 @@ from dataclasses import dataclass
 
 import nats
 
-from sicbo_contracts.subjects import EVENT_STREAM
+from sicbo.provisioning import event_stream, provision
+
+#: A stream configured exactly like the floor's log, so the reference pays the same costs
+#: (file storage, dedupe window, atomic batches allowed) without writing into the audit log.
+REFERENCE_STREAM = "BENCH_REFERENCE"
 
 
 @dataclass(frozen=True)
@@ -23,13 +27,15 @@ async def bench_raw_appends(nats_url: str, count: int = 20_000, in_flight: int =
     """``js.publish`` of small messages to the event stream, ``in_flight`` awaited at once
     (``publish_async`` hangs on refusals, nats.py#985, so the floor never uses it)."""
     nc = await nats.connect(nats_url)
+    spec = event_stream(1, name=REFERENCE_STREAM, subjects=("bench.ref.>",))
+    (await provision(nc, resources=[spec])).raise_for_conflicts()
     js = nc.jetstream()
     payload = b'{"type":"bench.v1","wagers":[{"bet":"small","stake":100}]}'
     sem = asyncio.Semaphore(in_flight)
 
     async def one(i: int) -> None:
         async with sem:
-            await js.publish(f"sicbo.evt.bench.raw.{i % 50}.x", payload, stream=EVENT_STREAM)
+            await js.publish(f"bench.ref.{i % 50}", payload, stream=REFERENCE_STREAM)
 
     try:
         start = time.perf_counter()

@@ -5,7 +5,7 @@ from fractions import Fraction
 from functools import cache
 
 from sicbo.game.bets import Bet, BetKind
-from sicbo.game.dice import Roll, all_rolls, is_triple
+from sicbo.game.dice import Roll, is_triple
 from sicbo.game.profiles import Paytable, pay_key
 
 
@@ -84,9 +84,6 @@ def _winners(paytable: Paytable, roll: Roll) -> tuple[tuple[Bet, Fraction], ...]
 
 
 @cache
-def pay_index(paytable: Paytable) -> dict[Roll, dict[str, tuple[int, int]]]:
-    """For the settle hot path: per result, winning bet id -> (numerator, denominator)."""
-    return {
-        roll: {bet.id: (pay.numerator, pay.denominator) for bet, pay in _winners(paytable, roll)}
-        for roll in all_rolls()
-    }
+def roll_pays(paytable: Paytable, roll: Roll) -> dict[str, tuple[int, int]]:
+    """For the settle hot path: winning bet id -> (numerator, denominator) for one result."""
+    return {bet.id: (pay.numerator, pay.denominator) for bet, pay in _winners(paytable, roll)}

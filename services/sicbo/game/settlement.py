@@ -8,7 +8,7 @@ from fractions import Fraction
 from sicbo.game.bets import parse_bet
 from sicbo.game.dice import Roll
 from sicbo.game.errors import GameError, InvalidStake
-from sicbo.game.evaluation import pay_for, pay_index
+from sicbo.game.evaluation import pay_for, roll_pays
 from sicbo.game.profiles import Paytable
 from sicbo_contracts.wagers import Medium  # the wire's media are the game's media
 
@@ -90,7 +90,7 @@ def settle_round(
     unit: int = 1,
 ) -> list[Settled]:
     """Settle already-validated wagers (bet id, stake, medium) of one round: the hot path."""
-    pays = pay_index(paytable)[roll]
+    pays = roll_pays(paytable, roll)
     lose = Settled(Outcome.LOSE, 0, 0)
     out: list[Settled] = []
     append = out.append

@@ -39,11 +39,13 @@ from sicbo.shell.headers import COMMAND_ID
 from sicbo_contracts.base import Actor, Role
 from sicbo_contracts.dice import ResultConfirmed, ResultCorrected
 from sicbo_contracts.lifecycle import (
+    BettingClosed,
     CompleteRound,
     NoResultDeclared,
     RoundCancelled,
     RoundCompleted,
     RoundInvalidated,
+    Uncovered,
 )
 from sicbo_contracts.replies import Accepted, Reply
 from sicbo_contracts.settlement import (
@@ -70,7 +72,10 @@ SETTLE_ON = frozenset(
     _token(t) for t in (ResultConfirmed, NoResultDeclared, RoundInvalidated, RoundCancelled)
 )
 ADJUST_ON = _token(ResultCorrected)
-TRIGGERS = SETTLE_ON | {ADJUST_ON}
+#: Once betting is closed no slip can be stored any more (the server refuses it), so the
+#: round's wagers are read ahead then: at the result only the last few events are left to read.
+PREFETCH_ON = frozenset(_token(t) for t in (BettingClosed, Uncovered))
+TRIGGERS = SETTLE_ON | {ADJUST_ON} | PREFETCH_ON
 _ROUND_SETTLED = _token(RoundSettled)
 _ADJUSTED = _token(SettlementAdjusted)
 _WAGERS_SETTLED = _token(WagersSettled)
@@ -156,6 +161,8 @@ class Settler:
             if round_no < cache.kept_from:  # an old redelivery: read the table afresh
                 cache = TableCache(table, TableLog(table))
             await self._catch_up(cache)
+            if event_type in PREFETCH_ON:
+                return
             facts = cache.log.facts(round_no)
             if facts is None or not facts.ended:
                 log.warning("%s on %s: round %s has no outcome", event_type, table, round_no)

@@ -19,12 +19,14 @@ from nats.aio.client import Client as NATS
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.telemetry import setup_tracing
 from sicbo.shell.commands import Clock, CommandHandler, DeciderSpec, Hook
-from sicbo_contracts.subjects import EVENT_STREAM, commands_of
+from sicbo.shell.listener import CommandListener
+from sicbo_contracts.subjects import EVENT_STREAM
 
 log = logging.getLogger(__name__)
 
 
-#: Commands one service process works on at once.
+#: Commands one service process works on at once (other tables, pipelined slips); the
+#: handler serialises per table where the decider asks for it.
 MAX_IN_FLIGHT = 64
 
 
@@ -68,6 +70,7 @@ def create_app(
     )
     app = FastStream(broker)
     holder: dict[str, Runtime] = {}
+    listeners: list[CommandListener] = []
 
     @app.on_startup
     async def connect() -> None:
@@ -76,11 +79,21 @@ def create_app(
         hook = before_append(nc) if before_append is not None else None
         handler: CommandHandler[Any] = CommandHandler(spec, store, clock, before_append=hook)
         holder["rt"] = Runtime(nc, store, handler, clock)
+        listener = CommandListener(
+            nc,
+            handler,
+            spec.service,
+            provider.get_tracer("sicbo.shell"),
+            max_in_flight=MAX_IN_FLIGHT,
+        )
+        listeners.append(listener)
 
     @app.after_startup
     async def started() -> None:
         if on_start is not None:
             await on_start(holder["rt"])
+        for listener in listeners:
+            await listener.start()
         log.info("sicbo-%s ready", spec.service)
 
     @app.on_shutdown
@@ -88,16 +101,11 @@ def create_app(
         runtime = holder.get("rt")
         if runtime is None:
             return
+        for listener in listeners:
+            await listener.stop()
         if on_stop is not None:
             await on_stop(runtime)
         await runtime.nc.drain()
-
-    # Commands are handled concurrently (other tables, pipelined slips); the handler itself
-    # serialises per table where the decider asks for it.
-    @broker.subscriber(commands_of(spec.service), queue=spec.service, max_workers=MAX_IN_FLIGHT)
-    async def on_command(msg: NatsMessage) -> bytes:
-        table = msg.raw_message.subject.split(".")[2]
-        return await holder["rt"].handler.handle_raw(msg.body, table)
 
     @broker.subscriber(ping_subject(spec.service))
     async def on_ping(msg: NatsMessage) -> bytes:

@@ -228,7 +228,7 @@ def evolve(state: WagerState, event: Fact) -> WagerState:
             )
         case SlipPlaced(round=r, slip_id=slip_id, player=player, wagers=wagers):
             slip = Slip(slip_id, player, r, r, tuple(wagers), order=state.placed)
-            return replace(_put(state, slip), placed=state.placed + 1)
+            return _put(state, slip, placed=state.placed + 1)
         case SlipWithdrawn(slip_id=slip_id):
             return _update(state, slip_id, status=SlipStatus.WITHDRAWN)
         case SlipChanged(slip_id=slip_id, after=after):
@@ -265,15 +265,19 @@ def _end_betting(current: CurrentRound | None, number: int | None) -> CurrentRou
     return replace(current, betting=Betting.CLOSED)
 
 
-def _put(state: WagerState, slip: Slip) -> WagerState:
-    """Record ``slip`` as the latest copy, and in its round's book while it is active."""
+def _put(state: WagerState, slip: Slip, *, placed: int | None = None) -> WagerState:
+    """Record ``slip`` as the latest copy, and in its round's book while it is active; a new
+    slip also counts as ``placed`` in the same copy (a state copy is the fold's main cost)."""
     book = state.book(slip.round)
     if slip.status is SlipStatus.ACTIVE:
         book = book.set(slip.slip_id, slip)
     else:
         book = book.delete(slip.slip_id)
     return replace(
-        state, slips=state.slips.set(slip.slip_id, slip), books=state.books.set(slip.round, book)
+        state,
+        slips=state.slips.set(slip.slip_id, slip),
+        books=state.books.set(slip.round, book),
+        placed=state.placed if placed is None else placed,
     )
 
 

@@ -1,0 +1,230 @@
+"""End-to-end benchmarks of the running floor: intake, settlement, replay verify.
+
+Everything runs on one machine in one run: a nats-server of its own (temporary data), the
+services as separate processes, and the clients in this process.
+"""
+
+import asyncio
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import nats
+
+from sicbo.bench.jetstream import RateFigure, bench_raw_appends
+from sicbo.demo.client import FloorClient, new_id
+from sicbo.eventstore.store import EventStore
+from sicbo.infra.nats_server import LocalNatsServer
+from sicbo.infra.processes import ServiceProcess
+from sicbo.lifecycle.state import Phase
+from sicbo.provisioning import provision
+from sicbo.replay.verify import verify_parallel
+from sicbo_contracts.base import Actor, Limits, Role
+from sicbo_contracts.dice import ConfirmResult, EnterDice
+from sicbo_contracts.lifecycle import (
+    CloseBetting,
+    OpenBetting,
+    OpenTable,
+    StartRound,
+    TableConfig,
+    Uncover,
+)
+from sicbo_contracts.replies import Accepted, Rejected
+from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL
+from sicbo_contracts.wagers import PlaceSlip, Wager
+
+DEALER = Actor(id="bench-dealer", role=Role.DEALER)
+DEALER_PACE_SECONDS = 1.0
+OPERATOR = Actor(id="bench-operator", role=Role.OPERATOR)
+LIMITS = Limits(minimum=100, maximum=1_000_000, unit=100)
+SLIP = [
+    Wager(bet="small", stake=1_000),
+    Wager(bet="total:9", stake=200),
+    Wager(bet="combo:2-5", stake=300),
+    Wager(bet="single:4", stake=500),
+]  # four wagers a slip
+
+
+@dataclass(frozen=True)
+class IntakeFigure:
+    wagers: int
+    seconds: float
+    latencies_ms: list[float]
+    clients: int
+
+    @property
+    def per_second(self) -> float:
+        return self.wagers / self.seconds
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.latencies_ms)
+        return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+
+@dataclass(frozen=True)
+class SettleFigure:
+    wagers: int
+    milliseconds: float
+
+
+@dataclass(frozen=True)
+class VerifyFigure:
+    wagers: int
+    rounds: int
+    read_seconds: float
+    check_seconds: float
+    ok: bool
+
+    @property
+    def per_second(self) -> float:
+        return self.wagers / (self.read_seconds + self.check_seconds)
+
+
+@dataclass(frozen=True)
+class FloorFigures:
+    reference: RateFigure
+    intake: IntakeFigure
+    settlements: list[SettleFigure]
+    verify: VerifyFigure
+
+
+async def _ok(client: FloorClient, cmd: object) -> None:
+    reply = await client.send(cmd)
+    if not isinstance(reply, Accepted):
+        raise RuntimeError(f"{type(cmd).__name__}: {reply}")
+
+
+async def _open_round(client: FloorClient, table: str, round_no: int) -> None:
+    if round_no == 1:
+        config = TableConfig(profile="cca-1992", limits=LIMITS)
+        await _ok(
+            client, OpenTable(command_id=new_id("open"), table=table, actor=OPERATOR, config=config)
+        )
+    await _ok(
+        client,
+        StartRound(
+            command_id=new_id("start"), table=table, actor=DEALER, round=round_no, tumbles=3
+        ),
+    )
+    await _ok(
+        client, OpenBetting(command_id=new_id("bet"), table=table, actor=DEALER, round=round_no)
+    )
+
+
+async def _slips(
+    client: FloorClient, table: str, round_no: int, count: int, clients: int
+) -> list[float]:
+    """``clients`` concurrent players each sending their share of ``count`` slips, one at a
+    time; returns each accept latency in ms."""
+    latencies: list[float] = []
+
+    async def player(n: int) -> None:
+        actor = Actor(id=f"p{n}", role=Role.PLAYER)
+        for _ in range(count // clients):
+            cmd = PlaceSlip(
+                command_id=new_id("s"),
+                table=table,
+                actor=actor,
+                round=round_no,
+                player=actor.id,
+                wagers=SLIP,
+            )
+            start = time.perf_counter()
+            reply = await client.send(cmd)
+            latencies.append((time.perf_counter() - start) * 1000)
+            if isinstance(reply, Rejected):
+                raise RuntimeError(f"slip refused: {reply.reason}")
+
+    await asyncio.gather(*(player(n) for n in range(clients)))
+    return latencies
+
+
+async def _finish(client: FloorClient, table: str, round_no: int) -> None:
+    await _ok(
+        client, CloseBetting(command_id=new_id("close"), table=table, actor=DEALER, round=round_no)
+    )
+    await _ok(client, Uncover(command_id=new_id("unc"), table=table, actor=DEALER, round=round_no))
+    # A dealer announces and enters the dice seconds after "no more bets" (000 §5.2-5.4);
+    # the bench keeps a human pace there, as settlement reads the wagers ahead meanwhile.
+    await asyncio.sleep(DEALER_PACE_SECONDS)
+    await _ok(
+        client,
+        EnterDice(
+            command_id=new_id("dice"), table=table, actor=DEALER, round=round_no, dice=(2, 4, 5)
+        ),
+    )
+    await _ok(
+        client, ConfirmResult(command_id=new_id("conf"), table=table, actor=DEALER, round=round_no)
+    )
+
+
+async def _settle_time(client: FloorClient, table: str, round_no: int) -> float:
+    """Stream time from ResultConfirmed stored to RoundSettled stored, in ms."""
+    for _ in range(600):
+        state = await client.lifecycle(table)
+        if (
+            state.round is not None
+            and state.round.number == round_no
+            and state.round.phase is Phase.COMPLETED
+        ):
+            break
+        await asyncio.sleep(0.05)
+    log = await client.events(f"sicbo.evt.{table}.*.{round_no}.>")
+    confirmed = next(e.time for e in log if e.subject.endswith("dice-result-confirmed-v1"))
+    settled = next(e.time for e in log if e.subject.endswith("settle-round-settled-v1"))
+    return (settled - confirmed).total_seconds() * 1000
+
+
+async def bench_intake(client: FloorClient, slips: int = 4_000, clients: int = 16) -> IntakeFigure:
+    table = "bench-intake"
+    await _open_round(client, table, 1)
+    start = time.perf_counter()
+    latencies = await _slips(client, table, 1, slips, clients)
+    elapsed = time.perf_counter() - start
+    await _finish(client, table, 1)
+    return IntakeFigure(len(latencies) * len(SLIP), elapsed, latencies, clients)
+
+
+async def bench_settlement(client: FloorClient, wagers: int) -> SettleFigure:
+    table = f"bench-settle-{wagers}"
+    await _open_round(client, table, 1)
+    await _slips(client, table, 1, wagers // len(SLIP), 16)
+    await _finish(client, table, 1)
+    return SettleFigure(wagers, await _settle_time(client, table, 1))
+
+
+async def bench_verify(nc: nats.NATS) -> VerifyFigure:
+    start = time.perf_counter()
+    stored = await EventStore(nc, EVENT_STREAM).read(EVENTS_ALL)
+    read = time.perf_counter() - start
+    start = time.perf_counter()
+    result = verify_parallel(stored, jobs=os.cpu_count() or 1)  # as `sicbo replay verify`
+    return VerifyFigure(result.wagers, result.rounds, read, time.perf_counter() - start, result.ok)
+
+
+async def bench_floor() -> FloorFigures:
+    with tempfile.TemporaryDirectory() as tmp, LocalNatsServer(Path(tmp) / "nats") as server:
+        nc = await nats.connect(server.url)
+        processes = [
+            ServiceProcess(name, server.url, log_path=Path(tmp) / f"{name}.log")
+            for name in ("lifecycle", "dice", "wagers", "settlement")
+        ]
+        try:
+            (await provision(nc)).raise_for_conflicts()
+            for proc in processes:
+                proc.start()
+            for proc in processes:
+                await proc.wait_ready()
+            reference = await bench_raw_appends(server.url)
+            client = FloorClient(nc)
+            intake = await bench_intake(client)
+            settlements = [await bench_settlement(client, n) for n in (1_000, 10_000)]
+            await asyncio.sleep(1)  # let the intake round's settlement land before verifying
+            checked = await bench_verify(nc)
+        finally:
+            for proc in processes:
+                proc.stop()
+            await nc.close()
+    return FloorFigures(reference, intake, settlements, checked)
