@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nats
+from nats.aio.client import Client as NATS
 
 from sicbo.bench.jetstream import RateFigure, bench_raw_appends
 from sicbo.demo.client import FloorClient, new_id
@@ -195,7 +196,7 @@ async def bench_settlement(client: FloorClient, wagers: int) -> SettleFigure:
     return SettleFigure(wagers, await _settle_time(client, table, 1))
 
 
-async def bench_verify(nc: nats.NATS) -> VerifyFigure:
+async def bench_verify(nc: NATS) -> VerifyFigure:
     start = time.perf_counter()
     stored = await EventStore(nc, EVENT_STREAM).read(EVENTS_ALL)
     read = time.perf_counter() - start

@@ -21,5 +21,5 @@ def run(
     console = Console()
     try:
         asyncio.run(run_floor(data_dir, port, console))
-    except KeyboardInterrupt:
-        console.print("stopped")
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        console.print("floor stopped: services and nats-server ended")

@@ -5,6 +5,7 @@ Everything started here is stopped here, by PID, when the floor is stopped (Ctrl
 
 import asyncio
 import contextlib
+import signal
 from pathlib import Path
 
 import nats
@@ -21,19 +22,31 @@ SERVICES = {"lifecycle": 1, "dice": 1, "wagers": 1, "settlement": 1}
 
 def print_line(console: Console, line: RoundLine) -> None:
     if line.dice is None:
-        outcome = f"[yellow]{line.basis}[/]"
+        outcome = f"[yellow]{line.basis:<14}[/]"
     else:
         a, b, c = line.dice
-        outcome = f"dice [bold]{a} {b} {c}[/] ({a + b + c:>2})"
+        outcome = f"[bold]{a} {b} {c}[/] total {a + b + c:>2}"
     house = line.staked - line.returned
     console.print(
-        f"[cyan]{line.table:<13}[/] round {line.round:>4}  {outcome:<28} "
-        f"wagers {line.wagers:>3}  staked {line.staked:>9,}  returned {line.returned:>9,}  "
-        f"house {house:>+9,}"
+        f"[cyan]{line.table:<12}[/] #{line.round:<4} {outcome} "
+        f"wagers {line.wagers:>2}  staked {line.staked:>7,}  returned {line.returned:>7,}  "
+        f"house {house:>+7,}",
+        soft_wrap=True,
     )
 
 
+def stop_on_signals() -> None:
+    """SIGINT (Ctrl-C) and SIGTERM cancel the floor, so the ``finally`` below stops every
+    process it started, even where SIGINT was inherited as ignored (a background job)."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, task.cancel)
+
+
 async def run_floor(data_dir: Path, port: int, console: Console) -> None:
+    stop_on_signals()
     with LocalNatsServer(data_dir / "nats", port=port) as server:
         console.print(f"nats-server pid {server.pid} on [bold]{server.url}[/] (data in {data_dir})")
         nc = await nats.connect(server.url)
@@ -51,9 +64,10 @@ async def run_floor(data_dir: Path, port: int, console: Console) -> None:
                 await proc.wait_ready()
                 console.print(f"{proc.service} pid {proc.pid} ready")
             console.print(
-                f"playing on {len(DEMO_TABLES)} tables; Ctrl-C stops everything. Try: "
-                f"[bold]NATS_URL={server.url} sicbo log demo-cca[/] or "
-                f"[bold]sicbo replay round demo-cca 1 --nats {server.url}[/]"
+                f"playing on {len(DEMO_TABLES)} tables; Ctrl-C stops everything. In another"
+                f" terminal: export NATS_URL={server.url}; then e.g. `sicbo log demo-cca`,"
+                " `sicbo replay round demo-cca 1`, `sicbo replay verify`",
+                soft_wrap=True,
             )
             client = FloorClient(nc)
             tables = [
@@ -66,4 +80,3 @@ async def run_floor(data_dir: Path, port: int, console: Console) -> None:
                 proc.stop()
             with contextlib.suppress(Exception):
                 await nc.close()
-    console.print("floor stopped: services and nats-server ended")
