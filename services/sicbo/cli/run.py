@@ -15,11 +15,14 @@ def run(
         "var/floor"
     ),
     port: Annotated[int, typer.Option(help="preferred NATS port (a free one if taken)")] = 4222,
+    demo: Annotated[
+        bool, typer.Option("--demo/--no-demo", help="play the demo tables, or only serve")
+    ] = True,
 ) -> None:
     """Start nats-server, provision, start every service as a process and play a demo floor:
     one table per rule profile, simulated dealers and players. Ctrl-C stops everything."""
     console = Console()
     try:
-        asyncio.run(run_floor(data_dir, port, console))
+        asyncio.run(run_floor(data_dir, port, console, demo=demo))
     except (KeyboardInterrupt, asyncio.CancelledError):
         console.print("floor stopped: services and nats-server ended")

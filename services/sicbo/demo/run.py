@@ -45,7 +45,7 @@ def stop_on_signals() -> None:
         loop.add_signal_handler(sig, task.cancel)
 
 
-async def run_floor(data_dir: Path, port: int, console: Console) -> None:
+async def run_floor(data_dir: Path, port: int, console: Console, *, demo: bool = True) -> None:
     stop_on_signals()
     with LocalNatsServer(data_dir / "nats", port=port) as server:
         console.print(f"nats-server pid {server.pid} on [bold]{server.url}[/] (data in {data_dir})")
@@ -64,16 +64,20 @@ async def run_floor(data_dir: Path, port: int, console: Console) -> None:
                 await proc.wait_ready()
                 console.print(f"{proc.service} pid {proc.pid} ready")
             console.print(
-                f"playing on {len(DEMO_TABLES)} tables; Ctrl-C stops everything. In another"
-                f" terminal: export NATS_URL={server.url}; then e.g. `sicbo log demo-cca`,"
-                " `sicbo replay round demo-cca 1`, `sicbo replay verify`",
+                f"In another terminal: export NATS_URL={server.url}; then e.g."
+                " `sicbo log demo-cca`, `sicbo replay round demo-cca 1`, `sicbo replay verify`."
+                " Ctrl-C stops everything.",
                 soft_wrap=True,
             )
+            if not demo:
+                console.print("no demo tables: drive your own with `sicbo send`")
+                await asyncio.Event().wait()  # until Ctrl-C / SIGTERM cancels the floor
             client = FloorClient(nc)
             tables = [
-                TableSimulator(client, demo, lambda line: print_line(console, line))
-                for demo in DEMO_TABLES
+                TableSimulator(client, table, lambda line: print_line(console, line))
+                for table in DEMO_TABLES
             ]
+            console.print(f"playing on {len(DEMO_TABLES)} demo tables, one per rule profile")
             await asyncio.gather(*(t.run() for t in tables))
         finally:
             for proc in processes:
