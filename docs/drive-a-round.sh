@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Drive one round by hand against a running floor (start it with `sicbo run --no-demo`).
+# Drive one round by hand against a running floor (start it with `sicbo run --no-demo`),
+# with the venv on PATH (`source .venv/bin/activate`).
 # Usage: NATS_URL=nats://127.0.0.1:4222 docs/drive-a-round.sh [TABLE]
 set -euo pipefail
 T=${1:-T1}
