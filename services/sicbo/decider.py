@@ -6,9 +6,10 @@ with the command: nothing here reads a clock or the network, so replay is exact.
 """
 
 from collections.abc import Iterable
-from typing import NoReturn
+from datetime import datetime
+from typing import NoReturn, TypedDict
 
-from sicbo_contracts.base import Command, Role
+from sicbo_contracts.base import Actor, Command, Role
 
 
 class Refused(Exception):
@@ -37,3 +38,14 @@ def require_role(command: Command, allowed: Iterable[Role], *, rule: str = "") -
             f" only {article} {names} may{cite}",
             code="forbidden",
         )
+
+
+class Stamp(TypedDict):
+    table: str
+    actor: Actor
+    at: datetime
+
+
+def stamp(command: Command, at: datetime) -> Stamp:
+    """Every event records the table, who did it and when (DESIGN.md "Contracts")."""
+    return {"table": command.table, "actor": command.actor, "at": at}

@@ -36,12 +36,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from functools import reduce
-from typing import TypedDict
 
-from sicbo.decider import Refused, refuse, require_role
+from sicbo.decider import Refused, refuse, require_role, stamp
 from sicbo.game.dice import Roll, make_roll, total
 from sicbo.game.errors import InvalidDice
-from sicbo_contracts.base import Actor, Command, Dice, Role
+from sicbo_contracts.base import Dice, Role
 from sicbo_contracts.dice import (
     ConfirmResult,
     CorrectResult,
@@ -235,7 +234,7 @@ def _enter(state: DiceState, command: EnterDice, at: datetime) -> DiceEntered:
         )
     roll = _roll(command.dice)
     return DiceEntered(
-        **_stamp(command, at),
+        **stamp(command, at),
         round=current.number,
         dice=command.dice,  # echoed as pressed, so the dealer checks the buttons (000 §5.4)
         announced=roll,  # lowest to highest, then the total (000 §5.3)
@@ -266,13 +265,13 @@ def _confirm(
     if current.reading is not None and _roll(current.reading) != entered:
         # Two sources disagree: nothing is settled until a supervisor looks at the dice.
         return ResultHeld(
-            **_stamp(command, at),
+            **stamp(command, at),
             round=current.number,
             entered=entered,
             read=_roll(current.reading),
         )
     return ResultConfirmed(
-        **_stamp(command, at),
+        **stamp(command, at),
         round=current.number,
         dice=entered,
         total=total(entered),
@@ -293,7 +292,7 @@ def _read(state: DiceState, command: ReadDice, at: datetime) -> DiceRead:
     # After confirmation (even after completion, while the round is current) the reading
     # holds nothing back, since settlement may be running: a disagreement is for a supervisor
     # to correct (GLI-19 §4.18.4).
-    return DiceRead(**_stamp(command, at), round=current.number, dice=command.dice)
+    return DiceRead(**stamp(command, at), round=current.number, dice=command.dice)
 
 
 def _resolve(state: DiceState, command: ResolveHeldResult, at: datetime) -> ResultConfirmed:
@@ -313,7 +312,7 @@ def _resolve(state: DiceState, command: ResolveHeldResult, at: datetime) -> Resu
         )
     roll = _roll(command.dice)
     return ResultConfirmed(
-        **_stamp(command, at),
+        **stamp(command, at),
         round=current.number,
         dice=roll,
         total=total(roll),
@@ -341,7 +340,7 @@ def _correct(state: DiceState, command: CorrectResult, at: datetime) -> ResultCo
             " a correction must change the dice"
         )
     return ResultCorrected(
-        **_stamp(command, at),
+        **stamp(command, at),
         round=current.number,
         before=current.result,
         after=after,
@@ -404,14 +403,3 @@ def _roll(dice: Dice) -> Roll:
 
 def _show(dice: Dice) -> str:
     return "-".join(str(d) for d in dice)
-
-
-class _Stamp(TypedDict):
-    table: str
-    actor: Actor
-    at: datetime
-
-
-def _stamp(command: Command, at: datetime) -> _Stamp:
-    """Every event records the table, who did it and when (DESIGN.md "Contracts")."""
-    return {"table": command.table, "actor": command.actor, "at": at}

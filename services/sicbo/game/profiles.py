@@ -28,6 +28,11 @@ class NoResultPolicy(StrEnum):
     CARRY_OVER_LOCKED = "carry-over-locked"  # 002/2003 art. 3(3), 004: re-run, wagers stay
     PLAYER_CHOICE = "player-choice"  # 002/2004 art. 3(4): cancel, keep or change
 
+    @property
+    def carries_wagers(self) -> bool:
+        """The void round's wagers stand in the re-run round."""
+        return self is not NoResultPolicy.REFUND
+
 
 class IlluminationFaultPolicy(StrEnum):
     SUSPEND_TABLE = "suspend-table"  # 000 §7.6-7.7: settle by the dice, inspector clears

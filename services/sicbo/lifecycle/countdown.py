@@ -79,20 +79,44 @@ class Countdown:
                 await task
 
     async def _watch(self, kv: KeyValue, watcher: object) -> None:
-        async for entry in watcher:  # type: ignore[attr-defined]
-            if entry is None or entry.value is None or entry.operation is not None:
-                continue  # end of the initial replay, or a delete/purge marker
+        """Schedule every deadline put in the bucket; if the watch fails, watch again (it
+        replays the whole bucket, and scheduled keys are not scheduled twice)."""
+        while True:
             try:
-                deadline = msgspec.json.decode(entry.value, type=Deadline)
-            except msgspec.DecodeError:
-                log.error("bad deadline under %s: %r", entry.key, entry.value)
-                continue
-            if entry.key not in self._scheduled:
-                self._scheduled[entry.key] = asyncio.create_task(
-                    self._fire(kv, entry.key, deadline)
-                )
+                async for entry in watcher:  # type: ignore[attr-defined]
+                    self._schedule(kv, entry)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("countdown watch failed; watching again")
+            await asyncio.sleep(RETRY_SECONDS)
+            with contextlib.suppress(Exception):
+                watcher = await kv.watchall(ignore_deletes=True)
+
+    def _schedule(self, kv: KeyValue, entry: KeyValue.Entry | None) -> None:
+        if entry is None or entry.value is None or entry.operation is not None:
+            return  # end of the initial replay, or a delete/purge marker
+        try:
+            deadline = msgspec.json.decode(entry.value, type=Deadline)
+        except msgspec.DecodeError:
+            log.error("bad deadline under %s: %r", entry.key, entry.value)
+            return
+        if entry.key not in self._scheduled:
+            self._scheduled[entry.key] = asyncio.create_task(self._fire(kv, entry.key, deadline))
 
     async def _fire(self, kv: KeyValue, key: str, deadline: Deadline) -> None:
+        try:
+            await self._close(kv, key, deadline)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # Left in the bucket: the next start of any lifecycle replica fires it again, and
+            # wager intake refuses late slips by the deadline meanwhile.
+            log.exception("countdown %s failed", key)
+        finally:
+            self._scheduled.pop(key, None)
+
+    async def _close(self, kv: KeyValue, key: str, deadline: Deadline) -> None:
         delay = (deadline.closes_at - self._rt.clock()).total_seconds()
         if delay > 0:
             await asyncio.sleep(delay)
@@ -112,4 +136,3 @@ class Countdown:
             log.info("countdown %s: %s", key, reply.reason)  # closed by hand, or never opened
         with contextlib.suppress(KeyNotFoundError, NoKeysError):
             await kv.delete(key)
-        self._scheduled.pop(key, None)

@@ -1,24 +1,12 @@
 """Checks shared by the lifecycle's command handlers; each refuses with the rule it applies."""
 
 from datetime import datetime
-from typing import TypedDict
 
 from sicbo.decider import refuse
 from sicbo.game.profiles import Profile, load_profile
 from sicbo.lifecycle.state import ENDED, LifecycleState, Phase, RoundState, TableStatus
-from sicbo_contracts.base import Actor, Command, Limits
+from sicbo_contracts.base import Limits
 from sicbo_contracts.lifecycle import TableConfig
-
-
-class Stamp(TypedDict):
-    table: str
-    actor: Actor
-    at: datetime
-
-
-def stamp(command: Command, at: datetime) -> Stamp:
-    """Every event records the table, who did it and when (DESIGN.md "Contracts")."""
-    return {"table": command.table, "actor": command.actor, "at": at}
 
 
 def hhmm(at: datetime) -> str:

@@ -2,7 +2,7 @@
 
 from datetime import datetime, timedelta
 
-from sicbo.decider import Refused, refuse, require_role
+from sicbo.decider import Refused, refuse, require_role, stamp
 from sicbo.game.errors import InvalidChoice, UnknownProfile
 from sicbo.game.house_edge import house_edge_report
 from sicbo.game.profiles import load_profile
@@ -12,7 +12,6 @@ from sicbo.lifecycle.guards import (
     profile_of,
     require_open,
     show_limits,
-    stamp,
 )
 from sicbo.lifecycle.paytables import (
     earliest_adoption,
@@ -20,7 +19,7 @@ from sicbo.lifecycle.paytables import (
     paytable_in_force,
     same_profile,
 )
-from sicbo.lifecycle.state import LifecycleState, TableStatus
+from sicbo.lifecycle.state import LifecycleState, Phase, TableStatus
 from sicbo_contracts.base import Role
 from sicbo_contracts.lifecycle import (
     ApprovePaytable,
@@ -159,12 +158,20 @@ def post_closing_notice(
 
 def close_table(state: LifecycleState, command: CloseTable, at: datetime) -> list[LifecycleEvent]:
     require_role(command, _SUPERVISOR, rule="000 §8.8")
-    require_open(state)
+    config = require_open(state)
     current = state.round
     if current is not None and current.in_progress:
         refuse(
             f"round {current.number} is in progress ({current.phase.value}): a table closes"
             " only between rounds, once every winner is paid (002 art. 4)"
+        )
+    policy = profile_of(config).no_result_policy
+    if current is not None and current.ended_by is Phase.NO_RESULT and policy.carries_wagers:
+        # 002/2003 art. 3(3), 002/2004 art. 3(3)(4), 004: after "no result" the round is run
+        # again at once with the wagers standing; closing now would strand them.
+        refuse(
+            f"round {current.number} ended with no result and its wagers stand for the re-run"
+            f" ({policy.value}): play the re-run round before closing the table"
         )
     if state.seats:
         notice = state.closing_notice
@@ -230,6 +237,11 @@ def propose_paytable(
         paytable = profile.paytable(command.choices)
     except InvalidChoice as error:
         raise Refused(f"{error} (002/2004 art. 6(6))") from None
+    if command.applied_on > at.date():
+        refuse(
+            f"applied_on {command.applied_on} is in the future: the application to the"
+            " regulator must already have been made (002/2004 art. 8)"
+        )
     report = house_edge_report(paytable)
     return [
         PaytableProposed(

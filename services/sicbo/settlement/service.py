@@ -94,7 +94,7 @@ def app(nats_url: str) -> FastStream:
         assert isinstance(settler, Settler)
         raw = msg.raw_message
         try:
-            await settler.on_event(raw.subject)
+            await settler.on_event(raw.subject, raw.metadata.sequence.stream)
         except Exception:
             delivered = raw.metadata.num_delivered or 1
             delay = min(MAX_RETRY_DELAY, RETRY_DELAY * 2 ** (delivered - 1))

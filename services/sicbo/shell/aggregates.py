@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from sicbo.eventstore.store import EventStore, subject_matches
-from sicbo.shell.headers import COMMAND_ID
+from sicbo.shell.headers import COMMAND_DIGEST, COMMAND_ID, COMMAND_SERVICE
 
 S = TypeVar("S")
 log = logging.getLogger(__name__)
@@ -30,7 +30,8 @@ class Loaded(Generic[S]):
     state: S
     last_seq: int = 0  # the last event read: where the next catch-up starts
     expect_seq: int = 0  # the last event on the expectation filter: what an append expects
-    commands: OrderedDict[str, int] = field(default_factory=OrderedDict)
+    #: This service's recent command ids -> (stream sequence, digest of the command).
+    commands: OrderedDict[str, tuple[int, str]] = field(default_factory=OrderedDict)
 
 
 class Aggregates(Generic[S]):
@@ -43,9 +44,11 @@ class Aggregates(Generic[S]):
         initial: Callable[[str], S],
         evolve: Callable[[S, Any], S],
         event_type: Any,
+        service: str,
         decodes: Callable[[str], bool] = lambda subject: True,
     ) -> None:
         self._store = store
+        self._service = service
         self._filter_of = filter_of
         self._expect_filter_of = expect_filter_of
         self._decodes = decodes
@@ -55,9 +58,6 @@ class Aggregates(Generic[S]):
         self._cache: dict[str, Loaded[S]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._refreshing: dict[str, asyncio.Future[None]] = {}
-
-    def expect_filter_of(self, table: str) -> str:
-        return self._expect_filter_of(table)
 
     def lock(self, table: str) -> asyncio.Lock:
         """Serialises one process's commands per table, so they don't race each other."""
@@ -85,20 +85,24 @@ class Aggregates(Generic[S]):
     async def _catch_up(self, table: str, loaded: Loaded[S]) -> None:
         expect_filter = self._expect_filter_of(table)
         for stored in await self._store.read(self._filter_of(table), after_seq=loaded.last_seq):
+            if self._decodes(stored.subject):
+                try:
+                    evt = self._decoder.decode(stored.data)
+                except msgspec.DecodeError:
+                    # Forward compatibility: an event type this version doesn't know is skipped.
+                    log.warning("skipping undecodable event %s on %s", stored.seq, stored.subject)
+                else:
+                    try:
+                        loaded.state = self._evolve(loaded.state, evt)
+                    except Exception:
+                        # Never go on from a state that missed an event: start afresh next time.
+                        self._cache.pop(table, None)
+                        raise
             loaded.last_seq = stored.seq
             if subject_matches(stored.subject, expect_filter):
                 loaded.expect_seq = stored.seq
-            if not self._decodes(stored.subject):
-                continue
-            try:
-                evt = self._decoder.decode(stored.data)
-            except msgspec.DecodeError:
-                # Forward compatibility: an event type this version does not know is skipped.
-                log.warning("skipping undecodable event seq=%s on %s", stored.seq, stored.subject)
-            else:
-                loaded.state = self._evolve(loaded.state, evt)
             command_id = stored.headers.get(COMMAND_ID)
-            if command_id:
-                loaded.commands[command_id] = stored.seq
+            if command_id and stored.headers.get(COMMAND_SERVICE) == self._service:
+                loaded.commands[command_id] = (stored.seq, stored.headers.get(COMMAND_DIGEST, ""))
                 if len(loaded.commands) > REMEMBERED_COMMANDS:
                     loaded.commands.popitem(last=False)

@@ -1,5 +1,6 @@
 """JSON on the wire: one encoder, and the event tag <-> subject mapping."""
 
+import hashlib
 import re
 from typing import Any
 
@@ -15,6 +16,12 @@ encode = encoder.encode
 _FIELD = re.compile(r"at `(\$[^`]*)`")
 
 
+def digest(command: Any) -> str:
+    """Of the decoded command re-encoded (field order is fixed), so a retry matches even if the
+    client's JSON differs in spacing or key order."""
+    return hashlib.blake2b(encode(command), digest_size=16).hexdigest()
+
+
 def tag_of(event_or_type: Event | type[Event]) -> str:
     cls = event_or_type if isinstance(event_or_type, type) else type(event_or_type)
     return str(cls.__struct_config__.tag)
@@ -26,12 +33,14 @@ def subject_of(evt: Event, aggregate: Aggregate) -> str:
     return event(evt.table, aggregate, round_no, tag_of(evt))
 
 
-def invalid_input(err: msgspec.DecodeError, command_id: str | None = None) -> Rejected:
+def invalid_input(
+    err: msgspec.DecodeError, command_id: str | None = None, *, what: str = "command"
+) -> Rejected:
     """A clear error for bad input: what is wrong and where (``$.dice[2]``)."""
     text = str(err)
     match = _FIELD.search(text)
     if isinstance(err, msgspec.ValidationError):
-        reason = f"invalid command: {text}"
+        reason = f"invalid {what}: {text}"
     else:
         reason = f"malformed JSON: {text}"
     return Rejected(

@@ -19,8 +19,8 @@ from sicbo.eventstore.errors import AppendConflict, StoreError
 from sicbo.eventstore.retry import retry_on_conflict
 from sicbo.eventstore.store import EventStore, Expect
 from sicbo.shell.aggregates import Aggregates
-from sicbo.shell.codec import encode, invalid_input, peek_command_id, subject_of, tag_of
-from sicbo.shell.headers import COMMAND_ID
+from sicbo.shell.codec import digest, encode, invalid_input, peek_command_id, subject_of, tag_of
+from sicbo.shell.headers import COMMAND_DIGEST, COMMAND_ID, COMMAND_SERVICE
 from sicbo_contracts.base import Command, Event
 from sicbo_contracts.replies import Accepted, Rejected, Reply
 from sicbo_contracts.subjects import Aggregate, aggregate_filter
@@ -91,6 +91,7 @@ class CommandHandler(Generic[S]):
             initial=spec.initial,
             evolve=spec.evolve,
             event_type=spec.event_type,
+            service=spec.service,
             decodes=spec.decodes,
         )
 
@@ -133,23 +134,37 @@ class CommandHandler(Generic[S]):
     async def _attempt(self, command: Command) -> Reply:
         """One read-decide-append cycle; an AppendConflict makes the caller run it again."""
         table, command_id = command.table, command.command_id
+        fingerprint = digest(command)
         loaded = await self.aggregates.load(table)
         # One consistent snapshot: nothing below may await before these are read.
         state, expect_seq, last_seq = loaded.state, loaded.expect_seq, loaded.last_seq
-        if command_id in loaded.commands:
-            return Accepted(command_id=command_id, seq=loaded.commands[command_id], duplicate=True)
-        events = self.spec.decide(state, command, self._clock())
+        known = loaded.commands.get(command_id)
+        if known is not None:
+            return self._seen_before(command_id, fingerprint, *known)
+        try:
+            events = self.spec.decide(state, command, self._clock())
+        except Refused:
+            # A catch-up shared with earlier commands may predate this one: if the log has
+            # moved since, decide again on it before refusing for good.
+            if (await self.aggregates.load(table)).last_seq != last_seq:
+                raise self._stale(table, expect_seq, "refused on a stale state") from None
+            raise
         if not events:
-            return Accepted(command_id=command_id, seq=last_seq)
+            raise AssertionError(f"{self.spec.service}: a decision appended nothing")
         if self._before_append is not None:
             await self._before_append(events)
         expect = Expect(self.spec.expect_filter(table), expect_seq)
         msg_id = (
             self.spec.msg_id_of(state, command)
             if self.spec.msg_id_of
-            else f"{table}/{command_id}"  # the server dedupes stream-wide: name the table
+            # The server dedupes msg ids stream-wide: name the table and the service.
+            else f"{table}/{self.spec.service}/{command_id}"
         )
-        headers = {COMMAND_ID: command_id}
+        headers = {
+            COMMAND_ID: command_id,
+            COMMAND_SERVICE: self.spec.service,
+            COMMAND_DIGEST: fingerprint,
+        }
         items = [(subject_of(e, self.spec.aggregate), encode(e)) for e in events]
         if len(items) == 1:
             subject, data = items[0]
@@ -157,14 +172,9 @@ class CommandHandler(Generic[S]):
                 subject, data, expect=expect, msg_id=msg_id, headers=headers
             )
             if appended.duplicate:
-                if await self._stored_by_other_command(appended.seq, command_id):
+                if not await self._stored_as(appended.seq, headers):
                     # Another command took this msg id first: decide again on fresh state.
-                    raise AppendConflict(
-                        filter_subject=expect.filter_subject,
-                        expected=expect.last_sequence,
-                        err_code=0,
-                        description=f"msg id {msg_id} taken by another command",
-                    )
+                    raise self._stale(table, expect_seq, f"msg id {msg_id} taken")
                 return Accepted(command_id=command_id, seq=appended.seq, duplicate=True)
             seq = appended.seq
         else:
@@ -174,6 +184,27 @@ class CommandHandler(Generic[S]):
             seq = batch[-1].seq
         return Accepted(command_id=command_id, events=[tag_of(e) for e in events], seq=seq)
 
-    async def _stored_by_other_command(self, seq: int, command_id: str) -> bool:
+    @staticmethod
+    def _seen_before(command_id: str, fingerprint: str, seq: int, stored: str) -> Reply:
+        if stored != fingerprint:
+            return Rejected(
+                command_id=command_id,
+                code="invalid",
+                reason=f"command id {command_id!r} was already used at this table for another"
+                " command; make a new id for a new command",
+                field="$.command_id",
+            )
+        return Accepted(command_id=command_id, seq=seq, duplicate=True)
+
+    def _stale(self, table: str, expected: int, why: str) -> AppendConflict:
+        return AppendConflict(
+            filter_subject=self.spec.expect_filter(table),
+            expected=expected,
+            err_code=0,
+            description=why,
+        )
+
+    async def _stored_as(self, seq: int, headers: dict[str, str]) -> bool:
+        """Whether the message at ``seq`` was stored by this very command (a retry)."""
         stored = await self._store.get(seq)
-        return stored is not None and stored.headers.get(COMMAND_ID) != command_id
+        return stored is not None and all(stored.headers.get(k) == v for k, v in headers.items())

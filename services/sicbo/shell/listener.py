@@ -17,7 +17,9 @@ from nats.aio.subscription import Subscription
 from opentelemetry import propagate, trace
 from opentelemetry.trace import SpanKind
 
+from sicbo.shell.codec import encode, peek_command_id
 from sicbo.shell.commands import CommandHandler
+from sicbo_contracts.replies import Rejected
 from sicbo_contracts.subjects import commands_of
 
 log = logging.getLogger(__name__)
@@ -82,8 +84,15 @@ class CommandListener:
             try:
                 table = msg.subject.split(".")[2]
                 reply = await self._handler.handle_raw(msg.data, table)
-            except Exception:  # a bug must not kill the listener; the caller times out
+            except Exception as err:  # a bug must not kill the listener, nor leave the caller
                 log.exception("command on %s failed", msg.subject)
-                return
+                reply = encode(
+                    Rejected(
+                        command_id=peek_command_id(msg.data),
+                        code="internal",
+                        reason=f"the {self._service} service failed on this command ({err!r});"
+                        " nothing was appended unless a retry says duplicate",
+                    )
+                )
         if msg.reply:
             await msg.respond(reply)

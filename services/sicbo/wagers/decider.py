@@ -40,14 +40,13 @@ Choices where the sources are silent (each is also noted where it is enforced):
 
 from datetime import datetime
 
-from sicbo.decider import Refused, refuse, require_role
+from sicbo.decider import Refused, refuse, require_role, stamp
 from sicbo.game.profiles import NoResultPolicy
 from sicbo.wagers.guards import (
     betting_round,
     check_wagers,
     locked,
     require_own,
-    stamp,
 )
 from sicbo.wagers.state import (
     CurrentRound,
@@ -127,7 +126,7 @@ def msg_id_of(state: WagerState, command: WagerCommand) -> str:
             return f"{state.table}/color-checks#v{state.checks_version + 1}"
     # PlaceSlip: the slip id, so a retried slip is a duplicate. Like every msg id it names the
     # table: the server dedupes across the whole stream. '#' never occurs in a command id.
-    return f"{state.table}/{command.command_id}"
+    return f"{state.table}/wagers/{command.command_id}"
 
 
 def _slip_version(state: WagerState, slip_id: str) -> str:

@@ -7,26 +7,14 @@ A refusal names where in the command the problem is, as the contract's own valid
 from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
-from typing import TypedDict
 
 from sicbo.decider import Refused, refuse
 from sicbo.game.bets import parse_bet
 from sicbo.game.errors import GameError, InvalidBet
 from sicbo.game.profiles import NoResultPolicy, Paytable, parse_paytable_ref
 from sicbo.wagers.state import Betting, CurrentRound, Slip, WagerState
-from sicbo_contracts.base import Actor, Command, Limits, Role
+from sicbo_contracts.base import Command, Limits, Role
 from sicbo_contracts.wagers import Medium, Wager
-
-
-class Stamp(TypedDict):
-    table: str
-    actor: Actor
-    at: datetime
-
-
-def stamp(command: Command, at: datetime) -> Stamp:
-    """Every event records the table, who did it and when (DESIGN.md "Contracts")."""
-    return {"table": command.table, "actor": command.actor, "at": at}
 
 
 def require_own(command: Command, player: str) -> None:

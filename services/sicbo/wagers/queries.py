@@ -10,13 +10,13 @@ only what the log gained since (one Direct Get read of the table's events).
 
 import asyncio
 import logging
-import re
 
 import msgspec
 from nats.aio.msg import Msg
 
 from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.store import EventStore
+from sicbo.shell.codec import invalid_input
 from sicbo.wagers.history import History, HistoryEvent
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.subjects import Aggregate
@@ -27,7 +27,6 @@ log = logging.getLogger(__name__)
 #: Every table's history queries (one queue group across the replicas).
 HISTORY_ALL = "sicbo.qry.*.bets.history"
 _READ = frozenset({Aggregate.BETS.value, Aggregate.SETTLE.value})
-_FIELD = re.compile(r"at `(\$[^`]*)`")
 
 
 def history_subject(table: str) -> str:
@@ -53,13 +52,7 @@ class HistoryQueries:
         try:
             query = self._query.decode(raw)
         except msgspec.DecodeError as err:
-            found = _FIELD.search(str(err))
-            return Rejected(
-                command_id=None,
-                code="invalid",
-                reason=f"invalid history query: {err}",
-                field=found.group(1) if found else None,
-            )
+            return invalid_input(err, what="history query")
         try:
             history = await self._caught_up(table)
         except (StoreError, TimeoutError) as err:

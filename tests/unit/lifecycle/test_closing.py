@@ -6,6 +6,8 @@ from sicbo.lifecycle import Phase, TableStatus
 from sicbo_contracts.lifecycle import (
     CloseTable,
     ClosingNoticePosted,
+    CompleteRound,
+    DeclareNoResult,
     NoResultDeclared,
     NoResultReason,
     PostClosingNotice,
@@ -97,3 +99,21 @@ def test_a_void_round_awaiting_settlement_also_keeps_the_table_open() -> None:
 def test_a_closed_table_cannot_be_closed_again() -> None:
     history = [*opened_table(), event(TableClosed, "supervisor", minutes=-1)]
     refused(history, command(CloseTable, "supervisor"), "was closed")
+
+
+@pytest.mark.parametrize("profile", ["macau-2003", "macau-2004", "online-live"])
+def test_a_table_is_not_closed_with_wagers_carried_to_a_re_run(profile: str) -> None:
+    """002 art. 3(3), 004: after "no result" the round is run again with the wagers standing."""
+    history = [*opened_table(profile), *round_through(1, Phase.UNCOVERED, profile=profile)]
+    reason = NoResultReason.DICE_NOT_FLAT
+    history += when(history, command(DeclareNoResult, "dealer", round=1, reason=reason))
+    history += when(history, command(CompleteRound, "service", round=1))
+    refused(history, command(CloseTable, "supervisor"), "stand for the re-run")
+
+
+def test_a_table_closes_after_a_refunded_no_result_000_7_5() -> None:
+    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
+    reason = NoResultReason.DICE_NOT_FLAT
+    history += when(history, command(DeclareNoResult, "dealer", round=1, reason=reason))
+    history += when(history, command(CompleteRound, "service", round=1))
+    assert isinstance(when(history, command(CloseTable, "supervisor"))[-1], TableClosed)

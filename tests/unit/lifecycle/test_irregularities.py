@@ -305,12 +305,53 @@ def test_a_confirmed_result_at_a_land_table_settles_by_the_dice_000_7_6() -> Non
     refused(suspended("cca-1992", Phase.RESULT_CONFIRMED), cancel(), r"000 §7\.6")
 
 
-def test_a_suspended_online_round_with_a_confirmed_result_is_not_cancelled() -> None:
-    """The confirmed result is already settled by the dice (000 §7.6): 004's cancellation after
-    the result waits for settlement to hold such rounds (illumination issue); until then it is
-    refused rather than left unpaid."""
+@pytest.mark.parametrize("phase", [Phase.RESULT_CONFIRMED, Phase.COMPLETED])
+def test_a_suspended_online_round_with_a_confirmed_result_is_cancelled_after_the_grace_004(
+    phase: Phase,
+) -> None:
+    """004 "Ralat Pengendalian": not fixed quickly, the round is cancelled and every wager
+    refunded, even after its result was settled by the dice (settlement voids it). The fault
+    of the layout is found after the result, often after settlement completed the round."""
+    history = [*opened_table("online-live"), *round_through(1, phase, profile="online-live")]
+    history += when(history, malfunction("service", round_no=1), minutes=-10)
+    events = when(history, cancel())
+    assert events == [event(RoundCancelled, "supervisor", round=1, reason="no quick fix")]
+    state = given(history, events)
+    assert state.round is not None and state.round.ended_by is Phase.CANCELLED
+    assert state.round.void and state.suspended  # the inspector still clears the fault
+    refused([*history, *events], cancel(), "already")
+
+
+def test_a_suspended_online_round_with_a_confirmed_result_waits_for_the_grace_004() -> None:
+    """004: "if the problem can be solved quickly, the round resumes": within
+    ``fault_grace_seconds`` (120 s here) of the suspension it may not be cancelled yet."""
+    history = suspended("online-live", Phase.RESULT_CONFIRMED, minutes=-1)
+    refused(history, cancel(), r"allows 120 s to fix the fault")
+    assert when(history, cancel(), minutes=1)  # exactly at the end of the grace
+
+
+def test_an_unsuspended_online_round_with_a_confirmed_result_is_not_cancelled() -> None:
+    history = [*opened_table("online-live")]
+    history += round_through(1, Phase.COMPLETED, profile="online-live")
+    refused(history, cancel(), r"settled by the dice \(000 §7\.6\)")
+    history += when(history, malfunction("service"), minutes=-10)  # between rounds: no round
+    refused(history, cancel(), r"only while suspended")
+
+
+def test_a_cleared_online_fault_does_not_cancel_the_result_004() -> None:
     history = suspended("online-live", Phase.RESULT_CONFIRMED, minutes=-10)
-    refused(history, cancel(), r"can no longer be cancelled")
+    history += when(history, command(ClearFault, "inspector", detail="lamps back"), minutes=-5)
+    refused(history, cancel(), r"000 §7\.6")
+
+
+def test_a_malfunction_found_after_the_next_round_started_is_recorded_000_7_7() -> None:
+    """The layout is checked after the result; the next round may already be under way."""
+    history = [*opened_table(), *played_rounds(1, 1), *round_through(2, Phase.BETTING_OPEN)]
+    [suspension] = when(history, malfunction("service", round_no=1))
+    assert isinstance(suspension, TableSuspended) and suspension.round == 1
+    refused(
+        [*history, suspension], command(Uncover, "dealer", round=2), r"suspended since .*000 §7\.7"
+    )
 
 
 def test_a_suspended_online_round_before_its_result_is_cancelled_004() -> None:

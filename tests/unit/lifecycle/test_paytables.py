@@ -210,3 +210,16 @@ def test_a_paytable_of_another_profile_is_not_used() -> None:
     open_table = command(OpenTable, "operator", config=config("macau-2003"))
     [opened] = when_at(history, open_table, at(day=WEDNESDAY))
     assert isinstance(opened, TableOpened) and opened.paytable == "macau-2003@v1"
+
+
+def test_an_application_dated_in_the_future_is_refused_002_2004_art_8() -> None:
+    """A proposal dated after today could never be approved (its adoption date would overflow
+    the calendar for 9999-12-31): the application must already have been made."""
+    history = [*opened_table("macau-2004")]
+    refused(
+        history,
+        command(
+            ProposePaytable, "operator", choices={"total-5-16": 24}, applied_on=date(9999, 12, 31)
+        ),
+        "in the future",
+    )
