@@ -3,7 +3,7 @@
 # with the venv on PATH (`source .venv/bin/activate`).
 # Usage: NATS_URL=nats://127.0.0.1:4222 docs/drive-a-round.sh [TABLE]
 set -euo pipefail
-T=${1:-T1}
+T=${1:-hand-$(date +%s)}  # a new table each run: the floor keeps its data
 ID="$T-$(date +%s)"  # command ids are made by the client; a retry reuses them
 send() { sicbo send "$T" "$1"; }
 dealer='"actor": {"id": "dealer-7", "role": "dealer"}'
