@@ -23,6 +23,10 @@ class TableConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     second_person_confirmation: bool = False
     #: Time allowed to fix a fault before an online round is cancelled (004).
     fault_grace_seconds: Seconds = 120
+    #: The layout's lamps are driven by a controller on ``sicbo.layout.<table>.light`` (000 §2.3):
+    #: the illumination service lights the winning areas after every result and reports a
+    #: malfunction when they are not lit correctly (000 §7.6-7.7, 004).
+    layout_controller: bool = False
 
 
 class NoResultReason(StrEnum):

@@ -10,7 +10,16 @@ from typing import Any
 
 import msgspec
 
-from sicbo_contracts import dice, lifecycle, replies, settlement, wagers
+from sicbo_contracts import (
+    board,
+    dice,
+    illumination,
+    lifecycle,
+    replies,
+    results,
+    settlement,
+    wagers,
+)
 
 UNIONS: dict[str, Any] = {
     "lifecycle-commands": lifecycle.LifecycleCommand,
@@ -21,8 +30,15 @@ UNIONS: dict[str, Any] = {
     "wager-events": wagers.WagerEvent,
     "bet-history-query": wagers.BetHistoryQuery,
     "bet-history": wagers.BetHistory,
+    "board-stats-query": board.StatsQuery,
+    "board-stats": board.StatsBoard,
+    "board-recall-query": board.RecallQuery,
+    "board-recall": board.Recall,
     "settlement-events": settlement.SettlementEvent,
+    "illumination-events": illumination.IlluminationEvent,
+    "layout-controller": illumination.LayoutMessage,
     "replies": replies.Reply,
+    "results": results.PublicResult,
 }
 
 #: Where the checked-in schemas live, beside the package.

@@ -63,3 +63,16 @@ def parse_event_subject(subject: str) -> tuple[str, Aggregate, int, str]:
     """(table, aggregate, round, event type token) of an event subject."""
     _, _, table, aggregate, round_no, event_type = subject.split(".", 5)
     return table, Aggregate(aggregate), int(round_no), event_type
+
+
+# illumination
+
+
+def layout_light(table: str) -> str:
+    """The table's layout controller: request LightLayout, reply LayoutReport (000 §2.3)."""
+    return f"sicbo.layout.{table}.light"
+
+
+def layout_ping(table: str) -> str:
+    """Liveness of the table's layout controller process."""
+    return f"sicbo.layout.{table}.ping"

@@ -57,7 +57,15 @@ def start_services(
 
 
 #: Service -> replicas started for the session's floor. A service joins when it exists.
-FLOOR_SERVICES: dict[str, int] = {"lifecycle": 2, "dice": 1, "wagers": 1, "settlement": 2}
+FLOOR_SERVICES: dict[str, int] = {
+    "lifecycle": 2,
+    "dice": 1,
+    "wagers": 1,
+    "settlement": 2,
+    "illumination": 1,
+    "results": 1,
+    "board": 1,
+}
 
 
 @pytest.fixture(scope="session")

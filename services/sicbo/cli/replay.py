@@ -119,8 +119,12 @@ def _print_report(report: RoundReport) -> None:
     )
     for problem in report.problems:
         console.print(f"[red]problem:[/red] {problem}")
+    if report.voided_by is not None:
+        console.print(f"cancelled after the result (seq {report.voided_by}): every wager refunded")
     for seq in report.pending_corrections:
-        console.print(f"[yellow]pending:[/yellow] correction at seq {seq} not adjusted yet")
+        console.print(
+            f"[yellow]pending:[/yellow] seq {seq} (correction or cancellation) not compensated yet"
+        )
     colour = "red" if report.status == MISMATCH else "green"
     console.print(f"[{colour}]{report.status}[/{colour}]")
 
@@ -180,7 +184,7 @@ def _print_verification(result: Verification, events: int, read_s: float, check_
     for name, seq in result.undecodable:
         typer.echo(f"UNREADABLE settlement message {name} seq {seq}")
     for name, round_no, seq in result.pending:
-        typer.echo(f"pending: {name} round {round_no}: correction at seq {seq} not adjusted yet")
+        typer.echo(f"pending: {name} round {round_no}: seq {seq} not compensated yet")
     for name, round_no in result.unsettled:
         typer.echo(f"not settled yet: {name} round {round_no}")
     total = read_s + check_s

@@ -2,22 +2,23 @@
 
 import typer
 
-from sicbo_contracts import schemas
+from sicbo_contracts import asyncapi, schemas
 
 app = typer.Typer(help="JSON Schema of the contracts.", no_args_is_help=True)
 
 
 @app.command("write")
 def write() -> None:
-    """Regenerate contracts/schemas/*.json from the msgspec contracts."""
+    """Regenerate contracts/schemas/*.json and contracts/asyncapi.json from the contracts."""
     for path in schemas.write():
         typer.echo(f"wrote {path.name}")
+    typer.echo(f"wrote {asyncapi.write().name}")
 
 
 @app.command("check")
 def check() -> None:
     """Exit 1 if a checked-in schema is stale."""
-    stale = schemas.stale()
+    stale = schemas.stale() + (["asyncapi"] if asyncapi.stale() else [])
     if stale:
         typer.echo(f"stale schemas: {', '.join(stale)} (run `make schemas`)", err=True)
         raise typer.Exit(1)

@@ -16,6 +16,9 @@ class ServiceName(StrEnum):
     DICE = "dice"
     WAGERS = "wagers"
     SETTLEMENT = "settlement"
+    RESULTS = "results"
+    ILLUMINATION = "illumination"
+    BOARD = "board"
 
 
 def serve(service: ServiceName, nats_url: NatsOption = DEFAULT_NATS_URL) -> None:

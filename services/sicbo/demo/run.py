@@ -13,11 +13,19 @@ from rich.console import Console
 
 from sicbo.demo.client import FloorClient
 from sicbo.demo.simulator import DEMO_TABLES, RoundLine, TableSimulator
+from sicbo.illumination.processes import LayoutControllerProcess
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import provision
 
-SERVICES = {"lifecycle": 1, "dice": 1, "wagers": 1, "settlement": 1}
+SERVICES = {
+    "lifecycle": 1,
+    "dice": 1,
+    "wagers": 1,
+    "settlement": 1,
+    "illumination": 1,
+    "results": 1,
+}
 
 
 def print_line(console: Console, line: RoundLine) -> None:
@@ -60,6 +68,15 @@ async def run_floor(data_dir: Path, port: int, console: Console, *, demo: bool =
                 for n in range(replicas):
                     proc = ServiceProcess(service, server.url, log_path=logs / f"{service}-{n}.log")
                     processes.append(proc.start())
+            for demo_table in DEMO_TABLES:  # each table's lamp panel, its own process
+                controller = LayoutControllerProcess(
+                    demo_table.table,
+                    server.url,
+                    fault=demo_table.layout_fault,
+                    fault_every=demo_table.layout_fault_every,
+                    log_path=logs / f"layout-{demo_table.table}.log",
+                )
+                processes.append(controller.start())
             for proc in processes:
                 await proc.wait_ready()
                 console.print(f"{proc.service} pid {proc.pid} ready")
@@ -74,7 +91,12 @@ async def run_floor(data_dir: Path, port: int, console: Console, *, demo: bool =
                 await asyncio.Event().wait()  # until Ctrl-C / SIGTERM cancels the floor
             client = FloorClient(nc)
             tables = [
-                TableSimulator(client, table, lambda line: print_line(console, line))
+                TableSimulator(
+                    client,
+                    table,
+                    lambda line: print_line(console, line),
+                    notice=lambda text: console.print(f"[bold red]{text}[/]", soft_wrap=True),
+                )
                 for table in DEMO_TABLES
             ]
             console.print(f"playing on {len(DEMO_TABLES)} demo tables, one per rule profile")

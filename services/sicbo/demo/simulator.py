@@ -1,6 +1,11 @@
 """Simulated dealers and players: rounds going on at every table until stopped.
 
 Randomness lives here, in the simulator, never in the game or the deciders.
+
+Every demo table has a layout controller (its own process, started by ``make run``); one
+land table's controller has a lamp that fails now and then. The dealer looks at the lamps
+after each result (000 §5.5); when the table is suspended for a malfunction (000 §7.7, 004) a
+simulated inspector clears it after a few seconds and play resumes.
 """
 
 import asyncio
@@ -11,12 +16,15 @@ from dataclasses import dataclass
 import msgspec
 
 from sicbo.demo.client import FloorClient, new_id
+from sicbo.eventstore.store import StoredEvent
 from sicbo.game.profiles import parse_paytable_ref
 from sicbo.lifecycle.state import PLAYING, Phase
 from sicbo_contracts.base import Actor, Limits, Role
 from sicbo_contracts.dice import ConfirmResult, EnterDice
+from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault
 from sicbo_contracts.lifecycle import (
     CancelRound,
+    ClearFault,
     CloseBetting,
     DeclareNoResult,
     NoResultReason,
@@ -24,17 +32,19 @@ from sicbo_contracts.lifecycle import (
     OpenTable,
     StartRound,
     TableConfig,
+    TableSuspended,
     Uncover,
 )
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.settlement import RoundSettled
-from sicbo_contracts.subjects import Aggregate, round_filter
+from sicbo_contracts.subjects import Aggregate, aggregate_filter, round_filter
 from sicbo_contracts.wagers import IssueColorChecks, Medium, PlaceSlip, Wager
 
 DEALER = Actor(id="dealer-1", role=Role.DEALER)
 SECOND_DEALER = Actor(id="dealer-2", role=Role.DEALER)
 SUPERVISOR = Actor(id="supervisor-1", role=Role.SUPERVISOR)
 OPERATOR = Actor(id="operator-1", role=Role.OPERATOR)
+INSPECTOR = Actor(id="inspector-1", role=Role.INSPECTOR)
 PLAYERS = tuple(f"player-{n}" for n in range(1, 6))
 LIMITS = Limits(minimum=100, maximum=50_000, unit=100)
 
@@ -43,17 +53,41 @@ LIMITS = Limits(minimum=100, maximum=50_000, unit=100)
 class DemoTable:
     table: str
     config: TableConfig
+    #: The fault of the table's simulated layout controller (``sicbo layout-controller``).
+    layout_fault: str = "none"
+    layout_fault_every: int = 1
 
 
 DEMO_TABLES = (
-    DemoTable("demo-cca", TableConfig(profile="cca-1992", limits=LIMITS)),
-    DemoTable("demo-macau03", TableConfig(profile="macau-2003", limits=LIMITS)),
+    DemoTable(
+        "demo-cca",
+        TableConfig(profile="cca-1992", limits=LIMITS, layout_controller=True),
+        # The "big" lamp fails on every 7th round (a fault shows when big wins): 000 §7.6-7.7.
+        layout_fault="dark:big",
+        layout_fault_every=7,
+    ),
+    DemoTable(
+        "demo-macau03", TableConfig(profile="macau-2003", limits=LIMITS, layout_controller=True)
+    ),
     DemoTable(
         "demo-macau04",
-        TableConfig(profile="macau-2004", limits=LIMITS, second_person_confirmation=True),
+        TableConfig(
+            profile="macau-2004",
+            limits=LIMITS,
+            second_person_confirmation=True,
+            layout_controller=True,
+        ),
     ),
-    DemoTable("demo-online", TableConfig(profile="online-live", limits=LIMITS, betting_seconds=5)),
+    DemoTable(
+        "demo-online",
+        TableConfig(
+            profile="online-live", limits=LIMITS, betting_seconds=5, layout_controller=True
+        ),
+    ),
 )
+
+_verdict = msgspec.json.Decoder(IlluminationEvent)
+_suspended = msgspec.json.Decoder(TableSuspended)
 
 
 @dataclass(frozen=True)
@@ -77,6 +111,8 @@ class TableSimulator:
         seed: int | None = None,
         betting_seconds: float = 1.5,
         no_result_every: int = 12,
+        notice: Callable[[str], None] | None = None,
+        inspector_seconds: float = 4.0,
     ) -> None:
         self.client = client
         self.demo = demo
@@ -85,6 +121,8 @@ class TableSimulator:
         self.rng = random.Random(seed)
         self.betting_seconds = betting_seconds
         self.no_result_every = no_result_every
+        self.notice = notice or (lambda text: None)
+        self.inspector_seconds = inspector_seconds
 
     async def run(self, rounds: int | None = None) -> None:
         await self._ensure_open()
@@ -139,6 +177,8 @@ class TableSimulator:
 
     async def play_round(self) -> None:
         state = await self.client.lifecycle(self.table)
+        if state.suspended:  # e.g. left over from an earlier run
+            await self._inspector_clears()
         number = state.next_round
         table = self.table
         await self._send(
@@ -191,7 +231,10 @@ class TableSimulator:
                 )
             )
         await self._wait_completed(number)
-        self.report(await self._summary(number))
+        line = await self._summary(number)
+        self.report(line)
+        if line.dice is not None and self.demo.config.layout_controller:
+            await self._look_at_the_lamps(number)
 
     async def _place_slips(self, number: int, paytable_ref: str) -> None:
         bets = [b.id for b in parse_paytable_ref(paytable_ref).offered_bets()]
@@ -224,6 +267,49 @@ class TableSimulator:
             )
             if isinstance(reply, Rejected):
                 return  # the countdown closed betting: the rest of the players were too late
+
+    async def _look_at_the_lamps(self, number: int, timeout: float = 10.0) -> None:
+        """000 §5.5: the winning areas are lit before the next round. A fault suspends the
+        table (the illumination service reports it): wait for the inspector."""
+        lamps = round_filter(self.table, Aggregate.LAMP, number)
+        for _ in range(int(timeout / 0.1)):
+            stored = await self.client.events(lamps)
+            if stored:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            return  # no verdict (yet): the illumination service may be behind
+        verdict = _verdict.decode(stored[0].data)
+        if not isinstance(verdict, IlluminationFault):
+            return
+        self.notice(f"{self.table} #{number}: layout fault, {verdict.detail}")
+        for _ in range(int(timeout / 0.1)):
+            if (await self.client.lifecycle(self.table)).suspended:
+                await self._inspector_clears()
+                return
+            await asyncio.sleep(0.1)
+
+    async def _inspector_clears(self) -> None:
+        """The table is suspended (000 §7.7, 004): an inspector comes and clears the fault."""
+        events = await self.client.events(aggregate_filter(self.table, Aggregate.LIFECYCLE))
+        last: StoredEvent | None = next(
+            (e for e in reversed(events) if e.subject.endswith("table-suspended-v1")), None
+        )
+        fault = "malfunction"
+        if last is not None:
+            suspended = _suspended.decode(last.data)
+            fault = f"{suspended.equipment}: {suspended.detail} ({suspended.policy})"
+        self.notice(f"{self.table} suspended: {fault}")
+        await asyncio.sleep(self.inspector_seconds)
+        await self._send(
+            ClearFault(
+                command_id=new_id("clear"),
+                table=self.table,
+                actor=INSPECTOR,
+                detail="lamp replaced by the inspector",
+            )
+        )
+        self.notice(f"{self.table} fault cleared by inspector")
 
     async def _wait_phase(self, number: int, phase: Phase, timeout: float = 60.0) -> None:
         for _ in range(int(timeout / 0.1)):

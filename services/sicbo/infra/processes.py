@@ -37,9 +37,24 @@ class ServiceProcess:
     def pid(self) -> int | None:
         return self.proc.pid if self.proc else None
 
+    def argv(self) -> list[str]:
+        """The command line of the process."""
+        return [
+            sys.executable,
+            "-m",
+            "sicbo.cli.main",
+            "serve",
+            self.service,
+            "--nats",
+            self.nats_url,
+        ]
+
+    def ready_subject(self) -> str:
+        """What the process answers once it is ready."""
+        return ping_subject(self.service)
+
     def start(self) -> Self:
-        command = [sys.executable, "-m", "sicbo.cli.main", "serve", self.service]
-        command += ["--nats", self.nats_url]
+        command = self.argv()
         if self.log_path is None:
             self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=self.env)
             return self
@@ -58,7 +73,7 @@ class ServiceProcess:
                 if self.proc is not None and self.proc.poll() is not None:
                     raise RuntimeError(f"{self.service} exited with {self.proc.returncode}")
                 try:
-                    await nc.request(ping_subject(self.service), b"", timeout=0.5)
+                    await nc.request(self.ready_subject(), b"", timeout=0.5)
                     return
                 except (nats.errors.NoRespondersError, nats.errors.TimeoutError):
                     await asyncio.sleep(0.1)

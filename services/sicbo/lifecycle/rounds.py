@@ -2,14 +2,14 @@
 
 from datetime import datetime, timedelta
 
-from sicbo.decider import refuse, require_role
+from sicbo.decider import refuse, require_role, stamp
+from sicbo.game.profiles import IlluminationFaultPolicy
 from sicbo.lifecycle.guards import (
     current_round,
     profile_of,
     require_not_suspended,
     require_open,
     round_in_play,
-    stamp,
 )
 from sicbo.lifecycle.paytables import paytable_in_force
 from sicbo.lifecycle.state import (
@@ -18,6 +18,7 @@ from sicbo.lifecycle.state import (
     VACATE_AFTER_ROUNDS,
     LifecycleState,
     Phase,
+    RoundState,
     idle_after,
 )
 from sicbo_contracts.base import Role
@@ -41,6 +42,7 @@ from sicbo_contracts.lifecycle import (
     RoundInvalidated,
     RoundStarted,
     StartRound,
+    TableConfig,
     TableSuspended,
     Uncover,
     Uncovered,
@@ -220,10 +222,15 @@ def report_malfunction(
         rule="000 §7.6-7.7",
     )
     config = require_open(state)
-    if command.round is not None:
-        round_no: int | None = current_round(state, command.round).number
+    current = state.round
+    if command.round is not None and current is not None and command.round < current.number:
+        # A fault found late (the layout is checked after the result, 000 §2.3) when the next
+        # round has already started: still a malfunction of the table (000 §7.7), recorded
+        # against the round whose equipment failed.
+        round_no: int | None = command.round
+    elif command.round is not None:
+        round_no = current_round(state, command.round).number
     else:  # a fault during a round is that round's (004 suspends the round)
-        current = state.round
         round_no = current.number if current is not None and current.in_progress else None
     return [
         TableSuspended(
@@ -249,19 +256,41 @@ def clear_fault(state: LifecycleState, command: ClearFault, at: datetime) -> lis
 
 def cancel_round(state: LifecycleState, command: CancelRound, at: datetime) -> list[LifecycleEvent]:
     require_role(command, (Role.SUPERVISOR,), rule='004 "Ralat Pengendalian"')
-    require_open(state)
+    config = require_open(state)
     current = current_round(state, command.round)
-    if current.phase is Phase.RESULT_CONFIRMED:
-        # A confirmed result is settled at once by the dice (000 §7.6). 004's cancellation of a
-        # round suspended after its result needs settlement to hold such a round, which comes
-        # with the illumination service; until then it is refused rather than left unpaid.
-        refuse(
-            f"round {current.number} has a confirmed result that is already being settled by"
-            " the dice (000 §7.6): it can no longer be cancelled"
-        )
-    if current.phase not in PLAYING:
+    if current.ended_by is Phase.RESULT_CONFIRMED:
+        _require_cancellable_result(state, config, current, at)
+    elif current.phase not in PLAYING:
         round_in_play(state, command.round, "cancel it")
     return [RoundCancelled(**stamp(command, at), round=current.number, reason=command.reason)]
+
+
+def _require_cancellable_result(
+    state: LifecycleState, config: TableConfig, current: RoundState, at: datetime
+) -> None:
+    """A confirmed result is settled at once by the dice (000 §7.6). 004 "Ralat Pengendalian"
+    cancels it only when its round was suspended (suspend-round policy) and the fault was not
+    fixed in time (``fault_grace_seconds``); settlement then refunds every wager by a
+    compensating SettlementVoided."""
+    s = state.suspension
+    if (
+        s is None
+        or s.policy != IlluminationFaultPolicy.SUSPEND_ROUND.value
+        or s.round != current.number
+    ):
+        refuse(
+            f"round {current.number} has a confirmed result settled by the dice (000 §7.6): it"
+            ' can be cancelled only while suspended under 004 "Ralat Pengendalian"'
+            " (suspend-round) and not fixed in time"
+        )
+    grace = timedelta(seconds=config.fault_grace_seconds)
+    if at < s.since + grace:
+        refuse(
+            f"round {current.number} was suspended at {s.since.isoformat(timespec='seconds')}:"
+            f" 004 allows {config.fault_grace_seconds} s to fix the fault, so it may be"
+            f" cancelled from {(s.since + grace).isoformat(timespec='seconds')} on (an inspector"
+            " may clear the fault instead)"
+        )
 
 
 # ---- settlement done ----------------------------------------------------------------------------

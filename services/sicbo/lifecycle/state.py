@@ -359,6 +359,10 @@ def _evolve_round(current: RoundState, event: LifecycleEvent | DiceEvent) -> Rou
         case RoundInvalidated():
             return _end(current, Phase.INVALIDATED)
         case RoundCancelled():
+            if current.phase is Phase.COMPLETED:
+                # 004: a round settled by its result, then cancelled (settlement refunds it by
+                # a compensating void): it stays completed, its outcome is now the cancellation.
+                return replace(current, ended_by=Phase.CANCELLED)
             return _end(current, Phase.CANCELLED)
         case DiceEntered(dice=dice):
             return replace(current, entered=dice)

@@ -6,9 +6,12 @@ settler used (``RoundSettled.as_of``): the same function on the same facts. Then
 adjustment is checked against a settlement by its corrected dice, and the final result of each
 wager (settled + adjustments) against a recomputation with the final dice.
 
+A round settled by its result and then cancelled (004) must be voided: the SettlementVoided
+turns every wager's final result into a refund, checked like an adjustment.
+
 Found problems are plain sentences; any problem, or any wager whose recorded result differs,
-makes the round a MISMATCH. A correction not adjusted yet is reported as pending (the service
-may simply be behind), not as a mismatch.
+makes the round a MISMATCH. A correction not adjusted yet, or a cancellation not voided yet, is
+reported as pending (the service may simply be behind), not as a mismatch.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from sicbo.settlement.engine import (
     SettlementError,
     apply_adjustments,
     summarize,
+    voided,
     wager_results,
     with_dice,
 )
@@ -34,6 +38,7 @@ from sicbo_contracts.settlement import (
     RoundSettled,
     SettlementAdjusted,
     SettlementBasis,
+    SettlementVoided,
     WagerResult,
     WagersSettled,
 )
@@ -83,6 +88,7 @@ class RoundSettlement:
     parts: list[tuple[int, RecordedPart]] = field(default_factory=list)
     summaries: list[tuple[int, RoundSettled]] = field(default_factory=list)
     adjustments: list[tuple[int, SettlementAdjusted]] = field(default_factory=list)
+    voids: list[tuple[int, SettlementVoided]] = field(default_factory=list)
 
     def add_part(self, seq: int, part: int, raw: bytes) -> None:
         self.parts.append((seq, RecordedPart(part, raw)))
@@ -94,6 +100,8 @@ class RoundSettlement:
             self.summaries.append((seq, event))
         elif isinstance(event, SettlementAdjusted):
             self.adjustments.append((seq, event))
+        elif isinstance(event, SettlementVoided):
+            self.voids.append((seq, event))
 
     @property
     def settled(self) -> bool:
@@ -131,7 +139,9 @@ class RoundAudit:
     wagers: int = 0  # wagers compared
     problems: list[str] = field(default_factory=list)
     checks: list[WagerCheck] = field(default_factory=list)  # all, or the mismatching only
-    pending: list[int] = field(default_factory=list)  # corrections not adjusted yet (seqs)
+    #: corrections not adjusted yet, or a cancellation not voided yet (their seqs)
+    pending: list[int] = field(default_factory=list)
+    voided_by: int | None = None  # the cancellation (seq) the round was refunded for (004)
 
     @property
     def settled(self) -> bool:
@@ -171,7 +181,7 @@ def audit_round(
     table = table_log.table
     if not recorded.summaries:
         audit = RoundAudit(table, round_no, None, table_log.last_seq, None)
-        if recorded.parts or recorded.adjustments:
+        if recorded.parts or recorded.adjustments or recorded.voids:
             audit.problems.append("settlement messages without a RoundSettled summary")
         return audit
     first_seq, summary = recorded.summaries[0]
@@ -210,9 +220,15 @@ def audit_round(
         p.raw == encode(expected[i * PART_SIZE : (i + 1) * PART_SIZE]) for i, p in enumerate(parts)
     )
     corrections = {c.seq: c for c in table_log.corrections(round_no)}
-    if same_parts and not recorded.adjustments and not all_rows:
+    cancelled = table_log.cancellation(round_no)
+    void_due = (
+        cancelled is not None and cancelled.seq > as_of and summary.basis is SettlementBasis.RESULT
+    )
+    if same_parts and not recorded.adjustments and not recorded.voids and not all_rows:
         if summary.basis is SettlementBasis.RESULT:
             audit.pending = [seq for seq in corrections if seq > as_of]
+        if void_due and cancelled is not None:
+            audit.pending = [cancelled.seq]  # refunded, the corrections no longer matter
         return audit  # the fast path: stored exactly as recomputed, nothing adjusted
     settled_list = expected if same_parts else [w for p in parts for w in p.wagers]
 
@@ -267,6 +283,36 @@ def audit_round(
     expected_final = expected
     if groups and dice is not None and summary.basis is SettlementBasis.RESULT:
         expected_final = wager_results(with_dice(facts, dice))
+
+    # A cancellation after the result (004): every wager refunded, once.
+    voids: dict[int, list[SettlementVoided]] = {}
+    for _, v in recorded.voids:
+        voids.setdefault(v.cancel_seq, []).append(v)
+    if len(voids) > 1:
+        problems.append(f"round voided {len(voids)} times (cancellations {sorted(voids)})")
+    for cancel_seq, vgroup in voids.items():
+        head_void = vgroup[0]
+        if not void_due or cancelled is None or cancelled.seq != cancel_seq:
+            problems.append(f"void {cancel_seq}: no cancellation after the result at that seq")
+        if [v.part for v in vgroup] != list(range(1, head_void.parts + 1)):
+            problems.append(f"void {cancel_seq} parts {[v.part for v in vgroup]}")
+        current = _keyed(final, "voided", [])
+        for v in vgroup:
+            if v.delta != sum(x.delta for x in v.adjustments):
+                problems.append(f"void {cancel_seq} part {v.part}: delta {v.delta}")
+            for x in v.adjustments:
+                wager = f"{x.slip_id}#{x.index}"
+                if x.delta != x.after.returned - x.before.returned:
+                    problems.append(f"void {cancel_seq}: {wager} delta")
+                if current.get((x.slip_id, x.index)) != x.before:
+                    problems.append(f"void {cancel_seq}: {wager} 'before' is not what it had")
+        final = apply_adjustments(final, vgroup)
+        audit.voided_by = cancel_seq
+    if voids:
+        expected_final = [voided(r) for r in expected_final]
+        audit.pending = []  # refunded: the corrections no longer matter
+    elif void_due and cancelled is not None:
+        audit.pending = [cancelled.seq]
     if not all_rows and settled_list == expected and final == expected_final:
         return audit  # the fast path: the engine's order, nothing differs
     rec_settled = _keyed(settled_list, "settlement", problems)

@@ -15,7 +15,12 @@ import msgspec
 
 from sicbo.replay.audit import RoundSettlement
 from sicbo.settlement.facts import FOLDED_AGGREGATES, TableLog
-from sicbo_contracts.settlement import RoundSettled, SettlementAdjusted, WagersSettled
+from sicbo_contracts.settlement import (
+    RoundSettled,
+    SettlementAdjusted,
+    SettlementVoided,
+    WagersSettled,
+)
 from sicbo_contracts.subjects import Aggregate
 
 
@@ -45,6 +50,7 @@ _SETTLE_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
     _token(WagersSettled): msgspec.json.Decoder(_Part),
     _token(RoundSettled): msgspec.json.Decoder(RoundSettled),
     _token(SettlementAdjusted): msgspec.json.Decoder(SettlementAdjusted),
+    _token(SettlementVoided): msgspec.json.Decoder(SettlementVoided),
 }
 _SETTLE = Aggregate.SETTLE.value
 _ROUND_SETTLED = _token(RoundSettled)

@@ -59,6 +59,8 @@ class RoundReport(msgspec.Struct, frozen=True, kw_only=True):
     pending_corrections: list[int]
     history: list[HistoryRow]
     wagers: list[WagerRow]
+    #: 004: the round was cancelled after its result (this RoundCancelled seq) and refunded.
+    voided_by: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -141,6 +143,7 @@ def round_report(stored: Sequence[Stored], table: str, round_no: int) -> RoundRe
         pending_corrections=audit.pending,
         history=rows,
         wagers=wagers,
+        voided_by=audit.voided_by,
     )
 
 

@@ -43,7 +43,7 @@ def verify(
             recorded = history.settlement(round_no)
             if not recorded.settled:
                 facts = history.log.facts(round_no)
-                if recorded.parts or recorded.adjustments:
+                if recorded.parts or recorded.adjustments or recorded.voids:
                     audit = audit_round(history.log, round_no, recorded, all_rows=False)
                     result.mismatches.append(audit)
                 elif facts is not None and facts.ended:

@@ -16,7 +16,9 @@ No clock, no I/O: the shell passes the time and the actor. What goes back to eac
   are settled in the re-run round (``carried_in``).
 
 A corrected result (GLI-19 §4.18.4) never rewrites the settlement: :func:`adjust` lists, wager by
-wager, the result before and after and the difference.
+wager, the result before and after and the difference. A round settled by its result and then
+cancelled (004 "Ralat Pengendalian": suspended, not fixed in time) is compensated the same way
+by :func:`void`: every wager refunded.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
+
+from msgspec.structs import replace as replace_struct
 
 from sicbo.game.dice import make_roll
 from sicbo.game.profiles import parse_paytable_ref
@@ -35,6 +39,7 @@ from sicbo_contracts.settlement import (
     RoundSettled,
     SettlementAdjusted,
     SettlementBasis,
+    SettlementVoided,
     WagerAdjustment,
     WagerOutcome,
     WagerResult,
@@ -55,6 +60,8 @@ __all__ = [
     "settle",
     "settlement_events",
     "summarize",
+    "void",
+    "voided",
     "wager_results",
     "with_dice",
 ]
@@ -286,10 +293,11 @@ def _wager_of(r: WagerResult) -> Wager:
 
 
 def apply_adjustments(
-    settled: Sequence[WagerResult], adjustments: Sequence[SettlementAdjusted]
+    settled: Sequence[WagerResult],
+    adjustments: Sequence[SettlementAdjusted] | Sequence[SettlementVoided],
 ) -> list[WagerResult]:
-    """The settlement with the adjustments applied, in log order (each ``after`` replaces the
-    wager's result)."""
+    """The settlement with the adjustments (or the refunds of a void) applied, in log order
+    (each ``after`` replaces the wager's result)."""
     index = {_key(r): n for n, r in enumerate(settled)}
     out = list(settled)
     for adjusted in adjustments:
@@ -298,6 +306,59 @@ def apply_adjustments(
             if n is not None:
                 out[n] = a.after
     return out
+
+
+def voided(r: WagerResult) -> WagerResult:
+    """A wager's result once its round is cancelled (004): void, the stake returned (a token
+    too: 000 §1.1 forfeits a token only after a valid result)."""
+    v = void_wager(r.stake, Medium(r.medium))
+    return replace_struct(r, outcome=_OUTCOME[v.outcome], winnings=v.winnings, returned=v.returned)
+
+
+def void(
+    current: Sequence[WagerResult],
+    *,
+    table: str,
+    round_no: int,
+    cancel_seq: int,
+    reason: str,
+    actor: Actor,
+    at: datetime,
+) -> list[SettlementVoided]:
+    """The compensation of a round settled by its result and then cancelled (004 "Ralat
+    Pengendalian"): every wager whose result (``current``: the settlement with its adjustments
+    applied) is not already a refund gets a WagerAdjustment to the refund. Parts of 500; at
+    least one message, so the cancellation is recorded as compensated even with no wagers."""
+    changes = [
+        WagerAdjustment(
+            slip_id=old.slip_id,
+            index=old.index,
+            player=old.player,
+            before=old,
+            after=new,
+            delta=new.returned - old.returned,
+        )
+        for old in current
+        if (new := voided(old)) != old
+    ]
+    chunks = [changes[i : i + PART_SIZE] for i in range(0, len(changes), PART_SIZE)] or [[]]
+    if len(chunks) > MAX_WAGERS // PART_SIZE + 1:
+        raise SettlementError(f"round {round_no} of {table}: too many refunds for one batch")
+    return [
+        SettlementVoided(
+            table=table,
+            actor=actor,
+            at=at,
+            round=round_no,
+            cancel_seq=cancel_seq,
+            reason=reason,
+            adjustments=chunk,
+            delta=sum(a.delta for a in chunk),
+            part=n,
+            parts=len(chunks),
+        )
+        for n, chunk in enumerate(chunks, start=1)
+    ]
 
 
 def with_dice(facts: RoundFacts, dice: Dice) -> RoundFacts:

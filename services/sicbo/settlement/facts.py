@@ -63,6 +63,14 @@ class Correction:
 
 
 @dataclass(frozen=True, slots=True)
+class Cancellation:
+    """004: the round was cancelled (``RoundCancelled``); after its result, settlement voids."""
+
+    seq: int  # its stream sequence: the ``cancel_seq`` of the SettlementVoided
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class RoundFacts:
     table: str
     round: int
@@ -228,6 +236,16 @@ class TableLog:
             for s, e in entry.events
             if isinstance(e, ResultCorrected)
         ]
+
+    def cancellation(self, round_no: int) -> Cancellation | None:
+        """The round's cancellation in the log, if any (also after it was settled: 004)."""
+        entry = self._rounds.get(round_no)
+        if entry is None:
+            return None
+        return next(
+            (Cancellation(s, e.reason) for s, e in entry.events if isinstance(e, RoundCancelled)),
+            None,
+        )
 
     def _standing(self, round_no: int, limit: int) -> list[Standing]:
         first = round_no

@@ -25,7 +25,7 @@ from tests.unit.wagers.builders import (
 
 
 def test_a_new_slip_is_keyed_on_its_id_so_a_retry_is_a_duplicate() -> None:
-    assert msg_id_of(given(betting()), place("slip-42")) == f"{TABLE}/slip-42"
+    assert msg_id_of(given(betting()), place("slip-42")) == f"{TABLE}/wagers/slip-42"
 
 
 def test_two_commands_on_the_same_slip_version_share_one_msg_id() -> None:

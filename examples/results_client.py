@@ -1,0 +1,117 @@
+"""Print the Sic Bo floor's results as they come: an example client for integration partners.
+
+Needs only nats-py and the contracts (``pip install nats-py ./contracts``)::
+
+    NATS_URL=nats://partner:SECRET@floor.example:4222 python examples/results_client.py
+    python examples/results_client.py --table T1 --history 10   # the last 10 first
+
+A partner may subscribe to ``sicbo.results.<table>`` and read the history of its copy of the
+feed (stream ``RESULTS``) by Direct Get; nothing else (contracts/asyncapi.json). The
+subscription is made before the history is read, so nothing falls between them, and a
+result seen twice is printed once: its identity is ``(table, source_seq)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+
+import msgspec
+import nats
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+
+from sicbo_contracts.results import PublicResult, RoundResult
+
+decode = msgspec.json.Decoder(PublicResult).decode
+
+
+async def history(nc: NATS, stream: str, subjects: str, n: int) -> list[RoundResult]:
+    """The last ``n`` results on ``subjects``, oldest first: one Direct Get for the newest
+    one's sequence, then batches from a window before it, widened until it holds ``n``."""
+    if n <= 0:
+        return []
+    body = json.dumps({"last_by_subj": subjects}).encode()
+    headers = (await nc.request(f"$JS.API.DIRECT.GET.{stream}", body)).headers or {}
+    if "Status" in headers:  # 404: no result yet
+        return []
+    last, window = int(headers["Nats-Sequence"]), n
+    while True:
+        start = seq = max(1, last - window + 1)
+        found: list[tuple[int, RoundResult]] = []
+        while seq <= last:
+            page = await _page(nc, stream, seq, subjects)
+            found += [(s, r) for s, r in page if s <= last]
+            if not page or page[-1][0] >= last:
+                break
+            seq = page[-1][0] + 1
+        if len(found) >= n or start == 1:
+            return [r for _, r in found[-n:]]
+        window *= 4
+
+
+async def _page(nc: NATS, stream: str, seq: int, subjects: str) -> list[tuple[int, RoundResult]]:
+    """One Direct Get batch: messages, then a status message that ends it."""
+    inbox = nc.new_inbox()
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    page: list[tuple[int, RoundResult]] = []
+
+    async def on_msg(msg: Msg) -> None:
+        headers = msg.headers or {}
+        if "Status" in headers:  # 204: end of batch, 404: nothing (more)
+            if not done.done():
+                done.set_result(None)
+            return
+        page.append((int(headers["Nats-Sequence"]), decode(msg.data)))
+
+    sub = await nc.subscribe(inbox, cb=on_msg)
+    body = {"seq": seq, "next_by_subj": subjects, "batch": 100}
+    await nc.publish(f"$JS.API.DIRECT.GET.{stream}", json.dumps(body).encode(), reply=inbox)
+    await asyncio.wait_for(done, 5)
+    await sub.unsubscribe()
+    return page
+
+
+def show(result: RoundResult) -> None:
+    if result.dice is not None:
+        what = f"{'-'.join(map(str, result.dice))} = {result.total}"
+        if result.corrects is not None:
+            what += f" (corrects {'-'.join(map(str, result.corrects))})"
+        what += f"; winning bets: {', '.join(result.winning_bets)}"
+    else:
+        what = f"no result ({result.reason})"
+    print(f"[{result.recorded_at:%H:%M:%S}] {result.table} #{result.round} {result.status}: {what}")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--table", help="only this table (default: every table)")
+    parser.add_argument("--history", type=int, default=0, help="first print the last N")
+    parser.add_argument("--count", type=int, help="stop after N results")
+    parser.add_argument("--stream", default="RESULTS", help="the copy to read history from")
+    args = parser.parse_args()
+    subjects = f"sicbo.results.{args.table}" if args.table else "sicbo.results.>"
+
+    nc = await nats.connect(os.environ.get("NATS_URL", "nats://127.0.0.1:4222"))
+    queue: asyncio.Queue[Msg] = asyncio.Queue()
+    sub = await nc.subscribe(subjects, cb=queue.put)  # first: nothing falls in between
+    latest: dict[str, int] = {}  # table -> last source_seq shown: a table's results are in order
+    printed = 0
+    try:
+        backlog = await history(nc, args.stream, subjects, args.history)
+        while args.count is None or printed < args.count:
+            result = backlog.pop(0) if backlog else decode((await queue.get()).data)
+            if result.source_seq <= latest.get(result.table, 0):
+                continue  # seen already (in the history and live)
+            latest[result.table] = result.source_seq
+            show(result)
+            printed += 1
+    finally:
+        await sub.unsubscribe()
+        await nc.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

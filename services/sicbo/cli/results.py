@@ -1,0 +1,90 @@
+"""``sicbo results``: read the public results feed, and set up the partners' copy of it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Annotated
+
+import msgspec
+import nats
+import typer
+
+from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
+from sicbo.eventstore.errors import StoreError
+from sicbo.provisioning import ProvisionError, ProvisionReport, provision
+from sicbo.results.partners import PARTNER_STREAM, partner_copy
+from sicbo.results.reader import describe, tail
+from sicbo_contracts.results import RoundResult
+from sicbo_contracts.subjects import RESULTS_ALL, RESULTS_STREAM, results
+
+app = typer.Typer(help="The public results feed for integration partners.", no_args_is_help=True)
+
+
+async def _tail(
+    nats_url: str, stream: str, subject_filter: str, last: int, count: int | None, as_json: bool
+) -> None:
+    def emit(result: RoundResult) -> None:
+        typer.echo(msgspec.json.encode(result).decode() if as_json else describe(result))
+
+    nc = await nats.connect(nats_url, connect_timeout=5, max_reconnect_attempts=-1)
+    try:
+        await tail(
+            nc, stream=stream, subject_filter=subject_filter, last=last, emit=emit, count=count
+        )
+    finally:
+        await nc.close()
+
+
+@app.command("tail")
+def tail_command(
+    table: Annotated[str | None, typer.Option("--table", help="only this table")] = None,
+    last: Annotated[
+        int, typer.Option("--last", min=0, help="first print the last N stored results")
+    ] = 0,
+    count: Annotated[
+        int | None, typer.Option("--count", min=1, help="stop after N results (default: never)")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one result.v1 JSON per line")] = False,
+    stream: Annotated[
+        str,
+        typer.Option(help=f"results stream to replay from (partners: {PARTNER_STREAM})"),
+    ] = RESULTS_STREAM,
+    nats_url: NatsOption = DEFAULT_NATS_URL,
+) -> None:
+    """Print results as they are published (Ctrl-C stops), after the last N with --last."""
+    subject_filter = results(table) if table else RESULTS_ALL
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_tail(nats_url, stream, subject_filter, last, count, as_json))
+    except (OSError, nats.errors.NoServersError):
+        raise fail(f"cannot reach NATS at {nats_url}") from None
+    except (StoreError, nats.errors.TimeoutError, nats.errors.NoRespondersError) as exc:
+        raise fail(f"cannot read stream {stream}: {exc!r}") from None
+
+
+async def _copy(nats_url: str, replicas: int) -> ProvisionReport:
+    nc = await nats.connect(nats_url, connect_timeout=5)
+    try:
+        return await provision(nc, resources=[partner_copy(replicas)])
+    finally:
+        await nc.close()
+
+
+@app.command("copy")
+def copy_command(
+    replicas: Annotated[int, typer.Option(min=1, max=5, help="stream replicas")] = 1,
+    nats_url: NatsOption = DEFAULT_NATS_URL,
+) -> None:
+    """Create the partners' copy of the feed (run as the PARTNERS account's admin user;
+    deploy/nats/README.md). Idempotent; a differing existing copy is reported (exit 1)."""
+    try:
+        report = asyncio.run(_copy(nats_url, replicas))
+    except (OSError, nats.errors.NoServersError):
+        raise fail(f"cannot reach NATS at {nats_url}") from None
+    except ProvisionError as exc:  # e.g. not the PARTNERS admin: the request is refused
+        raise fail(f"{exc} (is this the PARTNERS account's admin user?)") from None
+    for result in report.results:
+        typer.echo(str(result))
+    if not report.ok:
+        raise fail("the existing copy differs; nothing was overwritten", code=1)

@@ -1,0 +1,184 @@
+"""The results feed shell: project a table's stored outcomes onto its public subject, once each.
+
+The public subject ``sicbo.results.<table>`` is a projection of the table's lifecycle log: its
+source events (:mod:`.project`) in log order, one message each. Whatever message of a table
+arrives (a first delivery, a redelivery, another replica's share, an event long past), the feed
+brings the projection up to that event:
+
+1. it knows (or reads) the last message on the table's results subject and the source sequence
+   that message was made from;
+2. it reads the table's lifecycle events after that source sequence from the log (only stored
+   events are ever published: GLI-19 §C.6.4(d)) and publishes each source event in order;
+3. every publish expects the last sequence of the table's results subject as read
+   (``Nats-Expected-Last-Subject-Sequence``) and carries ``Nats-Msg-Id: result-<source seq>``.
+
+So the server itself makes each message exist once: a replica that raced ahead makes the
+others' expectation fail (they re-read and find the event published), a retry inside the
+duplicate window is a duplicate, and a redelivery older than the window finds its source
+sequence at or below the last published one and publishes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import msgspec
+
+from sicbo.eventstore.errors import AppendConflict
+from sicbo.eventstore.store import EventStore, Expect, StoredEvent
+from sicbo.results.project import (
+    ROUND_STARTED,
+    is_source,
+    round_result,
+    round_started_decoder,
+    source_decoder,
+)
+from sicbo.shell.codec import encode
+from sicbo_contracts.subjects import Aggregate, aggregate_filter, results
+from sicbo_contracts.subjects import event as event_subject
+
+log = logging.getLogger(__name__)
+
+#: Read-publish cycles before a job is handed back for redelivery (each conflict costs one).
+ATTEMPTS = 8
+#: Paytable references kept per table: rounds this far behind the newest are re-read if needed.
+KEEP_ROUNDS = 50
+
+
+class NotDone(Exception):
+    """The table's projection did not reach the event yet: redeliver it later."""
+
+
+class _Head(msgspec.Struct):
+    """The part of a published message the guard needs."""
+
+    source_seq: int
+
+
+_head = msgspec.json.Decoder(_Head)
+
+
+def msg_id(source_seq: int) -> str:
+    return f"result-{source_seq}"
+
+
+@dataclass
+class TableFeed:
+    table: str
+    known: bool = False  # head read from the results stream at least once
+    seq: int = 0  # last message on sicbo.results.<table> (its results stream sequence)
+    source_seq: int = 0  # the floor-log sequence that message was made from
+    paytables: dict[int, str] = field(default_factory=dict)  # round -> paytable reference
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Feed:
+    def __init__(
+        self, log_store: EventStore, results_store: EventStore, clock: Callable[[], datetime]
+    ) -> None:
+        self._log = log_store
+        self._results = results_store
+        self._clock = clock
+        self._tables: dict[str, TableFeed] = {}
+
+    async def on_event(self, subject: str, seq: int) -> int:
+        """React to one stored lifecycle event; returns how many messages this call published.
+
+        Raises :class:`NotDone` (or a store error) when the job must be redelivered."""
+        if not is_source(subject):
+            return 0
+        table = subject.split(".")[2]
+        feed = self._tables.setdefault(table, TableFeed(table))
+        async with feed.lock:
+            if feed.source_seq >= seq:
+                return 0  # published already (the projection only ever grows)
+            return await self._catch_up(feed, seq)
+
+    async def _catch_up(self, feed: TableFeed, upto: int) -> int:
+        published = 0
+        for _ in range(ATTEMPTS):
+            if not feed.known:
+                await self._read_head(feed)
+            if feed.source_seq >= upto:
+                return published
+            stored = await self._log.read(
+                aggregate_filter(feed.table, Aggregate.LIFECYCLE), after_seq=feed.source_seq
+            )
+            try:
+                for event in stored:
+                    published += await self._project(feed, event)
+            except AppendConflict:
+                feed.known = False  # someone else published: read the head again
+                continue
+            if feed.source_seq >= upto:
+                return published
+            # The log was read before the event reached this replica's view (a cluster
+            # follower answered): the job is not done, try the read again.
+            feed.known = False
+        raise NotDone(f"results of {feed.table} did not reach sequence {upto}")
+
+    async def _read_head(self, feed: TableFeed) -> None:
+        subject = results(feed.table)
+        last = await self._results.last_sequence(subject)
+        source_seq = 0
+        if last:
+            found = await self._results.get(last)
+            if found is None:
+                raise NotDone(f"results message {last} of {feed.table} vanished")
+            source_seq = _head.decode(found.data).source_seq
+        feed.seq, feed.source_seq, feed.known = last, source_seq, True
+
+    async def _project(self, feed: TableFeed, event: StoredEvent) -> int:
+        tokens = event.subject.split(".")
+        if tokens[5] == ROUND_STARTED:
+            started = round_started_decoder.decode(event.data)
+            feed.paytables[started.round] = started.paytable
+            return 0
+        if event.seq <= feed.source_seq or not is_source(event.subject):
+            return 0
+        source = source_decoder.decode(event.data)
+        result = round_result(
+            source,
+            paytable=await self._paytable(feed, source.round),
+            source_seq=event.seq,
+            published_at=self._clock(),
+        )
+        subject = results(feed.table)
+        appended = await self._results.append(
+            subject,
+            encode(result),
+            expect=Expect(subject, feed.seq),
+            msg_id=msg_id(event.seq),
+        )
+        feed.seq, feed.source_seq = appended.seq, event.seq
+        self._forget_old(feed, source.round)
+        if appended.duplicate:
+            return 0
+        log.info(
+            "published %s of %s round %s (source %s)",
+            result.status.value,
+            feed.table,
+            result.round,
+            event.seq,
+        )
+        return 1
+
+    async def _paytable(self, feed: TableFeed, round_no: int) -> str:
+        ref = feed.paytables.get(round_no)
+        if ref is None:
+            found = await self._log.read(
+                event_subject(feed.table, Aggregate.LIFECYCLE, round_no, ROUND_STARTED)
+            )
+            if not found:
+                raise NotDone(f"round {round_no} of {feed.table} has no RoundStarted")
+            ref = round_started_decoder.decode(found[-1].data).paytable
+            feed.paytables[round_no] = ref
+        return ref
+
+    def _forget_old(self, feed: TableFeed, round_no: int) -> None:
+        for old in [r for r in feed.paytables if r < round_no - KEEP_ROUNDS]:
+            del feed.paytables[old]

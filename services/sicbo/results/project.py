@@ -1,0 +1,110 @@
+"""What the public feed says about one stored event (pure: no clock, no I/O).
+
+The source events are the round outcomes of the lifecycle aggregate: a confirmed result, no
+result, an invalidation, a cancellation, a correction. Each becomes exactly one
+:class:`~sicbo_contracts.results.RoundResult`; the winning bets are evaluated with the paytable
+the round was started under (``RoundStarted.paytable``), as settlement does.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from sicbo.game.dice import make_roll
+from sicbo.game.evaluation import winning_bets
+from sicbo.game.profiles import parse_paytable_ref
+from sicbo_contracts.base import Dice
+from sicbo_contracts.dice import ResultConfirmed, ResultCorrected
+from sicbo_contracts.lifecycle import (
+    NoResultDeclared,
+    RoundCancelled,
+    RoundInvalidated,
+    RoundStarted,
+)
+from sicbo_contracts.results import ResultStatus, RoundResult
+
+SourceEvent = (
+    ResultConfirmed | NoResultDeclared | RoundInvalidated | RoundCancelled | ResultCorrected
+)
+SOURCE_TYPES: tuple[type, ...] = (
+    ResultConfirmed,
+    NoResultDeclared,
+    RoundInvalidated,
+    RoundCancelled,
+    ResultCorrected,
+)
+
+
+def token(event_type: type) -> str:
+    """The event-type token of an event subject (``result-confirmed-v1``)."""
+    return str(event_type.__struct_config__.tag).replace(".", "-")  # type: ignore[attr-defined]
+
+
+#: Last subject token of every source event: a lifecycle event with another token is skipped.
+SOURCE_TOKENS = frozenset(token(t) for t in SOURCE_TYPES)
+ROUND_STARTED = token(RoundStarted)
+
+source_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(SourceEvent)
+round_started_decoder = msgspec.json.Decoder(RoundStarted)
+
+
+def is_source(subject: str) -> bool:
+    """True for ``sicbo.evt.<table>.lc.<round>.<source token>`` with a numeric round."""
+    tokens = subject.split(".")
+    return (
+        len(tokens) == 6
+        and tokens[3] == "lc"
+        and tokens[4].isdigit()
+        and tokens[4] != "0"
+        and tokens[5] in SOURCE_TOKENS
+    )
+
+
+def winners(paytable: str, dice: Dice) -> list[str]:
+    """Every bet id the paytable offers that wins on ``dice``, in catalogue order."""
+    return [bet.id for bet in winning_bets(parse_paytable_ref(paytable), make_roll(dice))]
+
+
+def round_result(
+    event: SourceEvent, *, paytable: str, source_seq: int, published_at: datetime
+) -> RoundResult:
+    """The public message for one stored source event."""
+    common: dict[str, Any] = {
+        "table": event.table,
+        "round": event.round,
+        "paytable": paytable,
+        "recorded_at": event.at,
+        "published_at": published_at,
+        "source_seq": source_seq,
+    }
+    match event:
+        case ResultConfirmed(dice=dice):
+            roll = make_roll(dice)
+            return RoundResult(
+                status=ResultStatus.RESULT,
+                dice=roll,
+                total=sum(roll),
+                winning_bets=winners(paytable, roll),
+                **common,
+            )
+        case ResultCorrected(before=before, after=after, reason=reason):
+            roll = make_roll(after)
+            return RoundResult(
+                status=ResultStatus.CORRECTION,
+                dice=roll,
+                total=sum(roll),
+                winning_bets=winners(paytable, roll),
+                corrects=make_roll(before),
+                reason=reason,
+                **common,
+            )
+        case NoResultDeclared(reason=no_result):
+            return RoundResult(status=ResultStatus.VOID, reason=no_result.value, **common)
+        case RoundInvalidated(reason=invalidation):
+            return RoundResult(status=ResultStatus.INVALIDATED, reason=invalidation.value, **common)
+        case RoundCancelled(reason=reason):
+            return RoundResult(status=ResultStatus.CANCELLED, reason=reason, **common)
+    raise TypeError(f"not a source event of the results feed: {type(event).__name__}")

@@ -1,0 +1,307 @@
+"""Partner access with the real deploy/nats/floor.conf on a server of this test's own.
+
+The FLOOR account runs the floor (provisioned as its user, results published by the feed);
+the PARTNERS account holds a mirror of SICBO_RESULTS (created by its admin user) that
+republishes each stored result to the partners. A partner receives results and reads their
+history from that copy, and can do nothing else: every other publish, every subscription to an
+internal subject and every JetStream call on the internal log is refused by the server.
+The refusals are printed as the server words them (run with ``-s`` to see them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import nats
+import pytest
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+
+from sicbo.eventstore.store import EventStore
+from sicbo.infra.nats_server import LocalNatsServer
+from sicbo.provisioning import Outcome, provision
+from sicbo.results.feed import Feed
+from sicbo.results.partners import PARTNER_STREAM, partner_copy
+from sicbo.results.reader import last_results
+from sicbo.shell.codec import encode, subject_of
+from sicbo_contracts.base import Actor, Role
+from sicbo_contracts.dice import ResultConfirmed
+from sicbo_contracts.lifecycle import RoundStarted
+from sicbo_contracts.results import PublicResult, ResultStatus, RoundResult
+from sicbo_contracts.subjects import (
+    EVENT_STREAM,
+    RESULTS_ALL,
+    RESULTS_STREAM,
+    Aggregate,
+    results,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = ROOT / "deploy" / "nats" / "floor.conf"
+PASSWORDS = {
+    "FLOOR_PASSWORD": "floor-test-secret",
+    "PARTNERS_ADMIN_PASSWORD": "admin-test-secret",
+    "PARTNER_PASSWORD": "partner-test-secret",
+    "SYS_PASSWORD": "sys-test-secret",
+}
+DEALER = Actor(id="dealer-1", role=Role.DEALER)
+_result = msgspec.json.Decoder(PublicResult)
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("partners")
+
+
+@pytest.fixture(scope="module")
+def server(store_dir: Path) -> Iterator[LocalNatsServer]:
+    """nats-server with floor.conf; the port and store directory come from the command line
+    (-p, -sd), the passwords from the environment the server inherits."""
+    saved = {k: os.environ.get(k) for k in PASSWORDS}
+    os.environ.update(PASSWORDS)
+    try:
+        with LocalNatsServer(store_dir, config_file=CONFIG) as running:
+            yield running
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def url(server: LocalNatsServer, user: str, password_var: str) -> str:
+    return f"nats://{user}:{PASSWORDS[password_var]}@127.0.0.1:{server.port}"
+
+
+class Client:
+    """A connection that records the errors the server sends it (permission violations)."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.nc = NATS()
+
+    async def connect(self, address: str) -> NATS:
+        async def on_error(exc: Exception) -> None:
+            self.errors.append(str(exc))
+
+        await self.nc.connect(address, error_cb=on_error, max_reconnect_attempts=0)
+        return self.nc
+
+    async def refused(self, text: str, seconds: float = 5) -> str:
+        """Wait for the server's error that contains ``text``; return it. (nats-py lowercases
+        the server's ``-ERR`` text; the server log keeps the original, see ``violations``.)"""
+        for _ in range(int(seconds * 20)):
+            found = [e for e in self.errors if text.lower() in e]
+            if found:
+                return found[0]
+            await asyncio.sleep(0.05)
+        pytest.fail(f"no error with {text!r}; got {self.errors}")
+
+
+@pytest.fixture(scope="module")
+async def floor_nc(server: LocalNatsServer) -> AsyncIterator[NATS]:
+    nc = await nats.connect(url(server, "floor", "FLOOR_PASSWORD"))
+    (await provision(nc)).raise_for_conflicts()  # the floor's own resources, as its user
+    yield nc
+    await nc.close()
+
+
+@pytest.fixture(scope="module")
+async def partner_copy_ready(server: LocalNatsServer, floor_nc: NATS) -> None:
+    admin = await nats.connect(url(server, "partners-admin", "PARTNERS_ADMIN_PASSWORD"))
+    try:
+        report = await provision(admin, resources=[partner_copy()])
+        report.raise_for_conflicts()
+        again = await provision(admin, resources=[partner_copy()])
+        assert again.outcome_of("stream", PARTNER_STREAM) is Outcome.UNCHANGED
+    finally:
+        await admin.close()
+
+
+async def store_round(nc: NATS, table: str, round_no: int, dice: tuple[int, int, int]) -> int:
+    """Append a round's start and confirmed result to the floor's log, as the floor's
+    services would (the partner test has no services running); returns the result's seq."""
+    log_store = EventStore(nc, EVENT_STREAM)
+    at = datetime.now(UTC)
+    started = RoundStarted(
+        table=table, actor=DEALER, at=at, round=round_no, tumbles=3, paytable="cca-1992@v1"
+    )
+    confirmed = ResultConfirmed(
+        table=table,
+        actor=DEALER,
+        at=at,
+        round=round_no,
+        dice=dice,
+        total=sum(dice),
+        entered_by=DEALER.id,
+    )
+    await log_store.append(subject_of(started, Aggregate.LIFECYCLE), encode(started))
+    stored = await log_store.append(subject_of(confirmed, Aggregate.LIFECYCLE), encode(confirmed))
+    return stored.seq
+
+
+async def publish_through_feed(nc: NATS, table: str, seq: int) -> None:
+    feed = Feed(
+        EventStore(nc, EVENT_STREAM), EventStore(nc, RESULTS_STREAM), lambda: datetime.now(UTC)
+    )
+    subject = f"sicbo.evt.{table}.lc.1.dice-result-confirmed-v1"
+    assert await feed.on_event(subject, seq) >= 1
+
+
+async def test_a_partner_receives_results_and_reads_their_history_from_its_copy(
+    server: LocalNatsServer, floor_nc: NATS, partner_copy_ready: None
+) -> None:
+    partner = Client()
+    nc = await partner.connect(url(server, "partner", "PARTNER_PASSWORD"))
+    received: asyncio.Queue[Msg] = asyncio.Queue()
+    await nc.subscribe(RESULTS_ALL, cb=received.put)
+    await nc.flush()
+    seq = await store_round(floor_nc, "P1", 1, (5, 2, 5))
+    await publish_through_feed(floor_nc, "P1", seq)
+    msg = await asyncio.wait_for(received.get(), 10)
+    result = _result.decode(msg.data)
+    assert (result.table, result.round, result.status, result.dice, result.source_seq) == (
+        "P1",
+        1,
+        ResultStatus.RESULT,
+        (2, 5, 5),
+        seq,
+    )
+    assert msg.subject == results("P1")
+    headers = msg.headers or {}
+    floor_copy = await EventStore(floor_nc, RESULTS_STREAM).read(results("P1"))
+    # Republished by the partners' copy once stored: the copy keeps the floor's sequence.
+    assert headers["Nats-Stream"] == PARTNER_STREAM
+    assert int(headers["Nats-Sequence"]) == floor_copy[-1].seq
+    history = await last_results(nc, PARTNER_STREAM, results("P1"), 5)
+    assert history == [result]
+    # The command line and the example client work with a partner's credentials.
+    partner_url = url(server, "partner", "PARTNER_PASSWORD")
+    tail = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "sicbo.cli.main", "results", "tail", "--stream", PARTNER_STREAM,
+        "--last", "1", "--count", "1", "--json", "--nats", partner_url,
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, _ = await asyncio.wait_for(tail.communicate(), 30)
+    assert _result.decode(out) == result
+    example = await asyncio.create_subprocess_exec(
+        sys.executable, str(ROOT / "examples" / "results_client.py"), "--history", "1",
+        "--count", "1", env={**os.environ, "NATS_URL": partner_url},
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, _ = await asyncio.wait_for(example.communicate(), 30)
+    assert "P1 #1 result: 2-5-5 = 12; winning bets: big, single:2, single:5" in out.decode()
+    assert partner.errors == []  # nothing above needed more than a partner may do
+    await nc.close()
+
+
+def violations(store_dir: Path) -> list[str]:
+    """The server's own record of each refusal (its log, ``... - Publish Violation - ...``)."""
+    text = (store_dir / "nats-server.log").read_text(errors="replace")
+    return [line.split(" - ", 2)[-1] for line in text.splitlines() if "Violation" in line]
+
+
+async def test_a_partner_can_publish_nothing_nor_touch_internal_subjects_or_streams(
+    server: LocalNatsServer, floor_nc: NATS, partner_copy_ready: None, store_dir: Path
+) -> None:
+    partner = Client()
+    nc = await partner.connect(url(server, "partner", "PARTNER_PASSWORD"))
+    refusals: list[str] = []
+    forged = RoundResult(
+        table="P1",
+        round=99,
+        status=ResultStatus.RESULT,
+        paytable="cca-1992@v1",
+        dice=(6, 6, 6),
+        total=18,
+        recorded_at=datetime.now(UTC),
+        published_at=datetime.now(UTC),
+        source_seq=999_999,
+    )
+    before = await EventStore(floor_nc, RESULTS_STREAM).last_sequence(RESULTS_ALL)
+
+    # Publishing anywhere: a forged result, a command, an event, the partners' copy's subject.
+    for subject in ("sicbo.results.P1", "sicbo.cmd.P1.dice", "sicbo.evt.P1.lc.1.x", "anything"):
+        await nc.publish(subject, msgspec.json.encode(forged))
+        refusals.append(await partner.refused(f'Publish to "{subject}"'))
+    # Subscribing to internal subjects (and to the mirror's delivery subjects).
+    for subject in ("sicbo.evt.>", "sicbo.cmd.>", "sicbo.partners.deliver.>", ">"):
+        await nc.subscribe(subject)
+        refusals.append(await partner.refused(f'Subscription to "{subject}"'))
+    # JetStream API calls on the internal log, in the partner's account or through the
+    # import of the floor's API; and deleting its own copy.
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("$JS.API.STREAM.INFO.SICBO", {}),
+        ("$JS.API.DIRECT.GET.SICBO", {"last_by_subj": "sicbo.evt.>"}),
+        ("$JS.API.CONSUMER.CREATE.SICBO", {"stream_name": "SICBO", "config": {}}),
+        ("$JS.floor.API.CONSUMER.CREATE.SICBO_RESULTS", {"stream_name": "SICBO_RESULTS"}),
+        ("$JS.API.STREAM.DELETE.RESULTS", {}),
+    ]
+    for subject, body in calls:
+        with pytest.raises(nats.errors.TimeoutError):  # dropped by the server: no reply
+            await nc.request(subject, json.dumps(body).encode(), timeout=1)
+        refusals.append(await partner.refused(f'Publish to "{subject}"'))
+
+    await nc.flush()
+    assert await EventStore(floor_nc, RESULTS_STREAM).last_sequence(RESULTS_ALL) == before
+    copy = await last_results(nc, PARTNER_STREAM, RESULTS_ALL, 100)
+    assert copy and forged.source_seq not in {r.source_seq for r in copy}  # nothing forged
+    assert nc.is_connected  # refused, not disconnected
+    logged = violations(store_dir)
+    assert len(logged) >= len(refusals)
+    assert all('"PARTNERS/user:partner"' in line for line in logged)
+    print("\nthe partner was told:\n  " + "\n  ".join(refusals))
+    print("the server logged:\n  " + "\n  ".join(logged))
+    await nc.close()
+
+
+async def test_the_copy_catches_up_on_a_backlog_thanks_to_the_flow_control_export(
+    server: LocalNatsServer, floor_nc: NATS, partner_copy_ready: None
+) -> None:
+    """A mirror paces its consumer with flow control; without the $JS.FC export the copy
+    stalls after about a thousand messages (error 10228), with it a backlog arrives whole."""
+    js = floor_nc.jetstream()
+    at = datetime.now(UTC)
+    for start in range(0, 3000, 500):
+        await asyncio.gather(
+            *(
+                js.publish(
+                    results("BACKLOG"),
+                    msgspec.json.encode(
+                        RoundResult(
+                            table="BACKLOG",
+                            round=n + 1,
+                            status=ResultStatus.VOID,
+                            paytable="cca-1992@v1",
+                            reason="dice-not-flat",
+                            recorded_at=at,
+                            published_at=at,
+                            source_seq=10_000_000 + n,
+                        )
+                    ),
+                )
+                for n in range(start, start + 500)
+            )
+        )
+    floor_last = await EventStore(floor_nc, RESULTS_STREAM).last_sequence(RESULTS_ALL)
+    admin = await nats.connect(url(server, "partners-admin", "PARTNERS_ADMIN_PASSWORD"))
+    try:
+        for _ in range(200):
+            reply = await admin.request(f"$JS.API.STREAM.INFO.{PARTNER_STREAM}", b"", timeout=5)
+            info = json.loads(reply.data)
+            if info["state"]["last_seq"] >= floor_last:
+                break
+            await asyncio.sleep(0.1)
+        assert info["state"]["last_seq"] == floor_last, info.get("mirror")
+        assert "error" not in info["mirror"], info["mirror"]
+    finally:
+        await admin.close()

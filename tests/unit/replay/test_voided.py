@@ -1,0 +1,101 @@
+"""Replay of a round settled by its result and then cancelled (004 "Ralat Pengendalian"): the
+SettlementVoided refunds every wager, and replay accounts for it."""
+
+import msgspec
+
+from sicbo.replay.report import MATCH, MISMATCH, round_report
+from sicbo.replay.verify import verify
+from sicbo.settlement.engine import void
+from sicbo_contracts.settlement import WagerOutcome
+from tests.unit.replay.builders import TABLE, StoredLog
+from tests.unit.settlement.builders import NOW, SERVICE, Log, chips, promo
+
+
+def settled_and_cancelled() -> tuple[StoredLog, int]:
+    log = Log(profile="online-live", unit=10).start(1)
+    log.slip(1, "ann", chips("big", 100), promo("small", 50))
+    log.slip(1, "bob", chips("total:13", 20))
+    log.close(1)
+    log.confirm(1, (3, 4, 6))
+    stored = StoredLog(log)
+    stored.settle(1)
+    log.complete(1, "ann", "bob")
+    cancel_seq = log.cancel(1)
+    return stored, cancel_seq
+
+
+def voided(stored: StoredLog, cancel_seq: int) -> list:
+    events = void(
+        stored.recorded(1),
+        table=TABLE,
+        round_no=1,
+        cancel_seq=cancel_seq,
+        reason="no quick fix",
+        actor=SERVICE,
+        at=NOW,
+    )
+    for e in events:
+        stored.append_settle(e)
+    return events
+
+
+def test_a_voided_round_matches_its_replay_every_wager_refunded() -> None:
+    stored, cancel_seq = settled_and_cancelled()
+    voided(stored, cancel_seq)
+    report = round_report(stored.stored(), TABLE, 1)
+    assert report.status == MATCH and report.problems == [], report.problems
+    assert report.voided_by == cancel_seq and report.pending_corrections == []
+    assert [(w.bet, w.outcome, w.settled, w.recorded, w.recomputed) for w in report.wagers] == [
+        ("big", "void", 200, 100, 100),
+        ("small", "void", 0, 50, 50),  # the token is returned (000 §1.1: a void round)
+        ("total:13", "void", 180, 20, 20),
+    ]
+    assert report.returned == report.staked == 170 and report.house_result == 0
+    assert verify(stored.stored()).ok
+
+
+def test_a_cancellation_not_voided_yet_is_pending_not_a_mismatch() -> None:
+    stored, cancel_seq = settled_and_cancelled()
+    report = round_report(stored.stored(), TABLE, 1)
+    assert report.status == MATCH and report.pending_corrections == [cancel_seq]
+    assert report.voided_by is None
+    result = verify(stored.stored())
+    assert result.ok and result.pending == [(TABLE, 1, cancel_seq)]
+
+
+def test_a_wrong_refund_is_a_mismatch() -> None:
+    stored, cancel_seq = settled_and_cancelled()
+    [event] = voided(stored, cancel_seq)
+    seq, aggregate, _ = stored.settle_events[-1]
+    first = event.adjustments[0]
+    short = msgspec.structs.replace(first.after, returned=first.after.returned - 10)
+    forged = msgspec.structs.replace(
+        event,
+        adjustments=[
+            msgspec.structs.replace(first, after=short, delta=first.delta - 10),
+            *event.adjustments[1:],
+        ],
+        delta=event.delta - 10,
+    )
+    stored.settle_events[-1] = (seq, aggregate, forged)
+    report = round_report(stored.stored(), TABLE, 1)
+    assert report.status == MISMATCH
+    assert [w.status for w in report.wagers].count(MISMATCH) == 1
+    assert not verify(stored.stored()).ok
+
+
+def test_a_round_voided_twice_or_without_a_cancellation_is_a_mismatch() -> None:
+    stored, cancel_seq = settled_and_cancelled()
+    voided(stored, cancel_seq)
+    voided(stored, cancel_seq + 100)
+    report = round_report(stored.stored(), TABLE, 1)
+    assert report.status == MISMATCH
+    assert any("voided 2 times" in p for p in report.problems)
+    assert any("no cancellation after the result" in p for p in report.problems)
+
+
+def test_the_outcome_column_shows_the_refund() -> None:
+    stored, cancel_seq = settled_and_cancelled()
+    voided(stored, cancel_seq)
+    report = round_report(stored.stored(), TABLE, 1)
+    assert {w.outcome for w in report.wagers} == {WagerOutcome.VOID.value}
