@@ -62,9 +62,8 @@ CONSUMERS: list[DurableConsumer] = [
     # A settlement job takes milliseconds; a short ack wait lets another replica take over a
     # crashed one's round quickly (the job is idempotent: expected sequence 0).
     DurableConsumer("settlement", ("sicbo.evt.*.lc.>",), ack_wait_s=10),
-    DurableConsumer("illumination", ("sicbo.evt.*.lc.>",)),
-    DurableConsumer("lifecycle", ("sicbo.evt.*.settle.>", "sicbo.evt.*.lamp.>")),
-    DurableConsumer("results-feed", ("sicbo.evt.*.lc.>",)),
+    DurableConsumer("illumination", ("sicbo.evt.*.lc.>",), ack_wait_s=10),
+    DurableConsumer("results-feed", ("sicbo.evt.*.lc.>",), ack_wait_s=10),
 ]
 
 

@@ -40,6 +40,8 @@ from nats.aio.subscription import Subscription
 
 from sicbo.board.queries import BoardQueries
 from sicbo.eventstore.store import EventStore
+from sicbo.infra import health as healthz
+from sicbo.infra.nats_auth import broker_security, connect_options
 from sicbo.infra.telemetry import setup_tracing
 from sicbo.shell.app import ping_subject
 from sicbo_contracts.board import RECALL_ALL, STATS_ALL
@@ -89,8 +91,10 @@ def app(nats_url: str) -> FastStream:
         middlewares=[NatsTelemetryMiddleware(tracer_provider=provider)],
         serializer=MsgSpecSerializer(),
         name=f"sicbo-{SERVICE}",
+        security=broker_security(),
     )
     application = FastStream(broker)
+    health = healthz.install(application, SERVICE)
     held: dict[str, NATS] = {}
     subscriptions: list[Subscription] = []
     running = _Concurrent()
@@ -98,11 +102,15 @@ def app(nats_url: str) -> FastStream:
     @application.on_startup
     async def connect() -> None:
         # Subscribed before the broker answers pings: ready means the queries are served.
-        nc = held["nc"] = await nats.connect(nats_url, name=f"sicbo-{SERVICE}-store")
+        nc = held["nc"] = await nats.connect(
+            nats_url, name=f"sicbo-{SERVICE}-store", **connect_options()
+        )
+        health.add_nats("store", nc)
         queries = BoardQueries(EventStore(nc, EVENT_STREAM))
         for subject, handler in ((STATS_ALL, queries.on_stats), (RECALL_ALL, queries.on_recall)):
             sub = await nc.subscribe(subject, queue=SERVICE, cb=running.wrap(handler))
             subscriptions.append(sub)
+        health.add("queries", lambda: len(subscriptions) == 2)
 
     @application.after_startup
     async def started() -> None:

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
+from sicbo.infra.nats_auth import connect_options
 from sicbo_contracts.board import (
     RECALL_DEPTH,
     STATS_DEPTH,
@@ -40,7 +41,9 @@ NOT_A_PREDICTION = "Past results only: every roll of the dice is independent of 
 
 
 async def _request(nats_url: str, subject: str, payload: bytes, timeout: float) -> bytes:
-    nc = await nats.connect(nats_url, connect_timeout=5, max_reconnect_attempts=1)
+    nc = await nats.connect(
+        nats_url, connect_timeout=5, max_reconnect_attempts=1, **connect_options()
+    )
     try:
         return (await nc.request(subject, payload, timeout=timeout)).data
     finally:

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.eventstore.store import EventStore
+from sicbo.infra.nats_auth import connect_options
 from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.subjects import EVENT_STREAM, command, round_history
 
@@ -20,7 +21,7 @@ app = typer.Typer(help="Drive a table and read its log.", no_args_is_help=True)
 
 
 async def _request(nats_url: str, subject: str, payload: bytes, timeout: float) -> bytes:
-    nc = await nats.connect(nats_url)
+    nc = await nats.connect(nats_url, **connect_options())
     try:
         msg = await nc.request(subject, payload, timeout=timeout)
         return msg.data
@@ -54,7 +55,7 @@ def send(
 
 
 async def _read(nats_url: str, subject_filter: str) -> list[tuple[int, str, dict[str, Any]]]:
-    nc = await nats.connect(nats_url)
+    nc = await nats.connect(nats_url, **connect_options())
     try:
         events = await EventStore(nc, EVENT_STREAM).read(subject_filter)
     finally:

@@ -9,12 +9,13 @@ from rich.console import Console
 from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
+from sicbo.infra.nats_auth import connect_options
 from sicbo.provisioning import Outcome, ProvisionReport
 from sicbo.provisioning import provision as provision_floor
 
 
 async def _provision(nats_url: str, replicas: int) -> ProvisionReport:
-    nc = await nats.connect(nats_url)
+    nc = await nats.connect(nats_url, **connect_options())
     try:
         return await provision_floor(nc, replicas=replicas)
     finally:

@@ -21,6 +21,7 @@ from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo.infra.nats_auth import connect_options
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
 from sicbo.replay.verify import Verification, verify_parallel
 from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL
@@ -29,7 +30,9 @@ app = typer.Typer(help="Settle again from the log and compare with the record.")
 
 
 async def _read(nats_url: str, subject_filter: str) -> list[StoredEvent]:
-    nc = await nats.connect(nats_url, connect_timeout=5, max_reconnect_attempts=1)
+    nc = await nats.connect(
+        nats_url, connect_timeout=5, max_reconnect_attempts=1, **connect_options()
+    )
     try:
         return await EventStore(nc, EVENT_STREAM, timeout=30).read_all(
             filter_subject=subject_filter

@@ -18,7 +18,13 @@ from sicbo.results.reader import describe, tail
 from sicbo_contracts.results import RoundResult
 from sicbo_contracts.subjects import RESULTS_ALL, RESULTS_STREAM, results
 
+CONNECT_WITHIN = 10.0  # seconds
+
 app = typer.Typer(help="The public results feed for integration partners.", no_args_is_help=True)
+
+
+class Unreachable(Exception):
+    pass
 
 
 async def _tail(
@@ -27,11 +33,26 @@ async def _tail(
     def emit(result: RoundResult) -> None:
         typer.echo(msgspec.json.encode(result).decode() if as_json else describe(result))
 
-    nc = await nats.connect(nats_url, connect_timeout=5, max_reconnect_attempts=-1)
+    told: list[str] = []
+
+    async def remember(exc: Exception) -> None:  # e.g. a permissions violation; reconnects
+        told.append(str(exc))
+
+    # Connecting must succeed within CONNECT_WITHIN; after that a lost server is waited for.
+    try:
+        nc = await asyncio.wait_for(
+            nats.connect(nats_url, connect_timeout=2, max_reconnect_attempts=-1, error_cb=remember),
+            CONNECT_WITHIN,
+        )
+    except (OSError, nats.errors.NoServersError) as exc:  # TimeoutError is an OSError
+        raise Unreachable(nats_url) from exc
     try:
         await tail(
             nc, stream=stream, subject_filter=subject_filter, last=last, emit=emit, count=count
         )
+    except (StoreError, nats.errors.Error, TimeoutError) as exc:
+        said = f"; the server said: {told[-1]}" if told else ""
+        raise StoreError(f"cannot read {stream}: {exc!r}{said}") from exc
     finally:
         await nc.close()
 
@@ -57,10 +78,10 @@ def tail_command(
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_tail(nats_url, stream, subject_filter, last, count, as_json))
-    except (OSError, nats.errors.NoServersError):
+    except Unreachable:
         raise fail(f"cannot reach NATS at {nats_url}") from None
-    except (StoreError, nats.errors.TimeoutError, nats.errors.NoRespondersError) as exc:
-        raise fail(f"cannot read stream {stream}: {exc!r}") from None
+    except StoreError as exc:
+        raise fail(str(exc)) from None
 
 
 async def _copy(nats_url: str, replicas: int) -> ProvisionReport:

@@ -9,6 +9,7 @@ from enum import StrEnum
 import typer
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption
+from sicbo.infra import health
 
 
 class ServiceName(StrEnum):
@@ -26,6 +27,10 @@ def serve(service: ServiceName, nats_url: NatsOption = DEFAULT_NATS_URL) -> None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     # Each service module exposes ``app(nats_url) -> FastStream``; import only the one asked.
     module = importlib.import_module(f"sicbo.{service.value}.service")
+    application = module.app(nats_url)
+    # Probes (SICBO_HEALTH_PORT): a service that did not install its own checks still gets
+    # /livez and /readyz on its broker's connection.
+    health.install(application, service.value)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(module.app(nats_url).run())
+        asyncio.run(application.run())
     raise typer.Exit(0)

@@ -133,9 +133,12 @@ class Feed:
         feed.seq, feed.source_seq, feed.known = last, source_seq, True
 
     async def _project(self, feed: TableFeed, event: StoredEvent) -> int:
-        tokens = event.subject.split(".")
-        if tokens[5] == ROUND_STARTED:
-            started = round_started_decoder.decode(event.data)
+        if event.subject.endswith(f".{ROUND_STARTED}"):
+            try:
+                started = round_started_decoder.decode(event.data)
+            except msgspec.DecodeError:  # looked up again if a result of its round needs it
+                log.warning("unreadable RoundStarted seq=%s on %s", event.seq, event.subject)
+                return 0
             feed.paytables[started.round] = started.paytable
             return 0
         if event.seq <= feed.source_seq or not is_source(event.subject):

@@ -24,6 +24,8 @@ from nats.aio.client import Client as NATS
 from nats.js.errors import NotFoundError
 
 from sicbo.eventstore.store import EventStore
+from sicbo.infra import health as healthz
+from sicbo.infra.nats_auth import broker_security, connect_options
 from sicbo.infra.telemetry import setup_tracing
 from sicbo.provisioning import CONSUMERS
 from sicbo.settlement.settler import Settler
@@ -54,13 +56,15 @@ def app(nats_url: str) -> FastStream:
         serializer=MsgSpecSerializer(),
         name=f"sicbo-{SERVICE}",
         graceful_timeout=GRACEFUL_TIMEOUT,
+        security=broker_security(),
     )
     application = FastStream(broker)
+    health = healthz.install(application, SERVICE)
     held: dict[str, Settler | NATS] = {}
 
     @application.on_startup
     async def connect() -> None:
-        nc = await nats.connect(nats_url, name=f"sicbo-{SERVICE}-store")
+        nc = await nats.connect(nats_url, name=f"sicbo-{SERVICE}-store", **connect_options())
         try:
             await nc.jetstream().consumer_info(EVENT_STREAM, CONSUMER.name)
         except NotFoundError:
@@ -70,6 +74,8 @@ def app(nats_url: str) -> FastStream:
                 " first (services never declare JetStream resources)"
             ) from None
         held["nc"] = nc
+        health.add_nats("store", nc)
+        health.add_consumer(nc, EVENT_STREAM, CONSUMER.name)
         held["settler"] = Settler(EventStore(nc, EVENT_STREAM), nc, utc_now)
 
     @application.after_startup

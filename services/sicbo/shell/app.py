@@ -17,6 +17,8 @@ from faststream.nats.opentelemetry import NatsTelemetryMiddleware
 from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.store import EventStore
+from sicbo.infra import health as healthz
+from sicbo.infra.nats_auth import broker_security, connect_options
 from sicbo.infra.telemetry import setup_tracing
 from sicbo.shell.commands import Clock, CommandHandler, DeciderSpec, Hook
 from sicbo.shell.listener import CommandListener
@@ -67,14 +69,17 @@ def create_app(
         middlewares=[NatsTelemetryMiddleware(tracer_provider=provider)],
         serializer=MsgSpecSerializer(),
         name=f"sicbo-{spec.service}",
+        security=broker_security(),
     )
     app = FastStream(broker)
+    health = healthz.install(app, spec.service)
     holder: dict[str, Runtime] = {}
     listeners: list[CommandListener] = []
 
     @app.on_startup
     async def connect() -> None:
-        nc = await nats.connect(nats_url, name=f"sicbo-{spec.service}-store")
+        nc = await nats.connect(nats_url, name=f"sicbo-{spec.service}-store", **connect_options())
+        health.add_nats("store", nc)
         store = EventStore(nc, EVENT_STREAM)
         hook = before_append(nc) if before_append is not None else None
         handler: CommandHandler[Any] = CommandHandler(spec, store, clock, before_append=hook)
@@ -87,6 +92,7 @@ def create_app(
             max_in_flight=MAX_IN_FLIGHT,
         )
         listeners.append(listener)
+        health.add("commands", lambda: listener.subscribed)
 
     @app.after_startup
     async def started() -> None:

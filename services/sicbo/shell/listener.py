@@ -49,6 +49,11 @@ class CommandListener:
             commands_of(self._service), queue=self._service, cb=self._on_msg
         )
 
+    @property
+    def subscribed(self) -> bool:
+        """Taking commands: subscribed, and not stopped."""
+        return self._sub is not None
+
     async def stop(self) -> None:
         """Stop taking commands, then let the ones in hand finish (graceful shutdown)."""
         if self._sub is not None:

@@ -1,0 +1,39 @@
+# One image for every service of the floor; the command picks the service:
+#   docker build -t sicbo-floor:0.1.0 .
+#   docker run --rm -e NATS_URL=nats://nats:4222 sicbo-floor:0.1.0 serve wagers
+#   docker run --rm -e NATS_URL=nats://nats:4222 sicbo-floor:0.1.0 provision --replicas 3
+# Built from the repository alone: the project and constraints.txt (every run-time
+# distribution pinned; tests/deploy/test_image.py keeps it in step with pyproject.toml).
+ARG PYTHON_IMAGE=python:3.11-slim
+
+FROM ${PYTHON_IMAGE} AS build
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_ROOT_USER_ACTION=ignore
+# The build backend is pinned too (pyproject.toml asks for setuptools>=68): no isolated
+# build environment with whatever setuptools is newest on the day.
+RUN python -m venv /opt/sicbo \
+    && /opt/sicbo/bin/pip install setuptools==84.2.1
+WORKDIR /src
+COPY constraints.txt pyproject.toml README.md ./
+COPY contracts ./contracts
+COPY services ./services
+RUN /opt/sicbo/bin/pip install --no-build-isolation --constraint constraints.txt . \
+    && /opt/sicbo/bin/pip uninstall --yes setuptools \
+    && /opt/sicbo/bin/pip check
+
+FROM ${PYTHON_IMAGE}
+# A fixed numeric uid/gid: Kubernetes checks runAsNonRoot against the image's numeric user.
+RUN groupadd --system --gid 10001 sicbo \
+    && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
+       --shell /usr/sbin/nologin sicbo
+COPY --from=build /opt/sicbo /opt/sicbo
+ENV PATH=/opt/sicbo/bin:$PATH \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1
+# The probes' port (deploy/kustomize sets SICBO_HEALTH_PORT=8080); not served when unset.
+EXPOSE 8080
+USER 10001:10001
+WORKDIR /tmp
+ENTRYPOINT ["sicbo"]
+CMD ["--help"]

@@ -1,0 +1,350 @@
+"""The Kubernetes manifests, checked without a cluster.
+
+Every overlay is rendered with ``kubectl kustomize`` (skipped, with the reason, where kubectl
+is absent) and each object is validated offline and strictly against the Kubernetes OpenAPI
+schemas bundled with kubernetes-validate: the checks of ``kubernetes-validate --strict``, with
+an object of an unknown kind or version failing instead of warning. yamllint runs over
+deploy/ with the repository's .yamllint. Then what the floor needs of them: every service is
+deployed, probed on the health endpoint, bounded, locked down, stopped gracefully; wager
+intake autoscales; the floor talks to NATS (and the collector) only; the tables document opens
+its tables.
+
+By hand: ``kubectl kustomize deploy/kustomize/overlays/production | .venv/bin/kubernetes-validate
+--strict -`` and ``.venv/bin/yamllint -s deploy``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import msgspec
+import pytest
+import yaml
+from faststream.nats import NatsBroker
+from kubernetes_validate.utils import SchemaNotFoundError, ValidationError
+
+from sicbo.cli.services import ServiceName
+from sicbo.lifecycle import decider
+from sicbo_contracts.lifecycle import LifecycleCommand, OpenTable, TableOpened
+
+ROOT = Path(__file__).resolve().parents[2]
+KUSTOMIZE = ROOT / "deploy" / "kustomize"
+OVERLAYS = ("dev", "production")
+#: The oldest Kubernetes the manifests are for (Job podFailurePolicy and the PDBs'
+#: unhealthyPodEvictionPolicy are GA in 1.31), and the newest the validator knows.
+KUBERNETES_VERSIONS = ("1.31.0", "1.37.0")
+SERVICES = tuple(s.value for s in ServiceName)
+HEALTH_PATHS = {"livenessProbe": "/livez", "readinessProbe": "/readyz", "startupProbe": "/livez"}
+SECRET = "sicbo-nats-auth"
+
+Doc = dict[str, Any]
+
+
+def _kubectl() -> str:
+    kubectl = shutil.which("kubectl")
+    if kubectl is None:
+        pytest.skip("kubectl is not on PATH: cannot render the kustomizations (CI has it)")
+    return kubectl
+
+
+@pytest.fixture(scope="module")
+def rendered() -> dict[str, list[Doc]]:
+    kubectl = _kubectl()
+    out: dict[str, list[Doc]] = {}
+    for overlay in OVERLAYS:
+        result = subprocess.run(
+            [kubectl, "kustomize", str(KUSTOMIZE / "overlays" / overlay)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert result.returncode == 0, f"kubectl kustomize {overlay}: {result.stderr}"
+        out[overlay] = [d for d in yaml.safe_load_all(result.stdout) if d]
+    return out
+
+
+def of_kind(docs: list[Doc], kind: str) -> dict[str, Doc]:
+    return {d["metadata"]["name"]: d for d in docs if d["kind"] == kind}
+
+
+def floor_deployments(docs: list[Doc]) -> dict[str, Doc]:
+    return {n: d for n, d in of_kind(docs, "Deployment").items() if n.startswith("sicbo-")}
+
+
+def pod_templates(docs: list[Doc], *, floor_only: bool = False) -> Iterator[tuple[str, Doc]]:
+    """``(kind/name, pod template)`` of every workload; the floor's run the image as `sicbo`."""
+    for doc in docs:
+        if doc["kind"] in ("Deployment", "Job"):
+            template = doc["spec"]["template"]
+            if floor_only and all(c["name"] != "sicbo" for c in template["spec"]["containers"]):
+                continue
+            yield f"{doc['kind']}/{doc['metadata']['name']}", template
+
+
+def pod_specs(docs: list[Doc], *, floor_only: bool = False) -> Iterator[tuple[str, Doc]]:
+    for name, template in pod_templates(docs, floor_only=floor_only):
+        yield name, template["spec"]
+
+
+def floor_env(docs: list[Doc]) -> dict[str, str]:
+    (config,) = (
+        d
+        for d in docs
+        if d["kind"] == "ConfigMap" and d["metadata"]["name"].startswith("sicbo-floor")
+    )
+    data: dict[str, str] = config["data"]
+    return data
+
+
+def graceful_stop_seconds(service: str) -> float:
+    """How long the service may take to stop after SIGTERM: its broker's graceful timeout."""
+    module = importlib.import_module(f"sicbo.{service}.service")
+    default = inspect.signature(NatsBroker.__init__).parameters["graceful_timeout"].default
+    return float(getattr(module, "GRACEFUL_TIMEOUT", default))
+
+
+# ---- rendering, schemas, lint -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_object_validates_strictly_offline(
+    rendered: dict[str, list[Doc]], overlay: str
+) -> None:
+    problems = []
+    for doc in rendered[overlay]:
+        name = f"{doc['kind']}/{doc['metadata']['name']}"
+        for version in KUBERNETES_VERSIONS:
+            try:
+                kubernetes_validate.validate(doc, version, strict=True)
+            except ValidationError as exc:
+                path = ".".join(str(p) for p in exc.path)
+                problems.append(f"{name} (Kubernetes {version}): {path}: {exc.message}")
+            except SchemaNotFoundError as exc:  # the CLI only warns: here it is a failure
+                problems.append(f"{name}: {exc.message}")
+    assert not problems, "\n".join(problems)
+
+
+def test_yamllint_passes_over_deploy() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "yamllint", "--strict", "-c", ".yamllint", "deploy"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+# ---- what the floor needs -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_one_deployment_per_service_running_it(
+    rendered: dict[str, list[Doc]], overlay: str
+) -> None:
+    deployments = floor_deployments(rendered[overlay])
+    assert set(deployments) == {f"sicbo-{s}" for s in SERVICES}
+    for service in SERVICES:
+        spec = deployments[f"sicbo-{service}"]["spec"]["template"]["spec"]
+        (container,) = spec["containers"]
+        assert container["args"] == ["serve", service]
+        assert container["image"].rsplit("/", 1)[-1].startswith("sicbo-floor:")
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_deployment_is_probed_on_the_health_endpoint(
+    rendered: dict[str, list[Doc]], overlay: str
+) -> None:
+    port = int(floor_env(rendered[overlay])["SICBO_HEALTH_PORT"])
+    for name, deployment in floor_deployments(rendered[overlay]).items():
+        (container,) = deployment["spec"]["template"]["spec"]["containers"]
+        ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+        assert ports.get("health") == port, name
+        for probe, path in HEALTH_PATHS.items():
+            assert container[probe]["httpGet"] == {"path": path, "port": "health"}, (name, probe)
+        assert container["livenessProbe"]["timeoutSeconds"] >= 2, name
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_pod_has_requests_and_limits(rendered: dict[str, list[Doc]], overlay: str) -> None:
+    for name, spec in pod_specs(rendered[overlay]):
+        for container in spec["containers"]:
+            resources = container["resources"]
+            for bound in ("requests", "limits"):
+                assert set(resources[bound]) >= {"cpu", "memory"}, (name, bound)
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_pod_is_locked_down(rendered: dict[str, list[Doc]], overlay: str) -> None:
+    accounts = of_kind(rendered[overlay], "ServiceAccount")
+    for name, spec in pod_specs(rendered[overlay]):
+        pod = spec["securityContext"]
+        assert pod["runAsNonRoot"] is True, name
+        assert pod["runAsUser"] > 0, name
+        assert pod["seccompProfile"] == {"type": "RuntimeDefault"}, name
+        assert spec["automountServiceAccountToken"] is False, name
+        assert accounts[spec["serviceAccountName"]]["automountServiceAccountToken"] is False
+        writable = {v["name"] for v in spec.get("volumes", []) if "emptyDir" in v}
+        for container in spec["containers"]:
+            ctx = container["securityContext"]
+            assert ctx["runAsNonRoot"] is True, name
+            assert ctx["allowPrivilegeEscalation"] is False, name
+            assert ctx["readOnlyRootFilesystem"] is True, name
+            assert ctx["capabilities"] == {"drop": ["ALL"]}, name
+            if container["name"] == "sicbo":  # a read-only root: Python's temp files go here
+                mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+                assert mounts.get("/tmp") in writable, name
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_termination_grace_outlasts_the_graceful_stop(
+    rendered: dict[str, list[Doc]], overlay: str
+) -> None:
+    for service in SERVICES:
+        deployment = floor_deployments(rendered[overlay])[f"sicbo-{service}"]
+        grace = deployment["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
+        # Some seconds on top for the connections' drain after the broker has stopped.
+        assert grace >= graceful_stop_seconds(service) + 10, service
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_floor_process_reads_the_nats_password_from_the_secret(
+    rendered: dict[str, list[Doc]], overlay: str
+) -> None:
+    env = floor_env(rendered[overlay])
+    assert env["NATS_USER"] == "floor"
+    password_dir = str(Path(env["NATS_PASSWORD_FILE"]).parent)
+    secrets = of_kind(rendered[overlay], "Secret")
+    for name, spec in pod_specs(rendered[overlay], floor_only=True):
+        (container,) = spec["containers"]
+        refs = [r["configMapRef"]["name"] for r in container["envFrom"]]
+        assert any(r.startswith("sicbo-floor") for r in refs), name
+        volumes = {v["name"]: v for v in spec["volumes"]}
+        mounts = {m["mountPath"]: m for m in container["volumeMounts"]}
+        # The directory, never a subPath: the kubelet refreshes it when the Secret rotates.
+        mount = mounts[password_dir]
+        assert "subPath" not in mount and mount["readOnly"] is True, name
+        secret_name = volumes[mount["name"]]["secret"]["secretName"]
+        assert secret_name.startswith(SECRET), name
+        if overlay == "production":  # created out of band, never from the repository
+            assert secret_name == SECRET and not secrets
+        else:
+            assert "password" in secrets[secret_name]["data"]
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_disruption_budgets_cover_every_service(
+    rendered: dict[str, list[Doc]], overlay: str
+) -> None:
+    budgets = of_kind(rendered[overlay], "PodDisruptionBudget")
+    for service in SERVICES:
+        budget = budgets[f"sicbo-{service}"]["spec"]
+        assert budget["selector"]["matchLabels"] == {"app.kubernetes.io/name": f"sicbo-{service}"}
+        assert budget["maxUnavailable"] == 1  # never blocks draining a one-replica dev node
+
+
+def test_production_autoscales_wager_intake(rendered: dict[str, list[Doc]]) -> None:
+    docs = rendered["production"]
+    (hpa,) = of_kind(docs, "HorizontalPodAutoscaler").values()
+    target = hpa["spec"]["scaleTargetRef"]
+    assert (target["kind"], target["name"]) == ("Deployment", "sicbo-wagers")
+    assert 2 <= hpa["spec"]["minReplicas"] < hpa["spec"]["maxReplicas"]
+    # The HPA owns the count: a replicas field would be reset on every apply.
+    assert "replicas" not in floor_deployments(docs)["sicbo-wagers"]["spec"]
+    for name, deployment in floor_deployments(docs).items():
+        if name != "sicbo-wagers":
+            assert deployment["spec"]["replicas"] >= 2, name
+
+
+def test_production_has_three_replica_streams_and_the_collector(
+    rendered: dict[str, list[Doc]],
+) -> None:
+    docs = rendered["production"]
+    job = of_kind(docs, "Job")["sicbo-provision"]
+    assert job["spec"]["template"]["spec"]["containers"][0]["args"] == [
+        "provision",
+        "--replicas",
+        "3",
+    ]
+    assert "otel-collector" in of_kind(docs, "Deployment")
+    assert "otel-collector" in of_kind(docs, "Service")
+    assert floor_env(docs)["OTEL_EXPORTER_OTLP_ENDPOINT"] == "http://otel-collector:4318"
+
+
+def test_dev_is_a_single_node_floor(rendered: dict[str, list[Doc]]) -> None:
+    docs = rendered["dev"]
+    assert not of_kind(docs, "HorizontalPodAutoscaler")
+    for name, deployment in floor_deployments(docs).items():
+        assert deployment["spec"]["replicas"] == 1, name
+    job = of_kind(docs, "Job")["sicbo-provision"]
+    assert job["spec"]["template"]["spec"]["containers"][0]["args"] == [
+        "provision",
+        "--replicas",
+        "1",
+    ]
+    # No collector: nothing to export to, so nothing is exported.
+    assert "OTEL_EXPORTER_OTLP_ENDPOINT" not in floor_env(docs)
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_floor_talks_only_to_nats_and_the_collector(
+    rendered: dict[str, list[Doc]], overlay: str
+) -> None:
+    docs = rendered[overlay]
+    floor_label = {"app.kubernetes.io/part-of": "sicbo-floor"}
+    policies = [
+        p["spec"]
+        for p in of_kind(docs, "NetworkPolicy").values()
+        if p["spec"]["podSelector"].get("matchLabels") == floor_label
+    ]
+    # Every floor pod is selected (they all carry the label), in both directions.
+    for name, template in pod_templates(docs, floor_only=True):
+        assert template["metadata"]["labels"].items() >= floor_label.items(), name
+    types = {t for p in policies for t in p["policyTypes"]}
+    assert types == {"Ingress", "Egress"}
+    assert not [rule for p in policies for rule in p.get("ingress") or []]
+    allowed = {("nats", 4222), ("kube-dns", 53)}
+    if overlay == "production":
+        allowed.add(("otel-collector", 4318))
+    reached = set()
+    for policy in policies:
+        for rule in policy.get("egress") or []:
+            assert rule.get("to"), "an egress rule without `to` opens every address"
+            for peer in rule["to"]:
+                labels = peer["podSelector"]["matchLabels"]
+                target = labels.get("app.kubernetes.io/name") or labels.get("k8s-app")
+                reached |= {(target, p["port"]) for p in rule["ports"]}
+    assert reached == allowed
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_tables_document_opens_each_table(rendered: dict[str, list[Doc]], overlay: str) -> None:
+    (config,) = (
+        d
+        for d in rendered[overlay]
+        if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "sicbo-tables"
+    )
+    lines = config["data"]["tables.jsonl"].splitlines()
+    assert lines
+    decode = msgspec.json.Decoder(LifecycleCommand)
+    tables = []
+    for line in lines:
+        command = decode.decode(line)
+        assert isinstance(command, OpenTable)
+        assert command.command_id == f"open-{command.table}"
+        # The lifecycle decider itself accepts it on a new table (profile, limits, countdown).
+        events = decider.decide(decider.initial_state(command.table), command, datetime.now(UTC))
+        assert [type(e) for e in events] == [TableOpened]
+        tables.append(command.table)
+    assert len(set(tables)) == len(tables)

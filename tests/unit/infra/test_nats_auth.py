@@ -1,0 +1,62 @@
+"""NATS credentials from the environment: a user and a password file (a mounted Secret)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from faststream.nats.security import parse_security
+
+from sicbo.infra import nats_auth
+
+
+@pytest.fixture
+def password_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "password"
+    path.write_text("first-secret\n")  # a Secret written by hand often ends with a newline
+    monkeypatch.setenv(nats_auth.USER_ENV, "floor")
+    monkeypatch.setenv(nats_auth.PASSWORD_FILE_ENV, str(path))
+    return path
+
+
+def test_nothing_set_means_no_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(nats_auth.USER_ENV, raising=False)
+    monkeypatch.delenv(nats_auth.PASSWORD_FILE_ENV, raising=False)
+    assert nats_auth.connect_options() == {}
+    assert nats_auth.broker_security() is None
+
+
+def test_the_password_is_read_again_at_each_connect(password_file: Path) -> None:
+    options = nats_auth.connect_options()
+    assert options["user"] == "floor"
+    password = options["password"]
+    assert callable(password)  # nats-py calls it on every (re)connect
+    assert password() == "first-secret"
+    password_file.write_text("rotated-secret")  # the kubelet refreshed the Secret
+    assert password() == "rotated-secret"
+
+
+def test_the_broker_gets_the_same_credentials(password_file: Path) -> None:
+    # What FastStream hands to nats.connect.
+    options = parse_security(nats_auth.broker_security())
+    assert options["user"] == "floor"
+    assert options["password"]() == "first-secret"
+
+
+def test_half_a_configuration_is_an_error(
+    password_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(nats_auth.USER_ENV)
+    with pytest.raises(ValueError, match="both"):
+        nats_auth.connect_options()
+
+
+def test_a_missing_or_empty_password_file_fails_at_start(
+    password_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    password_file.write_text("\n")
+    with pytest.raises(ValueError, match="empty"):
+        nats_auth.connect_options()
+    monkeypatch.setenv(nats_auth.PASSWORD_FILE_ENV, str(password_file.parent / "nothing"))
+    with pytest.raises(FileNotFoundError):
+        nats_auth.connect_options()
