@@ -24,6 +24,7 @@ SERVICES = {
     "wagers": 1,
     "settlement": 1,
     "illumination": 1,
+    "board": 1,
     "results": 1,
 }
 
