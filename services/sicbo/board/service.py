@@ -91,7 +91,7 @@ def app(nats_url: str) -> FastStream:
         middlewares=[NatsTelemetryMiddleware(tracer_provider=provider)],
         serializer=MsgSpecSerializer(),
         name=f"sicbo-{SERVICE}",
-        security=broker_security(),
+        security=broker_security(nats_url),
     )
     application = FastStream(broker)
     health = healthz.install(application, SERVICE)
@@ -103,7 +103,7 @@ def app(nats_url: str) -> FastStream:
     async def connect() -> None:
         # Subscribed before the broker answers pings: ready means the queries are served.
         nc = held["nc"] = await nats.connect(
-            nats_url, name=f"sicbo-{SERVICE}-store", **connect_options()
+            nats_url, name=f"sicbo-{SERVICE}-store", **connect_options(nats_url)
         )
         health.add_nats("store", nc)
         queries = BoardQueries(EventStore(nc, EVENT_STREAM))

@@ -42,7 +42,7 @@ NOT_A_PREDICTION = "Past results only: every roll of the dice is independent of 
 
 async def _request(nats_url: str, subject: str, payload: bytes, timeout: float) -> bytes:
     nc = await nats.connect(
-        nats_url, connect_timeout=5, max_reconnect_attempts=1, **connect_options()
+        nats_url, connect_timeout=5, max_reconnect_attempts=1, **connect_options(nats_url)
     )
     try:
         return (await nc.request(subject, payload, timeout=timeout)).data

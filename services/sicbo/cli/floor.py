@@ -21,7 +21,7 @@ app = typer.Typer(help="Drive a table and read its log.", no_args_is_help=True)
 
 
 async def _request(nats_url: str, subject: str, payload: bytes, timeout: float) -> bytes:
-    nc = await nats.connect(nats_url, **connect_options())
+    nc = await nats.connect(nats_url, **connect_options(nats_url))
     try:
         msg = await nc.request(subject, payload, timeout=timeout)
         return msg.data
@@ -55,7 +55,7 @@ def send(
 
 
 async def _read(nats_url: str, subject_filter: str) -> list[tuple[int, str, dict[str, Any]]]:
-    nc = await nats.connect(nats_url, **connect_options())
+    nc = await nats.connect(nats_url, **connect_options(nats_url))
     try:
         events = await EventStore(nc, EVENT_STREAM).read(subject_filter)
     finally:

@@ -15,7 +15,7 @@ from sicbo.provisioning import provision as provision_floor
 
 
 async def _provision(nats_url: str, replicas: int) -> ProvisionReport:
-    nc = await nats.connect(nats_url, **connect_options())
+    nc = await nats.connect(nats_url, **connect_options(nats_url))
     try:
         return await provision_floor(nc, replicas=replicas)
     finally:

@@ -31,7 +31,7 @@ app = typer.Typer(help="Settle again from the log and compare with the record.")
 
 async def _read(nats_url: str, subject_filter: str) -> list[StoredEvent]:
     nc = await nats.connect(
-        nats_url, connect_timeout=5, max_reconnect_attempts=1, **connect_options()
+        nats_url, connect_timeout=5, max_reconnect_attempts=1, **connect_options(nats_url)
     )
     try:
         return await EventStore(nc, EVENT_STREAM, timeout=30).read_all(

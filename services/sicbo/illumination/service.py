@@ -53,7 +53,7 @@ def app(nats_url: str) -> FastStream:
         serializer=MsgSpecSerializer(),
         name=f"sicbo-{SERVICE}",
         graceful_timeout=GRACEFUL_TIMEOUT,
-        security=broker_security(),
+        security=broker_security(nats_url),
     )
     application = FastStream(broker)
     health = healthz.install(application, SERVICE)
@@ -62,7 +62,9 @@ def app(nats_url: str) -> FastStream:
 
     @application.on_startup
     async def connect() -> None:
-        nc = await nats.connect(nats_url, name=f"sicbo-{SERVICE}-store", **connect_options())
+        nc = await nats.connect(
+            nats_url, name=f"sicbo-{SERVICE}-store", **connect_options(nats_url)
+        )
         try:
             await nc.jetstream().consumer_info(EVENT_STREAM, CONSUMER.name)
         except NotFoundError:

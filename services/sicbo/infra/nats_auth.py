@@ -5,8 +5,9 @@ the file holding its password; both or neither. The file is read again on every 
 (nats-py calls a callable password each time), so a rotated Secret is used by the next
 reconnection without a restart: update the Secret, wait for the kubelet to refresh the file,
 then reload the server, which disconnects the clients still on the old password
-(docs/runbook.md). Neither set: no credentials (a local server, or a ``NATS_URL`` with
-``user:password@``, which nats-py also reads).
+(docs/runbook.md). Neither set: no credentials (a local server). A URL that carries its own
+``user:password@`` (``--nats``) wins: nats-py would otherwise send the environment's user, so
+an operator in a service's pod can still connect as another user.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 from faststream.nats import NatsUserPassword
 
@@ -32,7 +34,11 @@ class NatsAuth:
         return self.password_file.read_text(encoding="utf-8").rstrip("\r\n")
 
 
-def from_env() -> NatsAuth | None:
+def from_env(url: str | None = None) -> NatsAuth | None:
+    """The credentials of the environment, unless ``url`` (comma-separated servers) names its
+    own user or token."""
+    if url is not None and any(urlsplit(u.strip()).username for u in url.split(",")):
+        return None
     user = os.environ.get(USER_ENV, "").strip()
     password_file = os.environ.get(PASSWORD_FILE_ENV, "").strip()
     if not user and not password_file:
@@ -45,15 +51,15 @@ def from_env() -> NatsAuth | None:
     return auth
 
 
-def connect_options() -> dict[str, Any]:
-    """Keyword arguments for ``nats.connect``: the credentials, if any."""
-    auth = from_env()
+def connect_options(url: str | None = None) -> dict[str, Any]:
+    """Keyword arguments for ``nats.connect(url, ...)``: the credentials, if any."""
+    auth = from_env(url)
     return {} if auth is None else {"user": auth.user, "password": auth.password}
 
 
-def broker_security() -> NatsUserPassword | None:
-    """The same credentials for a FastStream ``NatsBroker(security=...)``."""
-    auth = from_env()
+def broker_security(url: str | None = None) -> NatsUserPassword | None:
+    """The same credentials for a FastStream ``NatsBroker(url, security=...)``."""
+    auth = from_env(url)
     if auth is None:
         return None
     # FastStream hands ``password`` to nats.connect unchanged, and nats-py calls a callable

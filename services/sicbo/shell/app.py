@@ -69,7 +69,7 @@ def create_app(
         middlewares=[NatsTelemetryMiddleware(tracer_provider=provider)],
         serializer=MsgSpecSerializer(),
         name=f"sicbo-{spec.service}",
-        security=broker_security(),
+        security=broker_security(nats_url),
     )
     app = FastStream(broker)
     health = healthz.install(app, spec.service)
@@ -78,7 +78,9 @@ def create_app(
 
     @app.on_startup
     async def connect() -> None:
-        nc = await nats.connect(nats_url, name=f"sicbo-{spec.service}-store", **connect_options())
+        nc = await nats.connect(
+            nats_url, name=f"sicbo-{spec.service}-store", **connect_options(nats_url)
+        )
         health.add_nats("store", nc)
         store = EventStore(nc, EVENT_STREAM)
         hook = before_append(nc) if before_append is not None else None

@@ -60,3 +60,11 @@ def test_a_missing_or_empty_password_file_fails_at_start(
     monkeypatch.setenv(nats_auth.PASSWORD_FILE_ENV, str(password_file.parent / "nothing"))
     with pytest.raises(FileNotFoundError):
         nats_auth.connect_options()
+
+
+def test_a_url_with_its_own_user_wins_over_the_environment(password_file: Path) -> None:
+    # An operator in a service's pod: `sicbo results tail --nats nats://partner:...@nats:4222`.
+    assert nats_auth.connect_options("nats://partner:secret@nats:4222") == {}
+    assert nats_auth.connect_options("nats://a:4222, nats://tok@b:4222") == {}
+    assert nats_auth.broker_security("nats://partner:secret@nats:4222") is None
+    assert nats_auth.connect_options("nats://nats:4222")["user"] == "floor"
