@@ -44,7 +44,11 @@ OVERLAYS = ("dev", "production")
 KUBERNETES_VERSIONS = ("1.31.0", "1.37.0")
 SERVICES = tuple(s.value for s in ServiceName)
 HEALTH_PATHS = {"livenessProbe": "/livez", "readinessProbe": "/readyz", "startupProbe": "/livez"}
-SECRET = "sicbo-nats-auth"
+#: The NATS users' passwords, a key per user, shared with the NATS release (deploy/nats-helm).
+SECRET = "nats-floor-users"
+#: The operator's tooling user (provisioning, the toolbox).
+TOOLING_USER = "floor"
+TOOLBOX = "sicbo-toolbox"
 
 Doc = dict[str, Any]
 
@@ -78,7 +82,9 @@ def of_kind(docs: list[Doc], kind: str) -> dict[str, Doc]:
 
 
 def floor_deployments(docs: list[Doc]) -> dict[str, Doc]:
-    return {n: d for n, d in of_kind(docs, "Deployment").items() if n.startswith("sicbo-")}
+    """The services' Deployments, by name (not the toolbox, which runs none)."""
+    names = {f"sicbo-{s}" for s in SERVICES}
+    return {n: d for n, d in of_kind(docs, "Deployment").items() if n in names}
 
 
 def pod_templates(docs: list[Doc], *, floor_only: bool = False) -> Iterator[tuple[str, Doc]]:
@@ -155,6 +161,10 @@ def test_one_deployment_per_service_running_it(
 ) -> None:
     deployments = floor_deployments(rendered[overlay])
     assert set(deployments) == {f"sicbo-{s}" for s in SERVICES}
+    assert {n for n in of_kind(rendered[overlay], "Deployment") if n.startswith("sicbo-")} == {
+        *deployments,
+        TOOLBOX,
+    }
     for service in SERVICES:
         spec = deployments[f"sicbo-{service}"]["spec"]["template"]["spec"]
         (container,) = spec["containers"]
@@ -218,29 +228,57 @@ def test_termination_grace_outlasts_the_graceful_stop(
         assert grace >= graceful_stop_seconds(service) + 10, service
 
 
+def nats_users(docs: list[Doc]) -> dict[str, str]:
+    """kind/name -> the NATS user each floor workload connects as."""
+    users = {}
+    for name, spec in pod_specs(docs, floor_only=True):
+        (container,) = spec["containers"]
+        (user,) = (e["value"] for e in container.get("env", []) if e["name"] == "NATS_USER")
+        users[name] = user
+    return users
+
+
 @pytest.mark.parametrize("overlay", OVERLAYS)
-def test_every_floor_process_reads_the_nats_password_from_the_secret(
+def test_each_workload_is_its_own_nats_user_with_only_its_password(
     rendered: dict[str, list[Doc]], overlay: str
 ) -> None:
-    env = floor_env(rendered[overlay])
-    assert env["NATS_USER"] == "floor"
-    password_dir = str(Path(env["NATS_PASSWORD_FILE"]).parent)
-    secrets = of_kind(rendered[overlay], "Secret")
-    for name, spec in pod_specs(rendered[overlay], floor_only=True):
+    docs = rendered[overlay]
+    users = nats_users(docs)
+    expected = {f"Deployment/sicbo-{s}": s for s in SERVICES}
+    expected |= {f"Deployment/{TOOLBOX}": TOOLING_USER, "Job/sicbo-provision": TOOLING_USER}
+    assert users == expected
+    password_file = Path(floor_env(docs)["NATS_PASSWORD_FILE"])
+    for name, spec in pod_specs(docs, floor_only=True):
         (container,) = spec["containers"]
         refs = [r["configMapRef"]["name"] for r in container["envFrom"]]
         assert any(r.startswith("sicbo-floor") for r in refs), name
         volumes = {v["name"]: v for v in spec["volumes"]}
         mounts = {m["mountPath"]: m for m in container["volumeMounts"]}
         # The directory, never a subPath: the kubelet refreshes it when the Secret rotates.
-        mount = mounts[password_dir]
+        mount = mounts[str(password_file.parent)]
         assert "subPath" not in mount and mount["readOnly"] is True, name
-        secret_name = volumes[mount["name"]]["secret"]["secretName"]
-        assert secret_name.startswith(SECRET), name
-        if overlay == "production":  # created out of band, never from the repository
-            assert secret_name == SECRET and not secrets
-        else:
-            assert "password" in secrets[secret_name]["data"]
+        secret = volumes[mount["name"]]["secret"]
+        assert secret["secretName"] == SECRET, name
+        # Only its own key: a pod never holds another user's password.
+        assert secret["items"] == [{"key": users[name], "path": password_file.name}], name
+    # Created out of band (docs/runbook.md), never from the repository.
+    assert not of_kind(docs, "Secret")
+
+
+def test_the_nats_users_exist_in_the_floor_account(rendered: dict[str, list[Doc]]) -> None:
+    accounts = pytest.importorskip("sicbo.infra.nats_accounts")
+    (floor,) = (a for a in accounts.ACCOUNTS if a.name == "FLOOR")
+    known = {u.name for u in floor.users}
+    for overlay in OVERLAYS:
+        assert set(nats_users(rendered[overlay]).values()) <= known
+
+
+def test_the_toolbox_waits_at_zero_replicas(rendered: dict[str, list[Doc]]) -> None:
+    for overlay in OVERLAYS:
+        toolbox = of_kind(rendered[overlay], "Deployment")[TOOLBOX]
+        assert toolbox["spec"]["replicas"] == 0, overlay
+        (container,) = toolbox["spec"]["template"]["spec"]["containers"]
+        assert container["command"] == ["sleep", "infinity"]
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)

@@ -45,5 +45,3 @@ async def test_a_slip_id_reused_by_another_player_is_refused_not_called_a_duplic
     assert "already used" in other.reason
     slips = await store.read(f"sicbo.evt.{table_id}.bets.>")
     assert len(slips) == 1
-
-

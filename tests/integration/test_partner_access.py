@@ -26,6 +26,7 @@ from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 
 from sicbo.eventstore.store import EventStore
+from sicbo.infra.nats_accounts import password_envs
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.provisioning import Outcome, provision
 from sicbo.results.feed import Feed
@@ -52,6 +53,8 @@ PASSWORDS = {
     "PARTNER_PASSWORD": "partner-test-secret",
     "SYS_PASSWORD": "sys-test-secret",
 }
+# floor.conf's other users (services, terminals) need one too, or the server does not start.
+PASSWORDS |= {env: f"{env.lower()}-test" for env in password_envs() if env not in PASSWORDS}
 DEALER = Actor(id="dealer-1", role=Role.DEALER)
 _result = msgspec.json.Decoder(PublicResult)
 

@@ -42,6 +42,7 @@ from sicbo.board.queries import BoardQueries
 from sicbo.eventstore.store import EventStore
 from sicbo.infra import health as healthz
 from sicbo.infra.nats_auth import broker_security, connect_options
+from sicbo.infra.nats_urls import servers
 from sicbo.infra.telemetry import setup_tracing
 from sicbo.shell.app import ping_subject
 from sicbo_contracts.board import RECALL_ALL, STATS_ALL
@@ -87,7 +88,7 @@ class _Concurrent:
 def app(nats_url: str) -> FastStream:
     provider = setup_tracing(f"sicbo-{SERVICE}")
     broker = NatsBroker(
-        nats_url,
+        servers(nats_url),
         middlewares=[NatsTelemetryMiddleware(tracer_provider=provider)],
         serializer=MsgSpecSerializer(),
         name=f"sicbo-{SERVICE}",
@@ -103,7 +104,7 @@ def app(nats_url: str) -> FastStream:
     async def connect() -> None:
         # Subscribed before the broker answers pings: ready means the queries are served.
         nc = held["nc"] = await nats.connect(
-            nats_url, name=f"sicbo-{SERVICE}-store", **connect_options(nats_url)
+            servers(nats_url), name=f"sicbo-{SERVICE}-store", **connect_options(nats_url)
         )
         health.add_nats("store", nc)
         queries = BoardQueries(EventStore(nc, EVENT_STREAM))

@@ -1,7 +1,8 @@
 """Liveness and readiness over HTTP, for the Kubernetes probes of a service process.
 
 ``SICBO_HEALTH_PORT`` turns it on (unset: off, as in the tests and ``make run``); the server
-listens on ``SICBO_HEALTH_HOST`` (default every address: the kubelet probes the pod's IP).
+listens on ``SICBO_HEALTH_HOST`` (default every address, IPv4 and IPv6: the kubelet probes the
+pod's IP).
 
 - ``GET /livez``: 200 whenever the process's event loop answers. It never looks at NATS: a
   NATS outage must not make Kubernetes restart every replica of the floor.
@@ -33,7 +34,7 @@ log = logging.getLogger(__name__)
 
 PORT_ENV = "SICBO_HEALTH_PORT"
 HOST_ENV = "SICBO_HEALTH_HOST"
-DEFAULT_HOST = "0.0.0.0"  # every address: the kubelet probes the pod's IP
+DEFAULT_HOST: str | None = None  # every address, IPv4 and IPv6
 LIVE_PATH = "/livez"
 READY_PATH = "/readyz"
 #: Bound on one readiness check, well under the probes' timeout.
@@ -134,11 +135,12 @@ class Health:
             return None
         return int(self._server.sockets[0].getsockname()[1])
 
-    async def start(self, port: int, host: str = DEFAULT_HOST) -> int:
-        """Serve on ``host:port`` (0: any free port); returns the bound port."""
+    async def start(self, port: int, host: str | None = DEFAULT_HOST) -> int:
+        """Serve on ``host:port``; returns the bound port. Port 0 (any free port) wants a host:
+        on every address each family would get a port of its own."""
         if self._server is None:
             self._server = await asyncio.start_server(self._serve, host, port, limit=8192)
-            log.info("sicbo-%s health on %s:%s", self.service, host, self.port)
+            log.info("sicbo-%s health on %s:%s", self.service, host or "*", self.port)
         bound = self.port
         assert bound is not None
         return bound

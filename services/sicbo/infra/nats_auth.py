@@ -1,13 +1,14 @@
 """NATS credentials from the environment: a user name and a password file (a mounted Secret).
 
-``NATS_USER`` names the user (``floor`` in deploy/nats/floor.conf) and ``NATS_PASSWORD_FILE``
-the file holding its password; both or neither. The file is read again on every (re)connect
-(nats-py calls a callable password each time), so a rotated Secret is used by the next
-reconnection without a restart: update the Secret, wait for the kubelet to refresh the file,
-then reload the server, which disconnects the clients still on the old password
-(docs/runbook.md). Neither set: no credentials (a local server). A URL that carries its own
-``user:password@`` (``--nats``) wins: nats-py would otherwise send the environment's user, so
-an operator in a service's pod can still connect as another user.
+``NATS_USER`` names the user (a user of the FLOOR account, deploy/nats: each service its own,
+``floor`` for the tooling) and ``NATS_PASSWORD_FILE`` the file holding its password; both or
+neither. The file is read again on every (re)connect (nats-py calls a callable password each
+time), so a rotated Secret is used by the next reconnection without a restart: update the
+Secret, wait for the kubelet to refresh the file, then let the servers take the new password,
+which disconnects the clients still on the old one (docs/runbook.md). Neither set: no
+credentials (a local server). A URL that carries its own ``user:password@`` (``--nats``) wins:
+nats-py would otherwise send the environment's user, so an operator in a pod can still connect
+as another user.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from typing import Self
 
 import nats
 
+from sicbo.infra.nats_urls import servers
 from sicbo.shell.app import ping_subject
 
 
@@ -67,7 +68,7 @@ class ServiceProcess:
     async def wait_ready(self, timeout: float = 30.0) -> None:
         """Wait until this service answers its ping (bounded)."""
         deadline = time.monotonic() + timeout
-        nc = await nats.connect(self.nats_url)
+        nc = await nats.connect(servers(self.nats_url))
         try:
             while time.monotonic() < deadline:
                 if self.proc is not None and self.proc.poll() is not None:

@@ -1,118 +1,33 @@
 """The settlement service process: a FastStream app on the provisioned ``settlement`` consumer.
 
-It declares nothing (DESIGN.md: provisioning is an explicit step): it binds to the durable pull
-consumer ``settlement`` on ``SICBO`` (filter ``sicbo.evt.*.lc.>``, created by ``sicbo
-provision``) and refuses to start when that consumer is missing, rather than let the client
-create one. Any number of replicas may run: the consumer spreads the events among them and the
-server's expectations make each settlement happen once (:mod:`sicbo.settlement.settler`).
-
-A message is acknowledged only when its job is done (settled and the round completed);
-otherwise it is negatively acknowledged with a delay and comes back. On SIGTERM the broker
-stops fetching and waits for the jobs in hand (``graceful_timeout``).
+Any number of replicas may run: the consumer spreads the events among them and the server's
+expectations make each settlement happen once (:mod:`sicbo.settlement.settler`). A message is
+acknowledged only when its job is done: settled and the round completed
+(:mod:`sicbo.shell.consumer_app`).
 """
 
 from __future__ import annotations
 
-import logging
-
-import nats
-from fast_depends.msgspec import MsgSpecSerializer
-from faststream import AckPolicy, FastStream
-from faststream.nats import JStream, NatsBroker, NatsMessage, PullSub
-from faststream.nats.opentelemetry import NatsTelemetryMiddleware
+from faststream import FastStream
 from nats.aio.client import Client as NATS
-from nats.js.errors import NotFoundError
 
 from sicbo.eventstore.store import EventStore
-from sicbo.infra import health as healthz
-from sicbo.infra.nats_auth import broker_security, connect_options
-from sicbo.infra.telemetry import setup_tracing
-from sicbo.provisioning import CONSUMERS
 from sicbo.settlement.settler import Settler
-from sicbo.shell.app import ping_subject, utc_now
+from sicbo.shell.app import utc_now
+from sicbo.shell.consumer_app import GRACEFUL_TIMEOUT as GRACEFUL_TIMEOUT
+from sicbo.shell.consumer_app import Job, consumer_app
 from sicbo_contracts.subjects import EVENT_STREAM
 
-log = logging.getLogger(__name__)
-
 SERVICE = "settlement"
-CONSUMER = next(c for c in CONSUMERS if c.name == SERVICE)
-#: Messages fetched at once; they run concurrently (one table at a time, per-table lock).
-FETCH_BATCH = 16
-#: Seconds before a message whose job failed is delivered again (grows with each delivery).
-RETRY_DELAY = 0.5
-MAX_RETRY_DELAY = 10.0
-GRACEFUL_TIMEOUT = 20.0
-
-
-class ConsumerMissing(RuntimeError):
-    pass
 
 
 def app(nats_url: str) -> FastStream:
-    provider = setup_tracing(f"sicbo-{SERVICE}")
-    broker = NatsBroker(
-        nats_url,
-        middlewares=[NatsTelemetryMiddleware(tracer_provider=provider)],
-        serializer=MsgSpecSerializer(),
-        name=f"sicbo-{SERVICE}",
-        graceful_timeout=GRACEFUL_TIMEOUT,
-        security=broker_security(nats_url),
-    )
-    application = FastStream(broker)
-    health = healthz.install(application, SERVICE)
-    held: dict[str, Settler | NATS] = {}
+    def start(nc: NATS) -> Job:
+        settler = Settler(EventStore(nc, EVENT_STREAM), nc, utc_now)
 
-    @application.on_startup
-    async def connect() -> None:
-        nc = await nats.connect(
-            nats_url, name=f"sicbo-{SERVICE}-store", **connect_options(nats_url)
-        )
-        try:
-            await nc.jetstream().consumer_info(EVENT_STREAM, CONSUMER.name)
-        except NotFoundError:
-            await nc.close()
-            raise ConsumerMissing(
-                f"consumer {EVENT_STREAM}/{CONSUMER.name} does not exist: run `sicbo provision`"
-                " first (services never declare JetStream resources)"
-            ) from None
-        held["nc"] = nc
-        health.add_nats("store", nc)
-        health.add_consumer(nc, EVENT_STREAM, CONSUMER.name)
-        held["settler"] = Settler(EventStore(nc, EVENT_STREAM), nc, utc_now)
+        async def job(subject: str, seq: int, data: bytes) -> None:
+            await settler.on_event(subject, seq)
 
-    @application.after_startup
-    async def started() -> None:
-        log.info("sicbo-%s ready", SERVICE)
+        return job
 
-    @application.after_shutdown
-    async def disconnect() -> None:
-        nc = held.get("nc")
-        if isinstance(nc, NATS):
-            await nc.drain()
-
-    @broker.subscriber(
-        CONSUMER.filters[0],
-        stream=JStream(EVENT_STREAM, declare=False),
-        durable=CONSUMER.name,
-        pull_sub=PullSub(batch_size=FETCH_BATCH, timeout=1.0),
-        ack_policy=AckPolicy.MANUAL,
-    )
-    async def on_event(msg: NatsMessage) -> None:
-        settler = held["settler"]
-        assert isinstance(settler, Settler)
-        raw = msg.raw_message
-        try:
-            await settler.on_event(raw.subject, raw.metadata.sequence.stream)
-        except Exception:
-            delivered = raw.metadata.num_delivered or 1
-            delay = min(MAX_RETRY_DELAY, RETRY_DELAY * 2 ** (delivered - 1))
-            log.exception("%s (delivery %s): retry in %.1f s", raw.subject, delivered, delay)
-            await msg.nack(delay=delay)
-            return
-        await msg.ack()
-
-    @broker.subscriber(ping_subject(SERVICE))
-    async def on_ping(msg: NatsMessage) -> bytes:
-        return b'{"ok":true}'
-
-    return application
+    return consumer_app(SERVICE, SERVICE, nats_url, start)

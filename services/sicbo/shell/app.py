@@ -19,6 +19,7 @@ from nats.aio.client import Client as NATS
 from sicbo.eventstore.store import EventStore
 from sicbo.infra import health as healthz
 from sicbo.infra.nats_auth import broker_security, connect_options
+from sicbo.infra.nats_urls import servers
 from sicbo.infra.telemetry import setup_tracing
 from sicbo.shell.commands import Clock, CommandHandler, DeciderSpec, Hook
 from sicbo.shell.listener import CommandListener
@@ -65,7 +66,7 @@ def create_app(
 ) -> FastStream:
     provider = setup_tracing(f"sicbo-{spec.service}")
     broker = NatsBroker(
-        nats_url,
+        servers(nats_url),
         middlewares=[NatsTelemetryMiddleware(tracer_provider=provider)],
         serializer=MsgSpecSerializer(),
         name=f"sicbo-{spec.service}",
@@ -79,7 +80,7 @@ def create_app(
     @app.on_startup
     async def connect() -> None:
         nc = await nats.connect(
-            nats_url, name=f"sicbo-{spec.service}-store", **connect_options(nats_url)
+            servers(nats_url), name=f"sicbo-{spec.service}-store", **connect_options(nats_url)
         )
         health.add_nats("store", nc)
         store = EventStore(nc, EVENT_STREAM)

@@ -118,7 +118,9 @@ CASES = [
         SUPER,
     ),
     case(
-        lambda r: command(ProposePaytable, r, choices={"total-5-16": 24}, applied_on=date(2024, 5, 31)),
+        lambda r: command(
+            ProposePaytable, r, choices={"total-5-16": 24}, applied_on=date(2024, 5, 31)
+        ),
         lambda: opened_table("macau-2004"),
         OPERATOR,
     ),

@@ -1,0 +1,422 @@
+"""Scale-out, proven locally: a 3-node JetStream cluster, two replicas of each round service,
+three tables playing at once; one NATS node and one replica of every service are SIGKILLed in
+the middle of play. Play goes on, and every wager is settled exactly once.
+
+- Three ``nats-server`` processes on 127.0.0.1 with cluster routes (a config file per node,
+  each including the checked-in deploy/nats/accounts.conf), streams provisioned with 3
+  replicas. Every service runs as its own NATS user (deploy/nats) and is given the three URLs
+  (``--nats a,b,c``), so it reconnects to a surviving node.
+- The tables are played by the demo's :class:`TableSimulator` through a terminal client that
+  does what a real terminal must across a failover: on a timeout or a "try again" answer it
+  sends the same command again (same command id: it takes effect once).
+- The node killed is the leader of the event stream ``SICBO``, so the log itself fails over.
+- Checked on the log: more rounds complete on every table after the kills; each (slip, index)
+  has exactly one result in its round's settlement, each settled round one ``RoundSettled``,
+  every slip of a completed round is settled; no permission violation on any node.
+
+Run alone (``make test-cluster``): 3 servers and 8 service processes on a small machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import signal
+import time
+import urllib.request
+from collections import Counter, defaultdict
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import nats
+import pytest
+from nats.aio.client import Client as NATS
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeoutError
+
+from sicbo.demo.client import FloorClient
+from sicbo.demo.simulator import LIMITS, DemoTable, RoundLine, TableSimulator
+from sicbo.eventstore.store import EventStore
+from sicbo.infra.nats_accounts import password_envs, users
+from sicbo.infra.nats_server import LocalNatsServer, free_port
+from sicbo.infra.processes import ServiceProcess
+from sicbo.provisioning import ProvisionError, provision
+from sicbo_contracts.lifecycle import TableConfig
+from sicbo_contracts.replies import Rejected, Reply
+from sicbo_contracts.settlement import RoundSettled, WagersSettled
+from sicbo_contracts.subjects import EVENT_STREAM
+from sicbo_contracts.wagers import SlipPlaced
+
+pytestmark = pytest.mark.timeout(240)
+
+ROOT = Path(__file__).resolve().parents[2]
+ACCOUNTS = ROOT / "deploy" / "nats" / "accounts.conf"
+PASSWORDS = {env: f"{env.lower()}-cluster" for env in password_envs()}
+SERVICES = ("lifecycle", "dice", "wagers", "settlement")
+REPLICAS = 2
+TABLES = (
+    DemoTable("cl-cca", TableConfig(profile="cca-1992", limits=LIMITS)),
+    DemoTable("cl-macau03", TableConfig(profile="macau-2003", limits=LIMITS)),
+    # The online countdown closes betting by itself (the lifecycle's KV timers).
+    DemoTable("cl-online", TableConfig(profile="online-live", limits=LIMITS, betting_seconds=2)),
+)
+ROUNDS_BEFORE = 2  # rounds every table completes before the kills
+ROUNDS_AFTER = 2  # and after them
+BOUND = 75.0  # seconds: the longest wait for either
+
+
+# -- the cluster -----------------------------------------------------------------------------
+
+
+@dataclass
+class Node:
+    name: str
+    server: LocalNatsServer
+    monitor_port: int
+    log: Path
+
+    def connz(self) -> list[dict[str, Any]]:
+        url = f"http://127.0.0.1:{self.monitor_port}/connz?auth=true&limit=1024"
+        with urllib.request.urlopen(url, timeout=5) as response:
+            connections: list[dict[str, Any]] = json.load(response).get("connections") or []
+        return connections
+
+
+def node_config(directory: Path, name: str, cluster_port: int, routes: list[int], mon: int) -> Path:
+    path = directory / f"{name}.conf"
+    path.write_text(
+        f"server_name: {name}\n"
+        f"http: 127.0.0.1:{mon}\n"
+        "cluster {\n"
+        "  name: sicbo-local\n"
+        f"  listen: 127.0.0.1:{cluster_port}\n"
+        # As the Helm chart: clients use the URLs they are given (no discovered servers).
+        "  no_advertise: true\n"
+        f"  routes: [{', '.join(f'nats://127.0.0.1:{p}' for p in routes)}]\n"
+        "}\n"
+        "# The floor's accounts and users, as checked in (deploy/nats/accounts.conf).\n"
+        "include ./accounts.conf\n"
+    )
+    return path
+
+
+@contextlib.contextmanager
+def passwords_in_environment() -> Iterator[None]:
+    """The accounts read every password from the environment the servers inherit."""
+    saved = {env: os.environ.get(env) for env in PASSWORDS}
+    os.environ.update(PASSWORDS)
+    try:
+        yield
+    finally:
+        for env, value in saved.items():
+            if value is None:
+                os.environ.pop(env, None)
+            else:
+                os.environ[env] = value
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Node]]:
+    directory = tmp_path_factory.mktemp("cluster")
+    shutil.copy(ACCOUNTS, directory / "accounts.conf")
+    cluster_ports = [free_port() for _ in range(3)]
+    nodes: list[Node] = []
+    with passwords_in_environment():
+        try:
+            for n, port in enumerate(cluster_ports, start=1):
+                name, mon = f"n{n}", free_port()
+                config = node_config(directory, name, port, cluster_ports, mon)
+                server = LocalNatsServer(directory / name, config_file=config)
+                nodes.append(Node(name, server, mon, directory / name / "nats-server.log"))
+                server.start()
+            yield nodes
+        finally:
+            for node in nodes:
+                node.server.stop()
+
+
+def urls(nodes: list[Node]) -> str:
+    """Every node, comma-separated (``--nats``)."""
+    return ",".join(n.server.url for n in nodes)
+
+
+def password(user: str) -> str:
+    return PASSWORDS[users()[user].password_env]
+
+
+async def connect_as(nodes: list[Node], user: str) -> NATS:
+    return await nats.connect(urls(nodes).split(","), user=user, password=password(user))
+
+
+def credentials(directory: Path, user: str) -> dict[str, str]:
+    """As in production: the user, and its password in a file (a mounted Secret)."""
+    path = directory / f"{user}.password"
+    path.write_text(password(user) + "\n")
+    return {"NATS_USER": user, "NATS_PASSWORD_FILE": str(path)}
+
+
+async def provisioned(nc: NATS, seconds: float = 30) -> None:
+    """Streams and consumers with 3 replicas, once the cluster has a JetStream leader."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            (await provision(nc, replicas=3, request_timeout=5)).raise_for_conflicts()
+            return
+        except ProvisionError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.5)
+
+
+async def stream_info(nc: NATS) -> dict[str, Any]:
+    reply = await nc.request(f"$JS.API.STREAM.INFO.{EVENT_STREAM}", b"", timeout=5)
+    info: dict[str, Any] = json.loads(reply.data)
+    return info
+
+
+async def replicas_current(nc: NATS, seconds: float = 30) -> dict[str, Any]:
+    """Until every surviving replica of the log is current (reads by Direct Get are then
+    complete, whichever replica answers)."""
+    deadline = time.monotonic() + seconds
+    info: dict[str, Any] = {}
+    while True:
+        with contextlib.suppress(NatsTimeoutError, NoRespondersError):
+            info = await stream_info(nc)
+            cluster = info.get("cluster") or {}
+            alive = [r for r in cluster.get("replicas", []) if not r.get("offline")]
+            if cluster.get("leader") and all(r.get("current") and not r.get("lag") for r in alive):
+                return cluster
+        if time.monotonic() > deadline:
+            pytest.fail(f"the surviving replicas of SICBO did not catch up: {info.get('cluster')}")
+        await asyncio.sleep(0.2)
+
+
+# -- the services ----------------------------------------------------------------------------
+
+
+async def ready(proc: ServiceProcess, seconds: float = 60) -> None:
+    """Until this very process logs that it serves (its commands are subscribed)."""
+    assert proc.log_path is not None
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.proc is not None and proc.proc.poll() is not None:
+            pytest.fail(f"{proc.service} exited: {proc.log_path.read_text()[-2000:]}")
+        if proc.log_path.exists() and f"sicbo-{proc.service} ready" in proc.log_path.read_text():
+            return
+        await asyncio.sleep(0.2)
+    pytest.fail(f"{proc.service} not ready in {seconds} s")
+
+
+@pytest.fixture(scope="module")
+async def services(
+    cluster: list[Node], tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[dict[str, list[ServiceProcess]]]:
+    logs = tmp_path_factory.mktemp("service-logs")
+    admin = await connect_as(cluster, "floor")
+    procs: dict[str, list[ServiceProcess]] = {}
+    try:
+        await provisioned(admin)
+        for service in SERVICES:
+            for n in range(REPLICAS):
+                log = logs / f"{service}-{n}.log"
+                env = credentials(logs, service)
+                proc = ServiceProcess(service, urls(cluster), log_path=log, env=env)
+                procs.setdefault(service, []).append(proc.start())
+        await asyncio.gather(*(ready(p) for ps in procs.values() for p in ps))
+        yield procs
+    finally:
+        for ps in procs.values():
+            for proc in ps:
+                proc.stop(timeout=5)
+        await admin.close()
+
+
+# -- the terminals ---------------------------------------------------------------------------
+
+RETRY_CODES = frozenset({"conflict", "unavailable", "internal"})
+
+
+class RetryingClient(FloorClient):
+    """Sends a command again, unchanged, after a timeout or a "try again" answer: the command
+    id makes the retry a duplicate if the first attempt took effect."""
+
+    retries: Counter[str]
+
+    def __init__(self, nc: NATS) -> None:
+        super().__init__(nc, timeout=3.0)
+        self.retries = Counter()
+
+    async def send(self, cmd: Any) -> Reply:
+        deadline = time.monotonic() + 45
+        while True:
+            try:
+                reply = await super().send(cmd)
+                if not (isinstance(reply, Rejected) and reply.code in RETRY_CODES):
+                    return reply
+                why = reply.code
+            except (NatsTimeoutError, NoRespondersError) as exc:
+                why = type(exc).__name__
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{type(cmd).__name__} {cmd.command_id}: still {why}")
+            self.retries[why] += 1
+            await asyncio.sleep(0.3)
+
+
+class Simulator(TableSimulator):
+    async def _summary(self, number: int) -> RoundLine:
+        # The round is completed in the log, so its settlement is stored; a read served by a
+        # replica that has not applied it yet (after a reconnect) is read again.
+        for _ in range(50):
+            with contextlib.suppress(RuntimeError):
+                return await super()._summary(number)
+            await asyncio.sleep(0.1)
+        return await super()._summary(number)
+
+
+@dataclass
+class Play:
+    completed: dict[str, list[tuple[int, float]]] = field(default_factory=lambda: defaultdict(list))
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def report(self, line: RoundLine) -> None:
+        self.completed[line.table].append((line.round, time.monotonic()))
+
+    def rounds_since(self, table: str, since: float) -> int:
+        return sum(1 for _, at in self.completed[table] if at > since)
+
+    async def until(self, rounds: int, since: float, seconds: float = BOUND) -> None:
+        deadline = time.monotonic() + seconds
+        while any(self.rounds_since(t.table, since) < rounds for t in TABLES):
+            if time.monotonic() > deadline:
+                got = {t.table: self.rounds_since(t.table, since) for t in TABLES}
+                pytest.fail(f"not {rounds} rounds per table within {seconds} s: {got}")
+            await asyncio.sleep(0.1)
+
+
+async def play_until_stopped(sim: TableSimulator, play: Play) -> None:
+    while not play.stop.is_set():
+        await sim.run(1)  # ends between rounds only
+
+
+# -- checking the log ------------------------------------------------------------------------
+
+_placed = msgspec.json.Decoder(SlipPlaced)
+_parts = msgspec.json.Decoder(WagersSettled)
+_settled = msgspec.json.Decoder(RoundSettled)
+
+
+async def check_settled_once(store: EventStore, table: str) -> tuple[int, int]:
+    """(invariant) on one table's log; returns (completed rounds, wagers settled)."""
+    slips: dict[int, set[tuple[str, int]]] = defaultdict(set)
+    results: dict[int, Counter[tuple[str, int]]] = defaultdict(Counter)
+    summaries: Counter[int] = Counter()
+    completed: set[int] = set()
+    for e in await store.read(f"sicbo.evt.{table}.>"):
+        kind = e.subject.rsplit(".", 1)[1]
+        if kind == "bets-slip-placed-v1":
+            slip = _placed.decode(e.data)
+            slips[slip.round].update((slip.slip_id, i) for i in range(len(slip.wagers)))
+        elif kind == "settle-wagers-settled-v1":
+            part = _parts.decode(e.data)
+            results[part.round].update((w.slip_id, w.index) for w in part.wagers)
+        elif kind == "settle-round-settled-v1":
+            summaries[_settled.decode(e.data).round] += 1
+        elif kind == "round-completed-v1":
+            completed.add(int(e.subject.split(".")[4]))
+    every_slip = set().union(*slips.values()) if slips else set()
+    for n, counts in results.items():
+        twice = [key for key, c in counts.items() if c > 1]
+        assert not twice, f"{table} round {n}: settled more than once: {twice}"
+        assert set(counts) <= every_slip, f"{table} round {n}: results for unknown slips"
+    assert all(c == 1 for c in summaries.values()), f"{table}: RoundSettled {summaries}"
+    assert set(results) <= set(summaries), f"{table}: wager results without a RoundSettled"
+    for n in completed:
+        assert summaries[n] == 1, f"{table} round {n} completed without one RoundSettled"
+        missing = slips[n] - set(results[n])
+        assert not missing, f"{table} round {n}: accepted slips not settled: {missing}"
+    return len(completed), sum(sum(c.values()) for c in results.values())
+
+
+def violations(nodes: list[Node]) -> list[str]:
+    found = []
+    for node in nodes:
+        text = node.log.read_text(errors="replace")
+        found += [f"{node.name}: {line}" for line in text.splitlines() if "Violation" in line]
+    return found
+
+
+# -- the test --------------------------------------------------------------------------------
+
+
+async def test_play_goes_on_and_every_wager_is_settled_once_after_a_node_and_replicas_die(
+    cluster: list[Node], services: dict[str, list[ServiceProcess]]
+) -> None:
+    started = time.monotonic()
+    nc = await connect_as(cluster, "floor")
+    client = RetryingClient(nc)
+    play = Play()
+    sims = [
+        Simulator(client, t, play.report, seed=n, betting_seconds=0.3) for n, t in enumerate(TABLES)
+    ]
+    tasks = [asyncio.create_task(play_until_stopped(s, play)) for s in sims]
+    try:
+        await play.until(ROUNDS_BEFORE, since=0)
+        before = time.monotonic() - started
+
+        # Mid-round: the node leading the event stream, and one replica of every service.
+        leader = (await stream_info(nc))["cluster"]["leader"]
+        victim = next(n for n in cluster if n.name == leader)
+        on_victim = sorted(
+            c.get("authorized_user", "?") for c in await asyncio.to_thread(victim.connz)
+        )
+        phases = {
+            t.table: str(r.phase) if (r := (await client.lifecycle(t.table)).round) else "-"
+            for t in TABLES
+        }
+        killed_at = time.monotonic()
+        assert victim.server.pid is not None
+        os.kill(victim.server.pid, signal.SIGKILL)
+        for service in SERVICES:
+            services[service][0].kill()
+        await play.until(ROUNDS_AFTER, since=killed_at)
+        first = {
+            t.table: min(at for _, at in play.completed[t.table] if at > killed_at) for t in TABLES
+        }
+        first_after = {table: round(at - killed_at, 1) for table, at in first.items()}
+        play.stop.set()
+        await asyncio.wait_for(asyncio.gather(*tasks), BOUND)
+
+        survivors = [n for n in cluster if n is not victim]
+        state = await replicas_current(nc)
+        store = EventStore(nc, EVENT_STREAM)
+        checked = {t.table: await check_settled_once(store, t.table) for t in TABLES}
+        for table, (rounds, _) in checked.items():
+            assert rounds >= ROUNDS_BEFORE + ROUNDS_AFTER, (table, rounds)
+        for service in SERVICES:
+            alive = services[service][1]
+            assert alive.proc is not None and alive.proc.poll() is None, f"{service} died"
+        assert violations(cluster) == []
+        assert state["leader"] != victim.name
+        print(
+            f"\ncluster: {[n.name for n in cluster]}, killed {victim.name} (SICBO leader; "
+            f"its clients: {on_victim}) and one replica of {list(SERVICES)}"
+            f"\ntable phases at the kill: {phases}"
+            f"\nrounds before the kill in {before:.1f} s; first round completed after it, per "
+            f"table (s): {first_after}"
+            f"\nnew SICBO leader {state['leader']} on {[n.name for n in survivors]}; "
+            f"per table (completed rounds, wagers settled): {checked}"
+            f"\nterminal retries: {dict(client.retries)}; "
+            f"whole test {time.monotonic() - started:.1f} s"
+        )
+    finally:
+        play.stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await nc.close()

@@ -1,0 +1,375 @@
+"""The NATS permissions in deploy/ allow and refuse what they should, on a real server.
+
+The accounts are written once (services/sicbo/infra/nats_accounts.py) and rendered into
+deploy/nats/accounts.conf (included by floor.conf) and deploy/nats-helm/values.yaml. Both are
+checked fresh, then each is run by a nats-server of its own: floor.conf as it is, and the
+Helm values' accounts rendered the way the chart renders them (JSON, ``<< $VAR >>`` unquoted).
+Every service user and terminal role connects, does a representative thing it needs, and is
+refused a representative thing it must not do. Refusals are the server's own ("Permissions
+Violation"), and the server's log names the account and user of each.
+
+That the permissions are *enough* for the real services is shown elsewhere: the cluster test
+(tests/cluster/test_cluster.py) runs the services as these users and finds no violation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import nats
+import pytest
+import yaml
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeoutError
+
+from sicbo.infra import nats_config
+from sicbo.infra.nats_accounts import password_envs, users
+from sicbo.infra.nats_server import LocalNatsServer
+from sicbo.provisioning import provision
+from sicbo_contracts.subjects import EVENT_STREAM, RESULTS_STREAM
+
+ROOT = Path(__file__).resolve().parents[2]
+NATS_DIR = ROOT / "deploy" / "nats"
+VALUES = ROOT / "deploy" / "nats-helm" / "values.yaml"
+PASSWORDS = {env: f"{env.lower()}-test" for env in password_envs()}
+TABLE = "PERM1"
+WRONG_LAST = {  # an append that reaches the stream and is refused by it: nothing is stored
+    "Nats-Expected-Last-Subject-Sequence": "999",
+    "Nats-Expected-Last-Subject-Sequence-Subject": f"sicbo.evt.{TABLE}.>",
+}
+WRONG_LAST_RESULT = {
+    "Nats-Expected-Last-Subject-Sequence": "999",
+    "Nats-Expected-Last-Subject-Sequence-Subject": f"sicbo.results.{TABLE}",
+}
+
+
+def test_the_generated_configuration_is_fresh() -> None:
+    assert nats_config.stale(ROOT) == [], "run `make nats-config` and commit deploy/"
+    values = yaml.safe_load(VALUES.read_text())
+    assert values["config"]["merge"] == nats_config.helm_merge()
+    assert {k: v for k, v in values["container"]["env"].items() if k != "GOMEMLIMIT"} == (
+        nats_config.helm_env()
+    )
+
+
+# -- servers ---------------------------------------------------------------------------------
+
+
+def floor_conf(directory: Path) -> Path:
+    """deploy/nats/floor.conf and its accounts.conf, as checked in, behind the passwords."""
+    for name in ("floor.conf", "accounts.conf"):
+        shutil.copy(NATS_DIR / name, directory / name)
+    return directory / "floor.conf"
+
+
+def helm_conf(directory: Path) -> Path:
+    """What the chart writes from values.yaml's ``config.merge``: JSON, with every
+    ``"<< $VAR >>"`` unquoted (nats.formatConfig), the variables read from the environment."""
+    merge = yaml.safe_load(VALUES.read_text())["config"]["merge"]
+    config = {"jetstream": "enabled", **merge}
+    text = re.sub(r'"<<\s+(.*?)\s+>>"', r"\1", json.dumps(config, indent=2))
+    path = directory / "helm.conf"
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture(scope="module", params=["floor.conf", "helm-values"])
+def server_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp(f"perms-{request.param}")
+    (floor_conf if request.param == "floor.conf" else helm_conf)(directory)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def server(server_dir: Path) -> Iterator[LocalNatsServer]:
+    """The passwords are in the server's environment (it inherits ours while it starts)."""
+    config = next(p for p in (server_dir / "floor.conf", server_dir / "helm.conf") if p.exists())
+    saved = {env: os.environ.get(env) for env in PASSWORDS}
+    os.environ.update(PASSWORDS)
+    try:
+        with LocalNatsServer(server_dir / "store", config_file=config) as running:
+            yield running
+    finally:
+        for env, value in saved.items():
+            if value is None:
+                os.environ.pop(env, None)
+            else:
+                os.environ[env] = value
+
+
+def url(server: LocalNatsServer, user: str) -> str:
+    password = PASSWORDS[users()[user].password_env]
+    return f"nats://{user}:{password}@127.0.0.1:{server.port}"
+
+
+@pytest.fixture(scope="module")
+async def admin(server: LocalNatsServer) -> AsyncIterator[NATS]:
+    """The operator's user: provisions the floor, publishes the probes' messages."""
+    nc = await nats.connect(url(server, "floor"))
+    (await provision(nc)).raise_for_conflicts()
+    yield nc
+    await nc.close()
+
+
+class As:
+    """A connection as one user that records the server's errors (permission violations)."""
+
+    def __init__(self, user: str) -> None:
+        self.user = user
+        self.errors: list[str] = []
+        self.nc = NATS()
+
+    async def connect(self, server: LocalNatsServer, **options: Any) -> As:
+        async def on_error(exc: Exception) -> None:
+            self.errors.append(str(exc).lower())
+
+        await self.nc.connect(
+            url(server, self.user), error_cb=on_error, max_reconnect_attempts=0, **options
+        )
+        return self
+
+    def _refused(self, needle: str) -> bool:
+        """Whether the server has refused ``needle`` (its error text, lowercased by nats-py)."""
+        return any(needle.lower() in e for e in self.errors)
+
+    async def publish(
+        self, subject: str, data: bytes = b"{}", headers: dict[str, str] | None = None
+    ) -> Msg | None:
+        """Publish as a request. The reply (None: no responders) if allowed; raises
+        :class:`Refused` when the server refuses the publish."""
+        reply = asyncio.ensure_future(self.nc.request(subject, data, timeout=5, headers=headers))
+        for _ in range(500):
+            if reply.done():
+                try:
+                    return reply.result()
+                except NoRespondersError:
+                    return None
+            if self._refused(f'publish to "{subject}"'):
+                reply.cancel()
+                raise Refused(subject)
+            await asyncio.sleep(0.01)
+        pytest.fail(f"{self.user}: publish to {subject} neither answered nor refused")
+
+    async def subscribe(self, pattern: str, probe: str, admin: NATS) -> bool:
+        """True if a message published on ``probe`` arrives through ``pattern``; False if
+        the server refuses the subscription."""
+        got: asyncio.Queue[Msg] = asyncio.Queue()
+        sub = await self.nc.subscribe(pattern, cb=got.put)
+        try:
+            await self.nc.flush()
+            for _ in range(200):
+                if self._refused(f'subscription to "{pattern}"'):
+                    return False
+                await admin.publish(probe, b"probe")
+                try:
+                    await asyncio.wait_for(got.get(), 0.02)
+                    return True
+                except TimeoutError:
+                    pass
+            pytest.fail(f"{self.user}: subscription {pattern} neither delivers nor refused")
+        finally:
+            await sub.unsubscribe()
+
+    async def close(self) -> None:
+        await self.nc.close()
+
+
+class Refused(Exception):
+    pass
+
+
+async def refused(who: As, subject: str, headers: dict[str, str] | None = None) -> None:
+    with pytest.raises(Refused):
+        await who.publish(subject, headers=headers)
+
+
+async def appends(who: As, subject: str, headers: dict[str, str] = WRONG_LAST) -> None:
+    """Allowed to append: the stream itself answers (here: wrong last sequence, 10071)."""
+    reply = await who.publish(subject, headers=headers)
+    assert reply is not None, f"{who.user}: no stream answered {subject}"
+    assert json.loads(reply.data)["error"]["err_code"] == 10071, reply.data
+
+
+async def api_ok(who: As, subject: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    reply = await who.publish(subject, json.dumps(body or {}).encode())
+    assert reply is not None, f"{who.user}: no answer on {subject}"
+    answer: dict[str, Any] = json.loads(reply.data) if reply.data else {}
+    assert "error" not in answer, answer
+    return answer
+
+
+@pytest.fixture
+async def connect(server: LocalNatsServer, admin: NATS) -> AsyncIterator[Any]:
+    opened: list[As] = []
+
+    async def as_user(user: str, **options: Any) -> As:
+        opened.append(await As(user).connect(server, **options))
+        return opened[-1]
+
+    yield as_user
+    for who in opened:
+        assert who.nc.is_connected  # refused, never disconnected
+        await who.close()
+
+
+def evt(aggregate: str, event_type: str, round_no: int = 1) -> str:
+    return f"sicbo.evt.{TABLE}.{aggregate}.{round_no}.{event_type}"
+
+
+LOG_READ = {"seq": 1, "next_by_subj": "sicbo.evt.>", "batch": 1}
+
+
+# -- the services ----------------------------------------------------------------------------
+
+
+async def test_lifecycle(connect: Any, admin: NATS) -> None:
+    lc = await connect("lifecycle")
+    await appends(lc, evt("lc", "round-started-v1"))
+    assert await lc.subscribe("sicbo.cmd.*.lifecycle", f"sicbo.cmd.{TABLE}.lifecycle", admin)
+    await api_ok(lc, "$JS.API.STREAM.INFO.KV_sicbo-timers")  # the countdown's bucket
+    assert await lc.publish(f"$JS.API.DIRECT.GET.{EVENT_STREAM}", json.dumps(LOG_READ).encode())
+    await refused(lc, evt("lc", "dice-result-confirmed-v1"))  # the dice service's event
+    await refused(lc, evt("settle", "settle-round-settled-v1"))
+    await refused(lc, f"$JS.API.STREAM.DELETE.{EVENT_STREAM}")
+    await refused(lc, f"$JS.API.CONSUMER.CREATE.{EVENT_STREAM}.mine")
+    assert not await lc.subscribe("sicbo.cmd.*.wagers", f"sicbo.cmd.{TABLE}.wagers", admin)
+
+
+async def test_dice(connect: Any, admin: NATS) -> None:
+    dice = await connect("dice")
+    await appends(dice, evt("lc", "dice-result-confirmed-v1"))
+    assert await dice.subscribe("sicbo.cmd.*.dice", f"sicbo.cmd.{TABLE}.dice", admin)
+    await refused(dice, evt("lc", "round-completed-v1"))  # the lifecycle's event
+    await refused(dice, f"sicbo.cmd.{TABLE}.lifecycle")  # sends no commands
+    await refused(dice, "$JS.API.STREAM.PURGE.KV_sicbo-timers")
+
+
+async def test_wagers(connect: Any, admin: NATS) -> None:
+    wagers = await connect("wagers")
+    await appends(wagers, evt("bets", "bets-slip-placed-v1"))
+    probe = f"sicbo.qry.{TABLE}.bets.history"
+    assert await wagers.subscribe("sicbo.qry.*.bets.history", probe, admin)
+    await refused(wagers, evt("lc", "round-betting-closed-v1"))
+    await refused(wagers, evt("settle", "settle-wagers-settled-v1"))
+    # Cannot take (nor answer) the lifecycle's commands.
+    lc_probe = f"sicbo.cmd.{TABLE}.lifecycle"
+    assert not await wagers.subscribe("sicbo.cmd.*.lifecycle", lc_probe, admin)
+    await refused(wagers, f"sicbo.cmd.{TABLE}.lifecycle")
+
+
+async def test_settlement(connect: Any) -> None:
+    settler = await connect("settlement")
+    await appends(settler, evt("settle", "settle-round-settled-v1"))
+    await api_ok(settler, f"$JS.API.CONSUMER.INFO.{EVENT_STREAM}.settlement")
+    next_msg = await settler.publish(
+        f"$JS.API.CONSUMER.MSG.NEXT.{EVENT_STREAM}.settlement", b'{"batch":1,"no_wait":true}'
+    )
+    assert next_msg is not None and (next_msg.headers or {}).get("Status") == "404"
+    assert await settler.publish(f"sicbo.cmd.{TABLE}.lifecycle") is None  # CompleteRound
+    await refused(settler, f"$JS.API.CONSUMER.INFO.{EVENT_STREAM}.illumination")
+    await refused(settler, f"$JS.API.CONSUMER.DELETE.{EVENT_STREAM}.settlement")
+    await refused(settler, f"$JS.API.CONSUMER.CREATE.{EVENT_STREAM}.settlement")
+    await refused(settler, evt("bets", "bets-slip-placed-v1"))
+    await refused(settler, f"sicbo.cmd.{TABLE}.dice")
+
+
+async def test_illumination_results_board_and_the_layout_controller(
+    connect: Any, admin: NATS
+) -> None:
+    lamp = await connect("illumination")
+    await appends(lamp, evt("lamp", "lamp-illumination-fault-v1"))
+    assert await lamp.publish(f"sicbo.layout.{TABLE}.light") is None  # asks the controller
+    await refused(lamp, evt("settle", "settle-round-settled-v1"))
+
+    feed = await connect("results")
+    await appends(feed, f"sicbo.results.{TABLE}", WRONG_LAST_RESULT)
+    await api_ok(feed, f"$JS.API.STREAM.INFO.{RESULTS_STREAM}")
+    await refused(feed, evt("lc", "round-started-v1"))
+    await refused(feed, f"$JS.API.STREAM.PURGE.{RESULTS_STREAM}")
+
+    board = await connect("board")
+    assert await board.subscribe("sicbo.qry.*.stats", f"sicbo.qry.{TABLE}.stats", admin)
+    assert await board.publish(f"$JS.API.DIRECT.GET.{EVENT_STREAM}", json.dumps(LOG_READ).encode())
+    await refused(board, evt("lc", "round-started-v1"))  # reads, never writes
+
+    layout = await connect("layout")
+    probe = f"sicbo.layout.{TABLE}.light"
+    assert await layout.subscribe("sicbo.layout.*.light", probe, admin)
+    await refused(layout, evt("lamp", "lamp-layout-illuminated-v1"))
+    assert not await layout.subscribe("sicbo.cmd.>", f"sicbo.cmd.{TABLE}.dice", admin)
+
+
+async def test_the_operators_tooling_cannot_delete_the_audit_log(connect: Any) -> None:
+    floor = await connect("floor")
+    info = await api_ok(floor, f"$JS.API.STREAM.INFO.{EVENT_STREAM}")
+    assert info["config"]["deny_delete"] and info["config"]["deny_purge"]
+    for verb in ("DELETE", "PURGE"):
+        await refused(floor, f"$JS.API.STREAM.{verb}.{EVENT_STREAM}")
+        await refused(floor, f"$JS.API.STREAM.{verb}.{RESULTS_STREAM}")
+
+
+# -- the terminals ---------------------------------------------------------------------------
+
+TERMINAL_COMMANDS = {
+    "dealer": ("lifecycle", "dice", "wagers"),
+    "supervisor": ("lifecycle", "dice"),
+    "inspector": ("lifecycle",),
+    "operator": ("lifecycle", "wagers"),
+}
+
+
+@pytest.mark.parametrize("role", list(TERMINAL_COMMANDS))
+async def test_a_terminal_sends_its_commands_and_nothing_else(
+    connect: Any, admin: NATS, role: str
+) -> None:
+    terminal = await connect(role, inbox_prefix=f"_INBOX.{role}")
+    for service in ("lifecycle", "dice", "wagers"):
+        subject = f"sicbo.cmd.{TABLE}.{service}"
+        if service in TERMINAL_COMMANDS[role]:
+            assert await terminal.publish(subject) is None  # allowed; nobody serves it here
+        else:
+            await refused(terminal, subject)
+    # Commands only: no event, no JetStream API (not even a read of the log), no snooping.
+    await refused(terminal, evt("lc", "round-started-v1"))
+    await refused(terminal, f"$JS.API.STREAM.DELETE.{EVENT_STREAM}")
+    await refused(terminal, f"$JS.API.DIRECT.GET.{EVENT_STREAM}")
+    assert not await terminal.subscribe("_INBOX.>", "_INBOX.elsewhere.1", admin)
+    assert not await terminal.subscribe("sicbo.cmd.>", f"sicbo.cmd.{TABLE}.lifecycle", admin)
+
+
+async def test_a_terminal_reads_replies_only_on_its_own_inbox_prefix(
+    connect: Any, admin: NATS
+) -> None:
+    """A dealer that connects with the default inbox prefix gets no reply: the server refuses
+    the reply subscription (``_INBOX.dealer.>`` is the dealer's, ``_INBOX.>`` is not)."""
+
+    async def answer(msg: Msg) -> None:
+        await msg.respond(b"ok")
+
+    echo = await admin.subscribe(f"sicbo.cmd.{TABLE}.dice", cb=answer)
+    try:
+        right = await connect("dealer", inbox_prefix="_INBOX.dealer")
+        reply = await right.publish(f"sicbo.cmd.{TABLE}.dice")
+        assert reply is not None and reply.data == b"ok"
+        wrong = await connect("dealer")
+        with pytest.raises((NatsTimeoutError, Refused)):
+            await wrong.nc.request(f"sicbo.cmd.{TABLE}.dice", b"{}", timeout=0.5)
+        assert any('subscription to "_inbox.' in e for e in wrong.errors), wrong.errors
+    finally:
+        await echo.unsubscribe()
+
+
+def test_the_server_logs_each_refusal_with_the_user(server_dir: Path) -> None:
+    log = (server_dir / "store" / "nats-server.log").read_text(errors="replace")
+    violations = [line for line in log.splitlines() if "Violation" in line]
+    who = {m.group(1) for line in violations if (m := re.search(r'"FLOOR/user:([\w-]+)"', line))}
+    assert who >= {"lifecycle", "dice", "wagers", "settlement", "dealer", "inspector", "floor"}
