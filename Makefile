@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test lint bench schemas run clean
+.PHONY: setup test test-cluster lint bench schemas nats-config run clean
 
 setup: $(STAMP)
 
@@ -15,7 +15,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --ignore=tests/cluster
+
+# A 3-node JetStream cluster on 127.0.0.1 and the services killed under play: run it alone.
+test-cluster: $(STAMP)
+	$(BIN)/python -m pytest tests/cluster -s
 
 lint: $(STAMP)
 	$(BIN)/ruff check services contracts tests
@@ -27,6 +31,10 @@ bench: $(STAMP)
 
 schemas: $(STAMP)
 	$(BIN)/sicbo schemas write
+
+# deploy/nats/accounts.conf and the Helm values' accounts, from sicbo.infra.nats_accounts.
+nats-config: $(STAMP)
+	$(BIN)/python -m sicbo.infra.nats_config write
 
 run: $(STAMP)
 	$(BIN)/sicbo run

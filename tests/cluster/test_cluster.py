@@ -5,14 +5,17 @@ the middle of play. Play goes on, and every wager is settled exactly once.
 - Three ``nats-server`` processes on 127.0.0.1 with cluster routes (a config file per node,
   each including the checked-in deploy/nats/accounts.conf), streams provisioned with 3
   replicas. Every service runs as its own NATS user (deploy/nats) and is given the three URLs
-  (``--nats a,b,c``), so it reconnects to a surviving node.
+  (``--nats a,b,c``), so it reconnects to a surviving node. Illumination (with a layout
+  controller), the results feed and the board run too, one replica each, not killed: no
+  service of the floor needs more than its user may do, before or after the failover.
 - The tables are played by the demo's :class:`TableSimulator` through a terminal client that
   does what a real terminal must across a failover: on a timeout or a "try again" answer it
   sends the same command again (same command id: it takes effect once).
 - The node killed is the leader of the event stream ``SICBO``, so the log itself fails over.
 - Checked on the log: more rounds complete on every table after the kills; each (slip, index)
   has exactly one result in its round's settlement, each settled round one ``RoundSettled``,
-  every slip of a completed round is settled; no permission violation on any node.
+  every slip the terminals were told was accepted is in the log, and every slip of a
+  completed round is settled; the feed and the lamps went on; no permission violation.
 
 Run alone (``make test-cluster``): 3 servers and 8 service processes on a small machine.
 """
@@ -46,12 +49,13 @@ from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_accounts import password_envs, users
 from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess
+from sicbo.lifecycle.state import Phase
 from sicbo.provisioning import ProvisionError, provision
 from sicbo_contracts.lifecycle import TableConfig
-from sicbo_contracts.replies import Rejected, Reply
+from sicbo_contracts.replies import Accepted, Rejected, Reply
 from sicbo_contracts.settlement import RoundSettled, WagersSettled
-from sicbo_contracts.subjects import EVENT_STREAM
-from sicbo_contracts.wagers import SlipPlaced
+from sicbo_contracts.subjects import EVENT_STREAM, RESULTS_STREAM, results
+from sicbo_contracts.wagers import PlaceSlip, SlipPlaced
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -60,8 +64,11 @@ ACCOUNTS = ROOT / "deploy" / "nats" / "accounts.conf"
 PASSWORDS = {env: f"{env.lower()}-cluster" for env in password_envs()}
 SERVICES = ("lifecycle", "dice", "wagers", "settlement")
 REPLICAS = 2
+#: The rest of the floor, one replica each and not killed: it runs as its own users through
+#: the failover too (and a layout controller answers for cl-cca).
+ALSO = ("illumination", "results", "board")
 TABLES = (
-    DemoTable("cl-cca", TableConfig(profile="cca-1992", limits=LIMITS)),
+    DemoTable("cl-cca", TableConfig(profile="cca-1992", limits=LIMITS, layout_controller=True)),
     DemoTable("cl-macau03", TableConfig(profile="macau-2003", limits=LIMITS)),
     # The online countdown closes betting by itself (the lifecycle's KV timers).
     DemoTable("cl-online", TableConfig(profile="online-live", limits=LIMITS, betting_seconds=2)),
@@ -127,23 +134,25 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Node]]:
     shutil.copy(ACCOUNTS, directory / "accounts.conf")
     cluster_ports = [free_port() for _ in range(3)]
     nodes: list[Node] = []
-    with passwords_in_environment():
-        try:
+    try:
+        with passwords_in_environment():  # only while the servers start (they inherit it)
             for n, port in enumerate(cluster_ports, start=1):
                 name, mon = f"n{n}", free_port()
                 config = node_config(directory, name, port, cluster_ports, mon)
                 server = LocalNatsServer(directory / name, config_file=config)
                 nodes.append(Node(name, server, mon, directory / name / "nats-server.log"))
                 server.start()
-            yield nodes
-        finally:
-            for node in nodes:
-                node.server.stop()
+        yield nodes
+    finally:
+        for node in nodes:
+            node.server.stop()
 
 
-def urls(nodes: list[Node]) -> str:
-    """Every node, comma-separated (``--nats``)."""
-    return ",".join(n.server.url for n in nodes)
+def urls(nodes: list[Node], *, user: str | None = None) -> str:
+    """Every node, comma-separated (``--nats``); with a user's credentials in each URL."""
+    if user is None:
+        return ",".join(n.server.url for n in nodes)
+    return ",".join(f"nats://{user}:{password(user)}@127.0.0.1:{n.server.port}" for n in nodes)
 
 
 def password(user: str) -> str:
@@ -180,16 +189,16 @@ async def stream_info(nc: NATS) -> dict[str, Any]:
     return info
 
 
-async def replicas_current(nc: NATS, seconds: float = 30) -> dict[str, Any]:
-    """Until every surviving replica of the log is current (reads by Direct Get are then
-    complete, whichever replica answers)."""
+async def replicas_current(nc: NATS, dead: str, seconds: float = 30) -> dict[str, Any]:
+    """Until every replica of the log but the dead node's is current (reads by Direct Get are
+    then complete, whichever replica answers). A dead peer shows as not current, lagging."""
     deadline = time.monotonic() + seconds
     info: dict[str, Any] = {}
     while True:
         with contextlib.suppress(NatsTimeoutError, NoRespondersError):
             info = await stream_info(nc)
             cluster = info.get("cluster") or {}
-            alive = [r for r in cluster.get("replicas", []) if not r.get("offline")]
+            alive = [r for r in cluster.get("replicas", []) if r.get("name") != dead]
             if cluster.get("leader") and all(r.get("current") and not r.get("lag") for r in alive):
                 return cluster
         if time.monotonic() > deadline:
@@ -200,14 +209,30 @@ async def replicas_current(nc: NATS, seconds: float = 30) -> dict[str, Any]:
 # -- the services ----------------------------------------------------------------------------
 
 
+class LayoutController(ServiceProcess):
+    """``sicbo layout-controller TABLE`` (a table's lamps), stopped by its PID like a service."""
+
+    def __init__(self, nats_url: str, table: str, logs: Path) -> None:
+        super().__init__("layout", nats_url, log_path=logs / f"layout-{table}.log")
+        self.table = table
+
+    def argv(self) -> list[str]:
+        return [*super().argv()[:3], "layout-controller", self.table, "--nats", self.nats_url]
+
+    @property
+    def ready_line(self) -> str:
+        return f"layout controller of {self.table} ready"
+
+
 async def ready(proc: ServiceProcess, seconds: float = 60) -> None:
     """Until this very process logs that it serves (its commands are subscribed)."""
     assert proc.log_path is not None
+    line = getattr(proc, "ready_line", f"sicbo-{proc.service} ready")
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.proc is not None and proc.proc.poll() is not None:
             pytest.fail(f"{proc.service} exited: {proc.log_path.read_text()[-2000:]}")
-        if proc.log_path.exists() and f"sicbo-{proc.service} ready" in proc.log_path.read_text():
+        if proc.log_path.exists() and line in proc.log_path.read_text():
             return
         await asyncio.sleep(0.2)
     pytest.fail(f"{proc.service} not ready in {seconds} s")
@@ -222,12 +247,14 @@ async def services(
     procs: dict[str, list[ServiceProcess]] = {}
     try:
         await provisioned(admin)
-        for service in SERVICES:
-            for n in range(REPLICAS):
+        for service in (*SERVICES, *ALSO):
+            for n in range(REPLICAS if service in SERVICES else 1):
                 log = logs / f"{service}-{n}.log"
                 env = credentials(logs, service)
                 proc = ServiceProcess(service, urls(cluster), log_path=log, env=env)
                 procs.setdefault(service, []).append(proc.start())
+        controller = LayoutController(urls(cluster, user="layout"), "cl-cca", logs)
+        procs["layout"] = [controller.start()]
         await asyncio.gather(*(ready(p) for ps in procs.values() for p in ps))
         yield procs
     finally:
@@ -251,12 +278,16 @@ class RetryingClient(FloorClient):
     def __init__(self, nc: NATS) -> None:
         super().__init__(nc, timeout=3.0)
         self.retries = Counter()
+        #: table -> the slips the wager intake accepted (a slip's id is its command's id)
+        self.accepted_slips: dict[str, set[str]] = defaultdict(set)
 
     async def send(self, cmd: Any) -> Reply:
         deadline = time.monotonic() + 45
         while True:
             try:
                 reply = await super().send(cmd)
+                if isinstance(reply, Accepted) and isinstance(cmd, PlaceSlip):
+                    self.accepted_slips[cmd.table].add(cmd.command_id)
                 if not (isinstance(reply, Rejected) and reply.code in RETRY_CODES):
                     return reply
                 why = reply.code
@@ -299,6 +330,19 @@ class Play:
             await asyncio.sleep(0.1)
 
 
+async def mid_round(client: FloorClient, seconds: float = 10) -> dict[str, str]:
+    """Until every table is in the middle of a round (not between two); their phases."""
+    deadline = time.monotonic() + seconds
+    while True:
+        rounds = {t.table: (await client.lifecycle(t.table)).round for t in TABLES}
+        phases = {table: str(r.phase) if r else "-" for table, r in rounds.items()}
+        if all(r is not None and r.phase is not Phase.COMPLETED for r in rounds.values()):
+            return phases
+        if time.monotonic() > deadline:
+            pytest.fail(f"the tables were never all in the middle of a round: {phases}")
+        await asyncio.sleep(0.02)
+
+
 async def play_until_stopped(sim: TableSimulator, play: Play) -> None:
     while not play.stop.is_set():
         await sim.run(1)  # ends between rounds only
@@ -311,8 +355,9 @@ _parts = msgspec.json.Decoder(WagersSettled)
 _settled = msgspec.json.Decoder(RoundSettled)
 
 
-async def check_settled_once(store: EventStore, table: str) -> tuple[int, int]:
-    """(invariant) on one table's log; returns (completed rounds, wagers settled)."""
+async def check_settled_once(store: EventStore, table: str, accepted: set[str]) -> tuple[int, int]:
+    """(invariant) on one table's log; returns (completed rounds, wagers settled). Every slip
+    the terminals were told was accepted is in the log (none lost with the dead leader)."""
     slips: dict[int, set[tuple[str, int]]] = defaultdict(set)
     results: dict[int, Counter[tuple[str, int]]] = defaultdict(Counter)
     summaries: Counter[int] = Counter()
@@ -330,6 +375,8 @@ async def check_settled_once(store: EventStore, table: str) -> tuple[int, int]:
         elif kind == "round-completed-v1":
             completed.add(int(e.subject.split(".")[4]))
     every_slip = set().union(*slips.values()) if slips else set()
+    lost = accepted - {slip for slip, _ in every_slip}
+    assert not lost, f"{table}: accepted slips missing from the log: {lost}"
     for n, counts in results.items():
         twice = [key for key, c in counts.items() if c > 1]
         assert not twice, f"{table} round {n}: settled more than once: {twice}"
@@ -375,10 +422,7 @@ async def test_play_goes_on_and_every_wager_is_settled_once_after_a_node_and_rep
         on_victim = sorted(
             c.get("authorized_user", "?") for c in await asyncio.to_thread(victim.connz)
         )
-        phases = {
-            t.table: str(r.phase) if (r := (await client.lifecycle(t.table)).round) else "-"
-            for t in TABLES
-        }
+        phases = await mid_round(client)
         killed_at = time.monotonic()
         assert victim.server.pid is not None
         os.kill(victim.server.pid, signal.SIGKILL)
@@ -393,19 +437,27 @@ async def test_play_goes_on_and_every_wager_is_settled_once_after_a_node_and_rep
         await asyncio.wait_for(asyncio.gather(*tasks), BOUND)
 
         survivors = [n for n in cluster if n is not victim]
-        state = await replicas_current(nc)
+        state = await replicas_current(nc, victim.name)
         store = EventStore(nc, EVENT_STREAM)
-        checked = {t.table: await check_settled_once(store, t.table) for t in TABLES}
+        checked = {
+            t.table: await check_settled_once(store, t.table, client.accepted_slips[t.table])
+            for t in TABLES
+        }
         for table, (rounds, _) in checked.items():
             assert rounds >= ROUNDS_BEFORE + ROUNDS_AFTER, (table, rounds)
-        for service in SERVICES:
-            alive = services[service][1]
+        for service in (*SERVICES, *ALSO, "layout"):
+            alive = services[service][-1]
             assert alive.proc is not None and alive.proc.poll() is None, f"{service} died"
+        # The rest of the floor went on too: the public feed and the layout's lamps.
+        feed = EventStore(nc, RESULTS_STREAM)
+        assert all([await feed.last_sequence(results(t.table)) for t in TABLES])
+        assert await store.read("sicbo.evt.cl-cca.lamp.>")
         assert violations(cluster) == []
         assert state["leader"] != victim.name
         print(
             f"\ncluster: {[n.name for n in cluster]}, killed {victim.name} (SICBO leader; "
-            f"its clients: {on_victim}) and one replica of {list(SERVICES)}"
+            f"its clients: {on_victim}) and one replica of {list(SERVICES)} "
+            f"(also running: {[*ALSO, 'layout']})"
             f"\ntable phases at the kill: {phases}"
             f"\nrounds before the kill in {before:.1f} s; first round completed after it, per "
             f"table (s): {first_after}"

@@ -15,6 +15,7 @@ That the permissions are *enough* for the real services is shown elsewhere: the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -91,13 +92,22 @@ def server_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
 
 @pytest.fixture(scope="module")
 def server(server_dir: Path) -> Iterator[LocalNatsServer]:
-    """The passwords are in the server's environment (it inherits ours while it starts)."""
     config = next(p for p in (server_dir / "floor.conf", server_dir / "helm.conf") if p.exists())
+    running = LocalNatsServer(server_dir / "store", config_file=config)
+    try:
+        with passwords_in_environment():  # the server reads them as it starts
+            running.start()
+        yield running
+    finally:
+        running.stop()
+
+
+@contextlib.contextmanager
+def passwords_in_environment() -> Iterator[None]:
     saved = {env: os.environ.get(env) for env in PASSWORDS}
     os.environ.update(PASSWORDS)
     try:
-        with LocalNatsServer(server_dir / "store", config_file=config) as running:
-            yield running
+        yield
     finally:
         for env, value in saved.items():
             if value is None:

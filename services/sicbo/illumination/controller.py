@@ -27,6 +27,7 @@ from nats.aio.subscription import Subscription
 
 from sicbo.game.bets import parse_bet
 from sicbo.game.errors import InvalidBet
+from sicbo.infra.nats_urls import servers
 from sicbo_contracts.illumination import LayoutReport, LightLayout
 from sicbo_contracts.subjects import layout_light, layout_ping
 
@@ -182,7 +183,7 @@ class LayoutController:
 
 async def run_controller(nats_url: str, table: str, fault: Fault) -> None:
     """Serve the table's lamps until cancelled (SIGINT / SIGTERM)."""
-    nc = await nats.connect(nats_url, name=f"sicbo-layout-{table}")
+    nc = await nats.connect(servers(nats_url), name=f"sicbo-layout-{table}")
     controller = LayoutController(nc, table, fault)
     try:
         await controller.start()

@@ -144,9 +144,11 @@ class CommandHandler(Generic[S]):
         try:
             events = self.spec.decide(state, command, self._clock())
         except Refused:
-            # A catch-up shared with earlier commands may predate this one: if the log has
-            # moved since, decide again on it before refusing for good.
-            if (await self.aggregates.load(table)).last_seq != last_seq:
+            # The state may predate this command: a catch-up shared with earlier commands, or
+            # (in a cluster) a history read answered by a lagging replica. If the stream
+            # leader has more of the table's log than we decided on, decide again first.
+            leader = await self._store.last_sequence(self.spec.read_filter(table))
+            if leader > last_seq:
                 raise self._stale(table, expect_seq, "refused on a stale state") from None
             raise
         if not events:
