@@ -32,7 +32,7 @@ from sicbo.board.readmodel import TableReadModel
 from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.store import EventStore
 from sicbo.game.errors import GameError
-from sicbo.shell.codec import encode, tag_of
+from sicbo.shell.codec import encode, invalid_input, tag_of
 from sicbo_contracts.board import (
     RECALL_DEPTH,
     Recall,
@@ -50,23 +50,11 @@ A = TypeVar("A", StatsBoard, Recall)
 #: Rounds of lifecycle events read first when loading a table (then x4 while too few).
 FIRST_READ = 64
 _TABLE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")  # sicbo_contracts.base.TableId
-_FIELD = re.compile(r"at `(\$[^`]*)`")
 _STARTED = tag_of(RoundStarted).replace(".", "-")
 
 
 def _started_filter(table: str, round_token: str = "*") -> str:
     return f"sicbo.evt.{table}.{Aggregate.LIFECYCLE.value}.{round_token}.{_STARTED}"
-
-
-def invalid_query(what: str, err: msgspec.DecodeError) -> Rejected:
-    found = _FIELD.search(str(err))
-    kind = "invalid" if isinstance(err, msgspec.ValidationError) else "malformed JSON in"
-    return Rejected(
-        command_id=None,
-        code="invalid",
-        reason=f"{kind} {what} query: {err}",
-        field=found.group(1) if found else None,
-    )
 
 
 class BoardQueries:
@@ -93,14 +81,14 @@ class BoardQueries:
         try:
             query = self._stats.decode(raw or b"{}")
         except msgspec.DecodeError as err:
-            return invalid_query("stats", err)
+            return invalid_input(err, what="stats query")
         return await self._answer(table, lambda model: model.stats(query.limit))
 
     async def recall(self, table: str, raw: bytes) -> Recall | Rejected:
         try:
             query = self._recall.decode(raw or b"{}")
         except msgspec.DecodeError as err:
-            return invalid_query("recall", err)
+            return invalid_input(err, what="recall query")
         return await self._answer(table, lambda model: model.recall(query.limit))
 
     async def _answer(self, table: str, answer: Callable[[TableReadModel], A]) -> A | Rejected:
