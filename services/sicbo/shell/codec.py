@@ -42,7 +42,7 @@ def invalid_input(
     if isinstance(err, msgspec.ValidationError):
         reason = f"invalid {what}: {text}"
     else:
-        reason = f"malformed JSON: {text}"
+        reason = f"malformed JSON ({what}): {text}"
     return Rejected(
         command_id=command_id,
         code="invalid",
