@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 import nats
@@ -30,6 +31,8 @@ from sicbo_contracts.board import (
     stats_subject,
 )
 from sicbo_contracts.replies import Rejected
+
+T = TypeVar("T")
 
 app = typer.Typer(help="The statistics board and game recall of a table.", no_args_is_help=True)
 
@@ -70,6 +73,13 @@ def _ask(nats_url: str, subject: str, query: Any, answer: Any, timeout: float) -
     return reply
 
 
+def _show(answer: T, as_json: bool, render: Callable[[T, Console], None]) -> None:
+    if as_json:
+        typer.echo(msgspec.json.encode(answer).decode())
+    else:
+        render(answer, Console())
+
+
 @app.command("stats")
 def stats(
     table: TableArg,
@@ -84,10 +94,7 @@ def stats(
     board: StatsBoard = _ask(
         nats_url, stats_subject(_table(table)), StatsQuery(limit=limit), StatsBoard, timeout
     )
-    if as_json:
-        typer.echo(msgspec.json.encode(board).decode())
-    else:
-        print_board(board, Console())
+    _show(board, as_json, print_board)
 
 
 @app.command("recall")
@@ -104,10 +111,7 @@ def recall(
     answer: Recall = _ask(
         nats_url, recall_subject(_table(table)), RecallQuery(limit=limit), Recall, timeout
     )
-    if as_json:
-        typer.echo(msgspec.json.encode(answer).decode())
-    else:
-        print_recall(answer, Console())
+    _show(answer, as_json, print_recall)
 
 
 # ---- rendering ----------------------------------------------------------------------------

@@ -23,7 +23,7 @@ by :func:`void`: every wager refunded.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -255,21 +255,8 @@ def adjust(
         completed=True,
         as_of=correction_seq,
     )
-    changes = [
-        WagerAdjustment(
-            slip_id=old.slip_id,
-            index=old.index,
-            player=old.player,
-            before=old,
-            after=new,
-            delta=new.returned - old.returned,
-        )
-        for old, new in zip(current, wager_results(facts), strict=True)
-        if new != old
-    ]
-    chunks = [changes[i : i + PART_SIZE] for i in range(0, len(changes), PART_SIZE)] or [[]]
-    if len(chunks) > MAX_WAGERS // PART_SIZE + 1:
-        raise SettlementError(f"round {round_no} of {table}: too many adjustments for one batch")
+    changes = _changed(zip(current, wager_results(facts), strict=True))
+    chunks = _parts(changes, f"round {round_no} of {table}: too many adjustments")
     return [
         SettlementAdjusted(
             table=table,
@@ -286,6 +273,31 @@ def adjust(
         )
         for n, chunk in enumerate(chunks, start=1)
     ]
+
+
+def _changed(pairs: Iterable[tuple[WagerResult, WagerResult]]) -> list[WagerAdjustment]:
+    """One WagerAdjustment (before, after, delta) for every wager whose result changes."""
+    return [
+        WagerAdjustment(
+            slip_id=old.slip_id,
+            index=old.index,
+            player=old.player,
+            before=old,
+            after=new,
+            delta=new.returned - old.returned,
+        )
+        for old, new in pairs
+        if new != old
+    ]
+
+
+def _parts(changes: list[WagerAdjustment], too_many: str) -> list[list[WagerAdjustment]]:
+    """Parts of 500 for one atomic batch; at least one, so the change is recorded as applied
+    even when no wager changes."""
+    chunks = [changes[i : i + PART_SIZE] for i in range(0, len(changes), PART_SIZE)] or [[]]
+    if len(chunks) > MAX_WAGERS // PART_SIZE + 1:
+        raise SettlementError(f"{too_many} for one batch")
+    return chunks
 
 
 def _wager_of(r: WagerResult) -> Wager:
@@ -329,21 +341,8 @@ def void(
     Pengendalian"): every wager whose result (``current``: the settlement with its adjustments
     applied) is not already a refund gets a WagerAdjustment to the refund. Parts of 500; at
     least one message, so the cancellation is recorded as compensated even with no wagers."""
-    changes = [
-        WagerAdjustment(
-            slip_id=old.slip_id,
-            index=old.index,
-            player=old.player,
-            before=old,
-            after=new,
-            delta=new.returned - old.returned,
-        )
-        for old in current
-        if (new := voided(old)) != old
-    ]
-    chunks = [changes[i : i + PART_SIZE] for i in range(0, len(changes), PART_SIZE)] or [[]]
-    if len(chunks) > MAX_WAGERS // PART_SIZE + 1:
-        raise SettlementError(f"round {round_no} of {table}: too many refunds for one batch")
+    changes = _changed((old, voided(old)) for old in current)
+    chunks = _parts(changes, f"round {round_no} of {table}: too many refunds")
     return [
         SettlementVoided(
             table=table,

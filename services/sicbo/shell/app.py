@@ -5,7 +5,7 @@ Streams and consumers are never declared here (DESIGN.md: provisioning is an exp
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -49,7 +49,6 @@ class Runtime:
     store: EventStore
     handler: CommandHandler[Any]
     clock: Clock
-    tasks: list[Any] = field(default_factory=list)
 
 
 Component = Callable[[Runtime], Awaitable[None]]
