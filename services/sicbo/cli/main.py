@@ -2,7 +2,18 @@
 
 import typer
 
-from sicbo.cli import board, floor, layout, provision, replay, rules, run, schemas, services
+from sicbo.cli import (
+    board,
+    floor,
+    gateway,
+    layout,
+    provision,
+    replay,
+    rules,
+    run,
+    schemas,
+    services,
+)
 from sicbo.cli import results as results_cli
 
 app = typer.Typer(help="Sic Bo floor: rules, provisioning, services, replay.", no_args_is_help=True)
@@ -11,6 +22,7 @@ app.add_typer(schemas.app, name="schemas")
 app.add_typer(replay.app, name="replay")
 app.add_typer(results_cli.app, name="results")
 app.add_typer(board.app, name="board")
+app.add_typer(gateway.app, name="gateway")
 app.command("provision")(provision.provision)
 app.command("serve")(services.serve)
 app.command("send")(floor.send)

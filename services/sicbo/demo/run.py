@@ -6,17 +6,25 @@ Everything started here is stopped here, by PID, when the floor is stopped (Ctrl
 import asyncio
 import contextlib
 import signal
+import socket
 from pathlib import Path
 
+import msgspec
 import nats
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
 from rich.console import Console
 
 from sicbo.demo.client import FloorClient
 from sicbo.demo.simulator import DEMO_TABLES, RoundLine, TableSimulator
+from sicbo.demo.takeover import TakeoverRequest, release_subject, takeover_subject
+from sicbo.gateway.process import GatewayProcess
 from sicbo.illumination.processes import LayoutControllerProcess
-from sicbo.infra.nats_server import LocalNatsServer
+from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import provision
+
+_takeover = msgspec.json.Decoder(TakeoverRequest)
 
 SERVICES = {
     "lifecycle": 1,
@@ -54,7 +62,47 @@ def stop_on_signals() -> None:
         loop.add_signal_handler(sig, task.cancel)
 
 
-async def run_floor(data_dir: Path, port: int, console: Console, *, demo: bool = True) -> None:
+#: The demo operator list's sign-ins (services/sicbo/gateway/operators.toml holds them hashed).
+DEMO_SIGN_INS = (
+    ("ana", "1111", "dealer"),
+    ("ben", "2222", "dealer"),
+    ("sofia", "3333", "supervisor"),
+    ("ivan", "4444", "inspector"),
+    ("omar", "5555", "operator"),
+)
+
+
+def port_or_free(preferred: int) -> int:
+    """``preferred`` if nothing listens there on 127.0.0.1, else a free port."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind(("127.0.0.1", preferred))
+        except OSError:
+            return free_port()
+    return preferred
+
+
+async def answer_takeovers(nc: NATS, tables: list[TableSimulator]) -> None:
+    """The web terminal's "take over" and "hand back" (sicbo.demo.takeover)."""
+    for sim in tables:
+
+        async def on_takeover(msg: Msg, sim: TableSimulator = sim) -> None:
+            try:
+                request = _takeover.decode(msg.data)
+            except msgspec.DecodeError:
+                return
+            await msg.respond(msgspec.json.encode(sim.take_over(request.by)))
+
+        async def on_release(msg: Msg, sim: TableSimulator = sim) -> None:
+            await msg.respond(msgspec.json.encode(sim.hand_back()))
+
+        await nc.subscribe(takeover_subject(sim.table), cb=on_takeover)
+        await nc.subscribe(release_subject(sim.table), cb=on_release)
+
+
+async def run_floor(
+    data_dir: Path, port: int, console: Console, *, demo: bool = True, web_port: int = 8080
+) -> None:
     stop_on_signals()
     with LocalNatsServer(data_dir / "nats", port=port) as server:
         console.print(f"nats-server pid {server.pid} on [bold]{server.url}[/] (data in {data_dir})")
@@ -78,9 +126,19 @@ async def run_floor(data_dir: Path, port: int, console: Console, *, demo: bool =
                     log_path=logs / f"layout-{demo_table.table}.log",
                 )
                 processes.append(controller.start())
+            gateway = GatewayProcess(
+                server.url, port_or_free(web_port), log_path=logs / "gateway.log"
+            )
+            processes.append(gateway.start())
             for proc in processes:
                 await proc.wait_ready()
                 console.print(f"{proc.service} pid {proc.pid} ready")
+            sign_ins = ", ".join(f"{who} {pin} ({role})" for who, pin, role in DEMO_SIGN_INS)
+            console.print(
+                f"[bold green]The floor in a browser: {gateway.url}/[/]  (terminal sign-ins:"
+                f" {sign_ins})",
+                soft_wrap=True,
+            )
             console.print(
                 f"In another terminal: export NATS_URL={server.url}; then e.g."
                 " `sicbo log demo-cca`, `sicbo replay round demo-cca 1`, `sicbo replay verify`."
@@ -100,7 +158,12 @@ async def run_floor(data_dir: Path, port: int, console: Console, *, demo: bool =
                 )
                 for table in DEMO_TABLES
             ]
-            console.print(f"playing on {len(DEMO_TABLES)} demo tables, one per rule profile")
+            await answer_takeovers(nc, tables)
+            console.print(
+                f"playing on {len(DEMO_TABLES)} demo tables, one per rule profile; take one over"
+                f" at {gateway.url}/tables/<table>/terminal",
+                soft_wrap=True,
+            )
             await asyncio.gather(*(t.run() for t in tables))
         finally:
             for proc in processes:

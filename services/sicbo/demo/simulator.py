@@ -9,6 +9,7 @@ simulated inspector clears it after a few seconds and play resumes.
 """
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 import msgspec
 
 from sicbo.demo.client import FloorClient, new_id
+from sicbo.demo.takeover import Control
 from sicbo.eventstore.store import StoredEvent
 from sicbo.game.profiles import parse_paytable_ref
 from sicbo.lifecycle.state import PLAYING, Phase
@@ -47,6 +49,8 @@ OPERATOR = Actor(id="operator-1", role=Role.OPERATOR)
 INSPECTOR = Actor(id="inspector-1", role=Role.INSPECTOR)
 PLAYERS = tuple(f"player-{n}" for n in range(1, 6))
 LIMITS = Limits(minimum=100, maximum=50_000, unit=100)
+#: A table taken over and left alone this long goes back to the demo dealer.
+HOLD_SECONDS = 30 * 60
 
 
 @dataclass(frozen=True)
@@ -123,13 +127,45 @@ class TableSimulator:
         self.no_result_every = no_result_every
         self.notice = notice or (lambda text: None)
         self.inspector_seconds = inspector_seconds
+        #: The operator who took the table over from the simulated dealer (``make run``'s web
+        #: terminal); the simulator finishes its round, then waits until it is handed back.
+        self.held_by: str | None = None
+        self.playing: int | None = None  # the round the simulated dealer is playing
+        self._handed_back = asyncio.Event()
 
     async def run(self, rounds: int | None = None) -> None:
         await self._ensure_open()
         played = 0
         while rounds is None or played < rounds:
+            if self.held_by is not None:
+                await self._wait_handed_back()
+                await self._ensure_open()  # whatever the person left: cancel, or wait
             await self.play_round()
             played += 1
+
+    def take_over(self, operator: str) -> Control:
+        """A person takes the table: the simulated dealer stops after the round it plays."""
+        self.held_by = operator
+        self._handed_back.clear()
+        self.notice(f"{self.table}: taken over by {operator}")
+        if self.playing is None:
+            return Control(status="yours")
+        return Control(status="after-round", round=self.playing)
+
+    def hand_back(self) -> Control:
+        if self.held_by is not None:
+            self.notice(f"{self.table}: handed back to the demo dealer by {self.held_by}")
+        self.held_by = None
+        self._handed_back.set()
+        return Control(status="released")
+
+    async def _wait_handed_back(self) -> None:
+        # A table taken over and forgotten plays again after a while.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._handed_back.wait(), HOLD_SECONDS)
+        if self.held_by is not None:
+            self.notice(f"{self.table}: unused for {HOLD_SECONDS // 60} minutes, demo resumes")
+            self.held_by = None
 
     async def _send(self, cmd: object) -> None:
         reply = await self.client.send(cmd)
@@ -177,9 +213,17 @@ class TableSimulator:
 
     async def play_round(self) -> None:
         state = await self.client.lifecycle(self.table)
-        if state.suspended:  # e.g. left over from an earlier run
-            await self._inspector_clears()
-        number = state.next_round
+        if self.held_by is not None:  # taken over while reading
+            return
+        number = self.playing = state.next_round
+        try:
+            if state.suspended:  # e.g. left over from an earlier run
+                await self._inspector_clears()
+            await self._play(number)
+        finally:
+            self.playing = None
+
+    async def _play(self, number: int) -> None:
         table = self.table
         await self._send(
             StartRound(

@@ -1,0 +1,82 @@
+"""``sicbo gateway``: the web gateway (the floor's pages), and PIN hashes for its operator list."""
+
+import logging
+import os
+import secrets
+from importlib import resources
+from pathlib import Path
+from typing import Annotated
+
+import typer
+import uvicorn
+
+from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
+from sicbo.gateway.app import IDLE_LOCK_SECONDS, Settings, create_gateway
+from sicbo.gateway.operators import OperatorListError, operator_entry, parse_operators
+from sicbo_contracts.base import Role
+
+app = typer.Typer(help="The web gateway: the floor's pages in a browser.", no_args_is_help=True)
+
+DEMO_OPERATORS = "demo operators (services/sicbo/gateway/operators.toml)"
+
+
+@app.command("serve")
+def serve(
+    nats_url: NatsOption = DEFAULT_NATS_URL,
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8080,
+    operators: Annotated[
+        Path | None,
+        typer.Option(
+            envvar="SICBO_OPERATORS", help="the operator list (TOML); default: the demo list"
+        ),
+    ] = None,
+    idle_lock_seconds: Annotated[
+        int, typer.Option(min=5, help="lock a terminal after this long unused (GLI-19 §C.6.5)")
+    ] = IDLE_LOCK_SECONDS,
+    https_only: Annotated[bool, typer.Option(help="session cookies only over https")] = False,
+) -> None:
+    """Serve the pages and the API until SIGINT/SIGTERM. Every replica of a floor must share
+    SICBO_GATEWAY_SECRET (it signs the sessions); without it a random one is made."""
+    try:
+        if operators is None:
+            text = resources.files("sicbo.gateway").joinpath("operators.toml").read_text()
+            listed = parse_operators(text, DEMO_OPERATORS)
+        else:
+            listed = parse_operators(operators.read_text(), str(operators))
+    except (OSError, OperatorListError) as err:
+        raise fail(str(err)) from None
+    secret = os.environ.get("SICBO_GATEWAY_SECRET") or secrets.token_hex(32)
+    settings = Settings(
+        nats_url=nats_url,
+        operators=listed,
+        secret=secret,
+        idle_lock_seconds=idle_lock_seconds,
+        https_only=https_only,
+    )
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    uvicorn.run(
+        create_gateway(settings),
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=2,  # open event streams end with the process
+    )
+
+
+@app.command("hash-pin")
+def hash_pin(
+    operator_id: Annotated[str, typer.Argument(metavar="ID", help="the operator's id")],
+    role: Annotated[Role, typer.Argument(help="dealer | supervisor | inspector | operator")],
+    pin: Annotated[
+        str,
+        typer.Option(prompt=True, hide_input=True, confirmation_prompt=True, help="4-12 digits"),
+    ],
+) -> None:
+    """Print the operator list entry of one operator (the PIN is salted and hashed)."""
+    try:
+        entry = operator_entry(operator_id, role, pin, secrets.token_hex(16))
+        parse_operators(entry)  # the same checks as at start-up
+    except OperatorListError as err:
+        raise fail(str(err)) from None
+    typer.echo(entry)

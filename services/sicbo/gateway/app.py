@@ -1,0 +1,542 @@
+"""The web gateway (ASGI, Starlette): pages, a JSON API, live changes, and layout displays.
+
+It talks to the floor only through NATS (:class:`~sicbo.gateway.floor.Floor`). Sessions are
+signed cookies; every command's actor is stamped from the signed-in operator, never taken from
+the browser. docs/gateway.md lists the routes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import nats
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from sicbo.demo.takeover import TakeoverRequest, release_subject, takeover_subject
+from sicbo.game.errors import GameError
+from sicbo.game.profiles import parse_paytable_ref
+from sicbo.gateway.access import TERMINAL_ACTIONS, may_send
+from sicbo.gateway.floor import Floor, Unavailable
+from sicbo.gateway.layout import layout_of
+from sicbo.gateway.operators import Operator
+from sicbo.infra.nats_auth import connect_options
+from sicbo.infra.nats_urls import servers
+from sicbo.shell.app import ping_subject
+from sicbo.shell.codec import invalid_input
+from sicbo.wagers.queries import history_subject
+from sicbo_contracts.base import Role
+from sicbo_contracts.board import recall_subject, stats_subject
+from sicbo_contracts.dice import DiceCommand
+from sicbo_contracts.illumination import LayoutReport, LightLayout
+from sicbo_contracts.lifecycle import LifecycleCommand
+from sicbo_contracts.replies import Rejected
+from sicbo_contracts.subjects import layout_light, layout_ping, parse_event_subject
+from sicbo_contracts.wagers import BetHistoryQuery, WagerCommand
+
+log = logging.getLogger(__name__)
+
+#: GLI-19 §C.6.5: a terminal locks after 5 idle minutes.
+IDLE_LOCK_SECONDS = 300
+#: How long a layout page has to light what the illumination service asked for.
+LIGHT_SECONDS = 5.0
+KEEPALIVE_SECONDS = 15.0
+STATIC = Path(str(resources.files("sicbo.gateway").joinpath("static")))
+
+_command = msgspec.json.Decoder(LifecycleCommand | DiceCommand | WagerCommand)
+_light = msgspec.json.Decoder(LightLayout)
+_encode = msgspec.json.Encoder().encode
+_TABLE = r"{table:str}"
+_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+@dataclass(frozen=True)
+class Settings:
+    nats_url: str
+    operators: dict[str, Operator]
+    secret: str  # signs the session cookies: the same on every replica
+    idle_lock_seconds: int = IDLE_LOCK_SECONDS
+    https_only: bool = False  # production behind TLS: cookies only over https
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, reason: str, field: str | None = None) -> None:
+        super().__init__(reason)
+        self.status, self.code, self.reason, self.field = status, code, reason, field
+
+
+def error(status: int, code: str, reason: str, field: str | None = None) -> JSONResponse:
+    return JSONResponse({"code": code, "reason": reason, "field": field}, status_code=status)
+
+
+def _json(value: Any, status: int = 200) -> Response:
+    return Response(_encode(value), status_code=status, media_type="application/json")
+
+
+def _table(request: Request | WebSocket) -> str:
+    table = str(request.path_params["table"])
+    if not 1 <= len(table) <= 32 or not set(table) <= _ID_CHARS:
+        raise ApiError(400, "invalid", f"table id {table!r}: 1-32 of A-Z a-z 0-9 _ -", "table")
+    return table
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        body = json.loads(await request.body() or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ApiError(400, "invalid", f"the body is not JSON: {err}") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "invalid", "the body must be a JSON object")
+    return body
+
+
+_STATUS_OF_CODE = {"invalid": 400, "forbidden": 403, "unavailable": 503}
+
+
+def _reply(raw: bytes) -> Response:
+    """A service's reply, passed on with the HTTP status its code means."""
+    reply = json.loads(raw)
+    status = 200
+    if reply.get("type") == Rejected.__struct_config__.tag:
+        status = _STATUS_OF_CODE.get(reply.get("code"), 409)
+    return Response(raw, status_code=status, media_type="application/json")
+
+
+class Gateway:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._nc: NATS | None = None
+        self._floor: Floor | None = None
+
+    @property
+    def floor(self) -> Floor:
+        if self._floor is None:
+            raise ApiError(503, "unavailable", "the gateway is not connected to NATS")
+        return self._floor
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        url = self.settings.nats_url
+        self._nc = await nats.connect(servers(url), name="sicbo-gateway", **connect_options(url))
+        self._floor = Floor(self._nc)
+        await self._nc.subscribe(ping_subject("gateway"), cb=self._pong)
+        await self._nc.flush()
+        log.info("gateway connected to %s", url)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(Exception):
+                await self._nc.drain()
+
+    async def _pong(self, msg: Msg) -> None:
+        if msg.reply:
+            await msg.respond(b'{"ok":true}')
+
+    # ---- sessions ---------------------------------------------------------------------------
+
+    def _operator(self, request: Request, *, activity: bool = True) -> Operator:
+        """The signed-in operator; refuses when signed out or locked for idleness."""
+        session = request.session
+        operator = self.settings.operators.get(session.get("operator", ""))
+        if operator is None:
+            raise ApiError(401, "signed-out", "sign in with your operator id and PIN")
+        idle = time.time() - float(session.get("seen", 0))
+        if idle > self.settings.idle_lock_seconds:
+            raise ApiError(
+                401,
+                "locked",
+                f"the terminal locked after {self.settings.idle_lock_seconds} s without use"
+                " (GLI-19 §C.6.5): enter your PIN",
+            )
+        if activity:
+            session["seen"] = time.time()
+        return operator
+
+    def _session_info(self, operator: Operator) -> dict[str, Any]:
+        return {
+            "operator": operator.id,
+            "role": operator.role.value,
+            "actions": sorted(TERMINAL_ACTIONS.get(operator.role, ())),
+            "idle_lock_seconds": self.settings.idle_lock_seconds,
+        }
+
+    async def get_session(self, request: Request) -> Response:
+        return JSONResponse(self._session_info(self._operator(request, activity=False)))
+
+    async def sign_in(self, request: Request) -> Response:
+        body = await _body(request)
+        op_id, pin = body.get("operator"), body.get("pin")
+        if not isinstance(op_id, str) or not op_id:
+            raise ApiError(400, "invalid", "operator: your operator id", "operator")
+        if not isinstance(pin, str) or not pin:
+            raise ApiError(400, "invalid", "pin: your PIN", "pin")
+        operator = self.settings.operators.get(op_id)
+        if operator is None or not operator.pin_matches(pin):
+            request.session.pop("operator", None)
+            raise ApiError(401, "bad-pin", "unknown operator id or wrong PIN")
+        request.session.update({"operator": operator.id, "seen": time.time()})
+        return JSONResponse(self._session_info(operator))
+
+    async def sign_out(self, request: Request) -> Response:
+        taken = list(request.session.get("taken", []))
+        request.session.clear()
+        for table in taken:  # hand the tables back to the demo dealer
+            with contextlib.suppress(Unavailable):
+                await self.floor.request(release_subject(table), b"{}")
+        return JSONResponse({"signed_out": True, "released": taken})
+
+    # ---- commands ---------------------------------------------------------------------------
+
+    async def post_command(self, request: Request) -> Response:
+        table = _table(request)
+        operator = self._operator(request)
+        body = await _body(request)
+        for stamped in ("table", "actor"):
+            if stamped in body:
+                raise ApiError(
+                    400,
+                    "invalid",
+                    f"{stamped}: set by the gateway from the page and sign-in",
+                    f"$.{stamped}",
+                )
+        tag = body.get("type")
+        if not isinstance(tag, str):
+            raise ApiError(
+                400, "invalid", 'type: the command\'s type tag, e.g. "round.start.v1"', "$.type"
+            )
+        if not may_send(operator.role, tag):
+            raise ApiError(
+                403, "forbidden", f"a {operator.role.value} may not send {tag} from a terminal"
+            )
+        body.update(table=table, actor={"id": operator.id, "role": operator.role.value})
+        return await self._forward(body)
+
+    async def _forward(self, body: dict[str, Any]) -> Response:
+        try:
+            cmd = _command.decode(json.dumps(body).encode())
+        except msgspec.DecodeError as err:
+            rejected = invalid_input(err, body.get("command_id"))
+            return error(400, rejected.code, rejected.reason, rejected.field)
+        return _reply(await self.floor.send(cmd))
+
+    async def takeover(self, request: Request) -> Response:
+        table = _table(request)
+        operator = self._operator(request)
+        try:
+            raw = await self.floor.request(
+                takeover_subject(table), _encode(TakeoverRequest(by=operator.id))
+            )
+        except Unavailable:
+            raw = b'{"status":"yours","round":null}'  # no simulated dealer at this table
+        request.session["taken"] = sorted({*request.session.get("taken", []), table})
+        return Response(raw, media_type="application/json")
+
+    async def release(self, request: Request) -> Response:
+        table = _table(request)
+        self._operator(request)
+        request.session["taken"] = [t for t in request.session.get("taken", []) if t != table]
+        try:
+            raw = await self.floor.request(release_subject(table), b"{}")
+        except Unavailable:
+            raw = b'{"status":"released","round":null}'
+        return Response(raw, media_type="application/json")
+
+    # ---- players ----------------------------------------------------------------------------
+
+    def _player(self, request: Request) -> str:
+        player = request.session.get("player")
+        if not player:
+            raise ApiError(401, "signed-out", "sign in with your player id")
+        return str(player)
+
+    async def get_player(self, request: Request) -> Response:
+        return JSONResponse({"player": self._player(request)})
+
+    async def player_sign_in(self, request: Request) -> Response:
+        player = (await _body(request)).get("player")
+        if (
+            not isinstance(player, str)
+            or not 1 <= len(player) <= 64
+            or not set(player) <= (_ID_CHARS | set(".:@"))
+        ):
+            raise ApiError(400, "invalid", "player: 1-64 of A-Z a-z 0-9 _ . : @ -", "player")
+        request.session["player"] = player
+        return JSONResponse({"player": player})
+
+    async def player_sign_out(self, request: Request) -> Response:
+        request.session.pop("player", None)
+        return JSONResponse({"signed_out": True})
+
+    async def place_slip(self, request: Request) -> Response:
+        table = _table(request)
+        player = self._player(request)
+        body = await _body(request)
+        unknown = body.keys() - {"command_id", "round", "wagers"}
+        if unknown:
+            field = sorted(unknown)[0]
+            raise ApiError(400, "invalid", f"{field}: not part of a bet slip", f"$.{field}")
+        body.update(
+            type="bets.place-slip.v1",
+            table=table,
+            actor={"id": player, "role": Role.PLAYER.value},
+            player=player,
+        )
+        return await self._forward(body)
+
+    async def history(self, request: Request) -> Response:
+        table = _table(request)
+        query = BetHistoryQuery(player=self._player(request))
+        return _reply(await self.floor.request(history_subject(table), _encode(query)))
+
+    # ---- reads ------------------------------------------------------------------------------
+
+    async def get_floor(self, request: Request) -> Response:
+        views = await self.floor.views()
+        return _json({"server_time": _now(), "tables": views})
+
+    async def get_table(self, request: Request) -> Response:
+        table = _table(request)
+        view = await self.floor.view(table)
+        if view is None:
+            raise ApiError(404, "not-found", f"table {table} has never been opened")
+        return _json({"server_time": _now(), **msgspec.to_builtins(view)})
+
+    async def get_layout(self, request: Request) -> Response:
+        table = _table(request)
+        view = await self.floor.view(table)
+        if view is None or view.paytable is None:
+            raise ApiError(404, "not-found", f"table {table} has never been opened")
+        try:
+            layout = layout_of(parse_paytable_ref(view.paytable))
+        except GameError as err:  # a paytable of a newer version than this gateway knows
+            raise ApiError(503, "unavailable", str(err)) from None
+        return _json({"table": table, **msgspec.to_builtins(layout)})
+
+    async def get_board(self, request: Request) -> Response:
+        table = _table(request)
+        stats, recall = await asyncio.gather(
+            self.floor.request(stats_subject(table), b"{}"),
+            self.floor.request(recall_subject(table), b"{}"),
+        )
+        for raw in (stats, recall):
+            if json.loads(raw).get("type") == Rejected.__struct_config__.tag:
+                return _reply(raw)
+        body = b'{"stats":' + stats + b',"recall":' + recall + b"}"
+        return Response(body, media_type="application/json")
+
+    async def get_round(self, request: Request) -> Response:
+        table = _table(request)
+        try:
+            round_no = int(request.path_params["round"])
+        except ValueError:
+            raise ApiError(400, "invalid", "round: a round number, 1 or more", "round") from None
+        if round_no < 1:
+            raise ApiError(400, "invalid", "round: a round number, 1 or more", "round")
+        report = await self.floor.round_report(table, round_no)
+        if report.status == "NOT STARTED":
+            raise ApiError(404, "not-found", f"round {round_no} of {table} has not started")
+        return _json(report)
+
+    # ---- live -------------------------------------------------------------------------------
+
+    async def events(self, request: Request) -> Response:
+        """Server-sent events: one ``change`` per event appended (the page re-reads)."""
+        table = request.query_params.get("table")
+        if table is not None and (not 1 <= len(table) <= 32 or not set(table) <= _ID_CHARS):
+            raise ApiError(400, "invalid", "table: 1-32 of A-Z a-z 0-9 _ -", "table")
+        subject = f"sicbo.evt.{table}.>" if table else "sicbo.evt.*.lc.>"
+        changes: asyncio.Queue[bytes] = asyncio.Queue(maxsize=256)
+
+        async def on_event(msg: Msg) -> None:
+            name, aggregate, round_no, event_type = parse_event_subject(msg.subject)
+            change = {"table": name, "aggregate": aggregate.value, "round": round_no}
+            with contextlib.suppress(asyncio.QueueFull):  # a slow page re-reads anyway
+                changes.put_nowait(json.dumps({**change, "type": event_type}).encode())
+
+        sub = await self.floor.nc.subscribe(subject, cb=on_event)
+
+        async def stream() -> AsyncIterator[bytes]:
+            try:
+                yield b": connected\n\n"
+                while True:
+                    try:
+                        data = await asyncio.wait_for(changes.get(), KEEPALIVE_SECONDS)
+                    except TimeoutError:
+                        yield b": keep-alive\n\n"
+                        continue
+                    yield b"event: change\ndata: " + data + b"\n\n"
+            finally:
+                # Not awaited here: the stream is being cancelled (the page went away).
+                asyncio.get_running_loop().create_task(sub.unsubscribe())
+
+        headers = {"cache-control": "no-cache", "x-accel-buffering": "no"}
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+    async def layout_controller(self, ws: WebSocket) -> None:
+        """The page as the table's layout controller (000 §2.3): LightLayout requests go to
+        the page; what the page reports lit (read back from its DOM) goes back as the
+        LayoutReport, so a broken display shows as an illumination fault."""
+        try:
+            table = _table(ws)
+        except ApiError as err:
+            await ws.close(code=1008, reason=err.reason)
+            return
+        await ws.accept()
+        nc = self.floor.nc
+        loop = asyncio.get_running_loop()
+        pending: dict[str, asyncio.Future[list[str]]] = {}
+
+        async def answer(msg: Msg, request: LightLayout) -> None:
+            lit = loop.create_future()
+            pending[request.request_id] = lit
+            try:
+                await ws.send_json(
+                    {
+                        "type": "light",
+                        "request_id": request.request_id,
+                        "round": request.round,
+                        "spots": request.spots,
+                    }
+                )
+                spots = await asyncio.wait_for(lit, LIGHT_SECONDS)
+            except (TimeoutError, WebSocketDisconnect, RuntimeError):
+                return  # no report: the illumination service's deadline makes it a fault
+            finally:
+                pending.pop(request.request_id, None)
+            report = LayoutReport(
+                request_id=request.request_id, table=table, round=request.round, lit=spots
+            )
+            await msg.respond(_encode(report))
+
+        tasks: set[asyncio.Task[None]] = set()
+
+        async def on_light(msg: Msg) -> None:
+            try:
+                request = _light.decode(msg.data)
+            except msgspec.DecodeError:
+                return
+            if request.table == table and msg.reply:
+                task = loop.create_task(answer(msg, request))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+
+        async def on_ping(msg: Msg) -> None:
+            if msg.reply:
+                await msg.respond(b'{"ok":true}')
+
+        subs = [
+            await nc.subscribe(layout_light(table), cb=on_light),
+            await nc.subscribe(layout_ping(table), cb=on_ping),
+        ]
+        try:
+            while True:
+                message = await ws.receive_json()
+                if not isinstance(message, dict) or message.get("type") != "lit":
+                    continue
+                lit = pending.get(str(message.get("request_id")))
+                spots = message.get("lit")
+                if lit is not None and not lit.done() and isinstance(spots, list):
+                    lit.set_result([str(s) for s in spots])
+        except (WebSocketDisconnect, json.JSONDecodeError, RuntimeError):
+            pass
+        finally:
+            for sub in subs:
+                with contextlib.suppress(Exception):
+                    await sub.unsubscribe()
+            for task in tasks:
+                task.cancel()
+
+    async def healthz(self, request: Request) -> Response:
+        ok = self._nc is not None and self._nc.is_connected
+        return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
+
+
+def _now() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat()
+
+
+def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    async def page(request: Request) -> Response:
+        if "table" in request.path_params:
+            _table(request)
+        return FileResponse(STATIC / name, headers={"cache-control": "no-cache"})
+
+    return page
+
+
+def _guarded(
+    handler: Callable[[Request], Awaitable[Response]],
+) -> Callable[[Request], Awaitable[Response]]:
+    async def guarded(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except ApiError as err:
+            return error(err.status, err.code, err.reason, err.field)
+        except Unavailable as err:
+            return error(503, "unavailable", str(err))
+
+    return guarded
+
+
+def create_gateway(settings: Settings) -> Starlette:
+    gw = Gateway(settings)
+    api = f"/api/tables/{_TABLE}"
+    routes = [
+        Route("/", _page("index.html")),
+        Route(f"/tables/{_TABLE}/terminal", _page("terminal.html")),
+        Route(f"/tables/{_TABLE}/layout", _page("layout.html")),
+        Route(f"/tables/{_TABLE}/board", _page("board.html")),
+        Route(f"/tables/{_TABLE}/play", _page("play.html")),
+        Route(f"/tables/{_TABLE}/rounds/{{round:int}}", _page("dispute.html")),
+        Route("/healthz", gw.healthz),
+        Route("/api/floor", _guarded(gw.get_floor)),
+        Route("/api/events", _guarded(gw.events)),
+        Route("/api/session", _guarded(gw.get_session), methods=["GET"]),
+        Route("/api/session", _guarded(gw.sign_in), methods=["POST"]),
+        Route("/api/session", _guarded(gw.sign_out), methods=["DELETE"]),
+        Route("/api/player", _guarded(gw.get_player), methods=["GET"]),
+        Route("/api/player", _guarded(gw.player_sign_in), methods=["POST"]),
+        Route("/api/player", _guarded(gw.player_sign_out), methods=["DELETE"]),
+        Route(api, _guarded(gw.get_table)),
+        Route(f"{api}/layout", _guarded(gw.get_layout)),
+        Route(f"{api}/board", _guarded(gw.get_board)),
+        Route(f"{api}/rounds/{{round}}", _guarded(gw.get_round)),
+        Route(f"{api}/commands", _guarded(gw.post_command), methods=["POST"]),
+        Route(f"{api}/takeover", _guarded(gw.takeover), methods=["POST"]),
+        Route(f"{api}/release", _guarded(gw.release), methods=["POST"]),
+        Route(f"{api}/slips", _guarded(gw.place_slip), methods=["POST"]),
+        Route(f"{api}/history", _guarded(gw.history)),
+        WebSocketRoute(f"{api}/layout-controller", gw.layout_controller),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = [
+        Middleware(
+            SessionMiddleware,
+            secret_key=settings.secret,
+            session_cookie="sicbo_session",
+            max_age=12 * 3600,
+            same_site="strict",  # no command can be sent from another site's page
+            https_only=settings.https_only,
+        )
+    ]
+    return Starlette(routes=routes, middleware=middleware, lifespan=gw.lifespan)

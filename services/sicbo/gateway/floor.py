@@ -1,0 +1,114 @@
+"""The gateway's side of NATS: commands and queries out, the log read in.
+
+Per-table views are the log folded (:mod:`sicbo.gateway.views`), cached and caught up from
+the last sequence read before each answer, so the gateway holds nothing the log doesn't have.
+"""
+
+import asyncio
+from typing import Any
+
+import msgspec
+from nats.aio.client import Client as NATS
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeout
+
+from sicbo.eventstore.store import EventStore
+from sicbo.gateway.views import (
+    TableView,
+    evolve_lamps,
+    evolve_table,
+    initial_lamps,
+    initial_table,
+    table_view,
+)
+from sicbo.lifecycle.state import TableStatus
+from sicbo.replay.report import RoundReport, round_report
+from sicbo.shell.aggregates import Aggregates
+from sicbo_contracts.dice import DiceEvent
+from sicbo_contracts.illumination import IlluminationEvent
+from sicbo_contracts.lifecycle import LifecycleEvent
+from sicbo_contracts.routing import SERVICE_OF_TAG
+from sicbo_contracts.subjects import (
+    EVENT_STREAM,
+    TABLE_ROUND,
+    Aggregate,
+    aggregate_filter,
+    command,
+    parse_event_subject,
+)
+
+#: Table-level lifecycle events of every table: where tables are discovered (TableOpened).
+_TABLE_EVENTS = f"sicbo.evt.*.{Aggregate.LIFECYCLE.value}.{TABLE_ROUND}.>"
+_OPENED = "table-opened-v1"
+
+
+class Unavailable(Exception):
+    """No service answered (or not in time): the floor is down or starting."""
+
+
+class Floor:
+    def __init__(self, nc: NATS, *, timeout: float = 5.0) -> None:
+        self.nc = nc
+        self.timeout = timeout
+        self.store = EventStore(nc, EVENT_STREAM)
+        self._tables = Aggregates(
+            self.store,
+            filter_of=lambda t: aggregate_filter(t, Aggregate.LIFECYCLE),
+            expect_filter_of=lambda t: aggregate_filter(t, Aggregate.LIFECYCLE),
+            initial=initial_table,
+            evolve=evolve_table,
+            event_type=LifecycleEvent | DiceEvent,
+            service="gateway",
+        )
+        self._lamps = Aggregates(
+            self.store,
+            filter_of=lambda t: aggregate_filter(t, Aggregate.LAMP),
+            expect_filter_of=lambda t: aggregate_filter(t, Aggregate.LAMP),
+            initial=initial_lamps,
+            evolve=evolve_lamps,
+            event_type=IlluminationEvent,
+            service="gateway",
+        )
+        self._known: set[str] = set()
+        self._discovered_seq = 0
+        self._discovering = asyncio.Lock()
+
+    async def table_ids(self) -> list[str]:
+        """Every table ever opened, from the log."""
+        async with self._discovering:
+            for stored in await self.store.read(_TABLE_EVENTS, after_seq=self._discovered_seq):
+                self._discovered_seq = stored.seq
+                table, _, _, event_type = parse_event_subject(stored.subject)
+                if event_type == _OPENED:
+                    self._known.add(table)
+        return sorted(self._known)
+
+    async def view(self, table: str) -> TableView | None:
+        """The table as its log has it now; None if it was never opened."""
+        log, lamps = await asyncio.gather(self._tables.load(table), self._lamps.load(table))
+        if log.state.lifecycle.status is TableStatus.NEW:
+            return None
+        return table_view(log.state, lamps.state, max(log.last_seq, lamps.last_seq))
+
+    async def views(self) -> list[TableView]:
+        found = await asyncio.gather(*(self.view(t) for t in await self.table_ids()))
+        return [v for v in found if v is not None]
+
+    async def round_report(self, table: str, round_no: int) -> RoundReport:
+        # The whole table: limits, and wagers carried in from earlier void rounds, are facts too.
+        stored = await self.store.read_all(filter_subject=f"sicbo.evt.{table}.>")
+        return round_report(stored, table, round_no)
+
+    async def send(self, cmd: Any) -> bytes:
+        """A command to the service that owns it; the service's reply, as it sent it."""
+        service = SERVICE_OF_TAG[type(cmd).__struct_config__.tag]
+        return await self.request(command(cmd.table, service), msgspec.json.encode(cmd))
+
+    async def request(self, subject: str, payload: bytes) -> bytes:
+        try:
+            msg = await self.nc.request(subject, payload, timeout=self.timeout)
+        except NoRespondersError:
+            raise Unavailable(f"no service answers on {subject}") from None
+        except NatsTimeout:
+            raise Unavailable(f"no answer on {subject} within {self.timeout:g} s") from None
+        return bytes(msg.data)

@@ -1,0 +1,61 @@
+"""The web gateway as its own process (``sicbo gateway serve``), stopped by its PID: for
+``make run`` and the browser tests."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from sicbo.infra.processes import ServiceProcess
+from sicbo.shell.app import ping_subject
+
+
+class GatewayProcess(ServiceProcess):
+    def __init__(
+        self,
+        nats_url: str,
+        port: int,
+        *,
+        idle_lock_seconds: int | None = None,
+        log_path: Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__("gateway", nats_url, log_path=log_path, env=env)
+        self.port = port
+        self.idle_lock_seconds = idle_lock_seconds
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def argv(self) -> list[str]:
+        idle = (
+            ()
+            if self.idle_lock_seconds is None
+            else ("--idle-lock-seconds", str(self.idle_lock_seconds))
+        )
+        return [
+            *(sys.executable, "-m", "sicbo.cli.main", "gateway", "serve"),
+            *("--nats", self.nats_url, "--host", "127.0.0.1", "--port", str(self.port)),
+            *idle,
+        ]
+
+    def ready_subject(self) -> str:
+        return ping_subject("gateway")
+
+    async def wait_ready(self, timeout: float = 30.0) -> None:
+        """Connected to NATS (its ping), then listening on its port."""
+        await super().wait_ready(timeout)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                _, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            except OSError:
+                await asyncio.sleep(0.05)
+                continue
+            writer.close()
+            return
+        raise TimeoutError(f"the gateway did not listen on port {self.port} in {timeout} s")

@@ -1,0 +1,184 @@
+"""What the pages show of a table, folded from its log (pure).
+
+A table's view is its lifecycle state (:mod:`sicbo.lifecycle.state`, the same fold the round
+lifecycle service decides on) plus the two things a screen needs that the lifecycle forgets:
+the last result (the current round has none while it is being played) and what the layout's
+lamps last showed (the illumination service's verdict).
+"""
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+import msgspec
+
+from sicbo.lifecycle.state import LifecycleState, initial_state
+from sicbo.lifecycle.state import evolve as evolve_lifecycle
+from sicbo_contracts.base import Dice, Limits
+from sicbo_contracts.dice import DiceEvent, ResultConfirmed, ResultCorrected
+from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated
+from sicbo_contracts.lifecycle import LifecycleEvent
+
+
+@dataclass(frozen=True, slots=True)
+class LastResult:
+    round: int
+    dice: Dice
+
+
+@dataclass(frozen=True, slots=True)
+class TableLog:
+    """Folded from the table's lifecycle aggregate (``lc``)."""
+
+    lifecycle: LifecycleState
+    last_result: LastResult | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Lamps:
+    """Folded from the table's lamp aggregate (``lamp``): the latest verdict."""
+
+    round: int = 0
+    spots: tuple[str, ...] = ()
+    fault: str | None = None  # the fault's detail, when the latest verdict is a fault
+
+
+def initial_table(table: str) -> TableLog:
+    return TableLog(initial_state(table))
+
+
+def evolve_table(state: TableLog, event: LifecycleEvent | DiceEvent) -> TableLog:
+    lifecycle = evolve_lifecycle(state.lifecycle, event)
+    match event:
+        case ResultConfirmed(round=number, dice=dice):
+            return TableLog(lifecycle, LastResult(number, dice))
+        case ResultCorrected(round=number, after=after):
+            return TableLog(lifecycle, LastResult(number, after))
+    return replace(state, lifecycle=lifecycle)
+
+
+def initial_lamps(table: str) -> Lamps:
+    return Lamps()
+
+
+def evolve_lamps(state: Lamps, event: IlluminationEvent) -> Lamps:
+    match event:
+        case LayoutIlluminated(round=number, spots=spots):
+            return Lamps(number, tuple(spots))
+        case IlluminationFault(round=number, expected=expected, missing=missing, detail=detail):
+            lit = tuple(s for s in expected if s not in missing)
+            return Lamps(number, lit, fault=detail)
+    return state
+
+
+# ---- what goes to the browser -----------------------------------------------------------------
+
+
+class RoundView(msgspec.Struct, frozen=True, kw_only=True):
+    number: int
+    phase: str
+    paytable: str
+    tumbles: int
+    started_at: datetime
+    closes_at: datetime | None
+    entered: Dice | None
+    result: Dice | None
+    held: bool
+    ended_by: str | None
+    corrections: int
+
+
+class ResultView(msgspec.Struct, frozen=True, kw_only=True):
+    round: int
+    dice: Dice
+    total: int
+
+
+class LitView(msgspec.Struct, frozen=True, kw_only=True):
+    round: int
+    spots: list[str]
+
+
+class SuspensionView(msgspec.Struct, frozen=True, kw_only=True):
+    since: datetime
+    equipment: list[str]
+    round: int | None
+    policy: str
+
+
+class NoticeView(msgspec.Struct, frozen=True, kw_only=True):
+    limits: Limits
+    effective_at: datetime
+
+
+class TableView(msgspec.Struct, frozen=True, kw_only=True):
+    table: str
+    status: str
+    profile: str | None
+    paytable: str | None
+    limits: Limits | None
+    seats: dict[int, str]
+    betting_seconds: int | None
+    second_person_confirmation: bool
+    layout_controller: bool
+    round: RoundView | None
+    next_round: int
+    last_result: ResultView | None
+    lit: LitView | None
+    fault: str | None
+    suspended: SuspensionView | None
+    closing_notice: datetime | None
+    limits_notices: list[NoticeView]
+    as_of: int  # the stream sequence the view was read up to
+
+
+def table_view(log: TableLog, lamps: Lamps, as_of: int) -> TableView:
+    state = log.lifecycle
+    config = state.config
+    current = state.round
+    last = log.last_result
+    suspension = state.suspension
+    return TableView(
+        table=state.table,
+        status=state.status.value,
+        profile=config.profile if config else None,
+        paytable=current.paytable if current else state.opened_paytable,
+        limits=config.limits if config else None,
+        seats=dict(state.seats),
+        betting_seconds=config.betting_seconds if config else None,
+        second_person_confirmation=config.second_person_confirmation if config else False,
+        layout_controller=config.layout_controller if config else False,
+        round=None
+        if current is None
+        else RoundView(
+            number=current.number,
+            phase=current.phase.value,
+            paytable=current.paytable,
+            tumbles=current.tumbles,
+            started_at=current.started_at,
+            closes_at=current.closes_at,
+            entered=current.entered,
+            result=current.result,
+            held=current.held,
+            ended_by=current.ended_by.value if current.ended_by else None,
+            corrections=current.corrections,
+        ),
+        next_round=state.next_round,
+        last_result=None
+        if last is None
+        else ResultView(round=last.round, dice=last.dice, total=sum(last.dice)),
+        lit=LitView(round=lamps.round, spots=list(lamps.spots)) if lamps.round else None,
+        fault=lamps.fault,
+        suspended=None
+        if suspension is None
+        else SuspensionView(
+            since=suspension.since,
+            equipment=list(suspension.equipment),
+            round=suspension.round,
+            policy=suspension.policy,
+        ),
+        closing_notice=state.closing_notice.close_at if state.closing_notice else None,
+        limits_notices=[
+            NoticeView(limits=n.limits, effective_at=n.effective_at) for n in state.limits_notices
+        ],
+        as_of=as_of,
+    )
