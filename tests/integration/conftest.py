@@ -11,6 +11,8 @@ import msgspec
 import pytest
 from nats.aio.client import Client as NATS
 
+from sicbo.gateway.process import GatewayProcess
+from sicbo.infra.nats_server import free_port
 from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import ProvisionReport
 from sicbo_contracts.base import Actor, Limits, Role
@@ -19,6 +21,8 @@ from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.subjects import command
 
 _reply = msgspec.json.Decoder(Reply)
+#: The shortened idle lock of ``quick_lock_gateway`` (the floor's is 300 s).
+QUICK_LOCK_SECONDS = 5
 
 
 class Floor:
@@ -101,3 +105,36 @@ INSPECTOR = actor(Role.INSPECTOR)
 OPERATOR = actor(Role.OPERATOR)
 SERVICE = actor(Role.SERVICE, "settlement")
 LIMITS = Limits(minimum=100, maximum=100_000, unit=10)
+
+
+@pytest.fixture(scope="session")
+async def gateway(floor: Floor, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
+    """The web gateway as its own process, on a free port; its base URL."""
+    proc = GatewayProcess(
+        floor.nats_url, free_port(), log_path=tmp_path_factory.mktemp("gateway") / "gateway.log"
+    )
+    proc.start()
+    try:
+        await proc.wait_ready()
+        yield proc.url
+    finally:
+        proc.stop()
+
+
+@pytest.fixture(scope="session")
+async def quick_lock_gateway(
+    floor: Floor, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[str]:
+    """A gateway whose terminals lock after QUICK_LOCK_SECONDS unused (GLI-19 §C.6.5, shortened)."""
+    proc = GatewayProcess(
+        floor.nats_url,
+        free_port(),
+        idle_lock_seconds=QUICK_LOCK_SECONDS,
+        log_path=tmp_path_factory.mktemp("gateway-lock") / "gateway.log",
+    )
+    proc.start()
+    try:
+        await proc.wait_ready()
+        yield proc.url
+    finally:
+        proc.stop()

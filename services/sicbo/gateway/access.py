@@ -33,6 +33,9 @@ TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
             *_SEATS,
             *_MALFUNCTION,
             "bets.place-slip.v1",  # 000 §3.10-3.11: a dealer places for a player
+            "bets.change-slip.v1",  # 000 §3.9-3.11: or changes and withdraws for them
+            "bets.withdraw-slip.v1",
+            "bets.choose-carried.v1",  # 002 art. 3(3): the player's choice, through the dealer
             "bets.issue-color-checks.v1",  # 000 §3.7
             "bets.redeem-color-checks.v1",  # 000 §3.5
         }

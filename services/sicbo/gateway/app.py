@@ -502,12 +502,12 @@ def create_gateway(settings: Settings) -> Starlette:
     gw = Gateway(settings)
     api = f"/api/tables/{_TABLE}"
     routes = [
-        Route("/", _page("index.html")),
-        Route(f"/tables/{_TABLE}/terminal", _page("terminal.html")),
-        Route(f"/tables/{_TABLE}/layout", _page("layout.html")),
-        Route(f"/tables/{_TABLE}/board", _page("board.html")),
-        Route(f"/tables/{_TABLE}/play", _page("play.html")),
-        Route(f"/tables/{_TABLE}/rounds/{{round:int}}", _page("dispute.html")),
+        Route("/", _guarded(_page("index.html"))),
+        Route(f"/tables/{_TABLE}/terminal", _guarded(_page("terminal.html"))),
+        Route(f"/tables/{_TABLE}/layout", _guarded(_page("layout.html"))),
+        Route(f"/tables/{_TABLE}/board", _guarded(_page("board.html"))),
+        Route(f"/tables/{_TABLE}/play", _guarded(_page("play.html"))),
+        Route(f"/tables/{_TABLE}/rounds/{{round:int}}", _guarded(_page("dispute.html"))),
         Route("/healthz", gw.healthz),
         Route("/api/floor", _guarded(gw.get_floor)),
         Route("/api/events", _guarded(gw.events)),

@@ -23,9 +23,9 @@ from sicbo_contracts.base import Role
 
 #: Roles that work at a terminal; players and service accounts never sign in here.
 TERMINAL_ROLES = frozenset({Role.DEALER, Role.SUPERVISOR, Role.INSPECTOR, Role.OPERATOR})
-PIN = re.compile(r"^[0-9]{4,12}$")
+PIN = re.compile(r"[0-9]{4,12}")
 ITERATIONS = 120_000
-_ID = re.compile(r"^[A-Za-z0-9_.:@-]{1,64}$")
+_ID = re.compile(r"[A-Za-z0-9_.:@-]{1,64}")
 
 
 class OperatorListError(ValueError):
@@ -57,6 +57,8 @@ def parse_operators(text: str, where: str = "operator list") -> dict[str, Operat
         raise OperatorListError(f"{where}: no [[operator]] entries")
     operators: dict[str, Operator] = {}
     for n, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict):
+            raise OperatorListError(f"{where}, operator #{n}: an [[operator]] table, not {entry!r}")
         operator = _operator(entry, f"{where}, operator #{n}")
         if operator.id in operators:
             raise OperatorListError(f"{where}, operator #{n}: id {operator.id!r} listed twice")
@@ -73,20 +75,22 @@ def _operator(entry: Mapping[str, Any], where: str) -> Operator:
     if unknown:
         raise OperatorListError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
     op_id, role, salt, pin_hash = (entry[f] for f in ("id", "role", "salt", "pin_hash"))
-    if not isinstance(op_id, str) or not _ID.match(op_id):
+    if not isinstance(op_id, str) or not _ID.fullmatch(op_id):
         raise OperatorListError(f"{where}: id must be 1-64 of A-Z a-z 0-9 _ . : @ -")
     if role not in {r.value for r in TERMINAL_ROLES}:
         allowed = ", ".join(sorted(r.value for r in TERMINAL_ROLES))
         raise OperatorListError(f"{where} ({op_id}): role must be one of {allowed}")
     for name, value in (("salt", salt), ("pin_hash", pin_hash)):
         if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{32,128}", value):
-            raise OperatorListError(f"{where} ({op_id}): {name} must be lowercase hex")
+            raise OperatorListError(
+                f"{where} ({op_id}): {name} must be 32-128 lowercase hex digits"
+            )
     return Operator(id=op_id, role=Role(role), salt=salt, pin_hash=pin_hash)
 
 
 def operator_entry(op_id: str, role: Role, pin: str, salt: str) -> str:
     """The TOML entry of one operator (``salt``: hex, e.g. ``secrets.token_hex(16)``)."""
-    if not PIN.match(pin):
+    if not PIN.fullmatch(pin):
         raise OperatorListError("the PIN must be 4 to 12 digits")
     return (
         f'[[operator]]\nid = "{op_id}"\nrole = "{role.value}"\n'

@@ -16,7 +16,7 @@ from sicbo.lifecycle.state import evolve as evolve_lifecycle
 from sicbo_contracts.base import Dice, Limits
 from sicbo_contracts.dice import DiceEvent, ResultConfirmed, ResultCorrected
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated
-from sicbo_contracts.lifecycle import LifecycleEvent
+from sicbo_contracts.lifecycle import LifecycleEvent, RoundCancelled, RoundInvalidated
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +53,10 @@ def evolve_table(state: TableLog, event: LifecycleEvent | DiceEvent) -> TableLog
             return TableLog(lifecycle, LastResult(number, dice))
         case ResultCorrected(round=number, after=after):
             return TableLog(lifecycle, LastResult(number, after))
+        case RoundCancelled(round=number) | RoundInvalidated(round=number) if (
+            state.last_result is not None and state.last_result.round == number
+        ):
+            return TableLog(lifecycle, None)  # the result no longer stands (000 §8.4, 004)
     return replace(state, lifecycle=lifecycle)
 
 

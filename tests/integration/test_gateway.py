@@ -1,0 +1,397 @@
+"""The web gateway's API against the real floor: a gateway process, the services as processes,
+a real nats-server (never a mock).
+
+- sign-in by id and PIN; every command is stamped with the signed-in operator, so the browser
+  cannot claim a role; a role's commands only (a dealer cannot invalidate, 000 §8.4);
+- bad input (which field, why) changes nothing in the log;
+- the idle lock (GLI-19 §C.6.5, shortened here);
+- a player bets during the countdown and is refused after it (004), and reads their history;
+- the table view, the board, the dispute report, live changes, and a page as the table's
+  layout controller (000 §2.3): what it reports lit is what the log records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+
+import httpx
+import msgspec
+import pytest
+import websockets
+from nats.aio.client import Client as NATS
+
+from sicbo.eventstore.store import EventStore
+from sicbo.illumination.layout import winning_spots
+from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated
+from sicbo_contracts.lifecycle import OpenTable, TableConfig
+from sicbo_contracts.subjects import Aggregate, round_filter
+from tests.integration.conftest import LIMITS, OPERATOR, QUICK_LOCK_SECONDS, Floor, new_id
+from tests.integration.test_settlement import ok, wait_completed, wait_for
+
+_verdict = msgspec.json.Decoder(IlluminationEvent)
+
+
+@pytest.fixture
+async def web(gateway: str) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=gateway, timeout=15) as client:
+        yield client
+
+
+async def opened(floor: Floor, nc: NATS, profile: str = "cca-1992", **config: object) -> str:
+    table = new_id("web")[:32]
+    cfg = TableConfig(profile=profile, limits=LIMITS, **config)  # type: ignore[arg-type]
+    await ok(floor, nc, OpenTable(command_id=new_id(), table=table, actor=OPERATOR, config=cfg))
+    return table
+
+
+async def sign_in(web: httpx.AsyncClient, operator: str, pin: str) -> dict[str, object]:
+    answer = await web.post("/api/session", json={"operator": operator, "pin": pin})
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+async def send(web: httpx.AsyncClient, table: str, body: dict[str, object]) -> httpx.Response:
+    return await web.post(f"/api/tables/{table}/commands", json={"command_id": new_id(), **body})
+
+
+async def accepted(web: httpx.AsyncClient, table: str, body: dict[str, object]) -> None:
+    answer = await send(web, table, body)
+    assert answer.status_code == 200 and answer.json()["type"] == "accepted.v1", answer.text
+
+
+async def play_to_result(web: httpx.AsyncClient, table: str, n: int, dice: list[int]) -> None:
+    await accepted(web, table, {"type": "round.start.v1", "round": n, "tumbles": 3})
+    for step in ("round.open-betting.v1", "round.close-betting.v1", "round.uncover.v1"):
+        await accepted(web, table, {"type": step, "round": n})
+    await accepted(web, table, {"type": "dice.enter.v1", "round": n, "dice": dice})
+    await accepted(web, table, {"type": "dice.confirm.v1", "round": n})
+
+
+def error_of(answer: httpx.Response, status: int, code: str) -> dict[str, object]:
+    assert answer.status_code == status, answer.text
+    body = dict(answer.json())
+    assert body["code"] == code, body
+    return body
+
+
+# ---- sign-in ----------------------------------------------------------------------------------
+
+
+async def test_sign_in_needs_a_listed_operator_and_the_right_pin(web: httpx.AsyncClient) -> None:
+    error_of(await web.get("/api/session"), 401, "signed-out")
+    error_of(
+        await web.post("/api/session", json={"operator": "ana", "pin": "9999"}), 401, "bad-pin"
+    )
+    error_of(
+        await web.post("/api/session", json={"operator": "nobody", "pin": "1111"}), 401, "bad-pin"
+    )
+    assert (
+        error_of(await web.post("/api/session", json={"operator": "ana"}), 400, "invalid")["field"]
+        == "pin"
+    )
+    assert (
+        error_of(await web.post("/api/session", json={"pin": "1111"}), 400, "invalid")["field"]
+        == "operator"
+    )
+    error_of(await web.post("/api/session", content=b"{not json"), 400, "invalid")
+    error_of(await web.post("/api/session", json=["ana", "1111"]), 400, "invalid")
+    error_of(await web.get("/api/session"), 401, "signed-out")
+
+    session = await sign_in(web, "sofia", "3333")
+    assert session["role"] == "supervisor"
+    assert "round.invalidate.v1" in session["actions"]  # type: ignore[operator]
+    assert (await web.get("/api/session")).json()["operator"] == "sofia"
+    assert (await web.delete("/api/session")).status_code == 200
+    error_of(await web.get("/api/session"), 401, "signed-out")
+
+
+# ---- commands ---------------------------------------------------------------------------------
+
+
+async def test_a_dealer_plays_a_round_and_the_log_names_the_signed_in_operator(
+    web: httpx.AsyncClient, floor: Floor, nc: NATS, store: EventStore
+) -> None:
+    table = await opened(floor, nc)
+    await sign_in(web, "ana", "1111")
+    await play_to_result(web, table, 1, [6, 2, 2])
+    await wait_completed(store, table, 1)
+
+    actors = {
+        (json.loads(e.data)["actor"]["id"], json.loads(e.data)["actor"]["role"])
+        for e in await store.read(round_filter(table, Aggregate.LIFECYCLE, 1))
+        if e.subject.split(".")[-1] != "round-completed-v1"  # the settlement's, a service
+    }
+    assert actors == {("ana", "dealer")}
+    view = (await web.get(f"/api/tables/{table}")).json()
+    assert view["round"]["phase"] == "completed"
+    assert view["last_result"] == {"round": 1, "dice": [2, 2, 6], "total": 10}
+
+
+async def test_commands_a_role_may_not_send_are_refused_and_change_nothing(
+    web: httpx.AsyncClient, floor: Floor, nc: NATS, store: EventStore
+) -> None:
+    table = await opened(floor, nc)
+    log = f"sicbo.evt.{table}.>"
+    error_of(
+        await send(web, table, {"type": "round.start.v1", "round": 1, "tumbles": 3}),
+        401,
+        "signed-out",
+    )
+    await sign_in(web, "ana", "1111")
+    before = await store.last_sequence(log)
+    body = error_of(
+        await send(
+            web, table, {"type": "round.invalidate.v1", "round": 1, "reason": "fire", "detail": "x"}
+        ),
+        403,
+        "forbidden",
+    )
+    assert "dealer" in str(body["reason"])
+    await sign_in(web, "ivan", "4444")  # an inspector does not run rounds
+    error_of(
+        await send(web, table, {"type": "round.start.v1", "round": 1, "tumbles": 3}),
+        403,
+        "forbidden",
+    )
+    assert await store.last_sequence(log) == before
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "field"),
+    [
+        (
+            {
+                "type": "round.start.v1",
+                "round": 1,
+                "tumbles": 3,
+                "actor": {"id": "x", "role": "supervisor"},
+            },
+            400,
+            "$.actor",
+        ),
+        ({"type": "round.start.v1", "round": 1, "tumbles": 3, "table": "other"}, 400, "$.table"),
+        ({"round": 1, "tumbles": 3}, 400, "$.type"),
+        ({"type": "round.start.v1", "round": "one", "tumbles": 3}, 400, "$.round"),
+        ({"type": "round.start.v1", "round": 0, "tumbles": 3}, 400, "$.round"),
+        ({"type": "round.start.v1", "round": 1, "tumbles": 3, "colour": "red"}, 400, None),
+        ({"type": "dice.enter.v1", "round": 1, "dice": [1, 2, 7]}, 400, "$.dice[2]"),
+        ({"type": "dice.enter.v1", "round": 1, "dice": [1, 2]}, 400, "$.dice"),
+        ({"type": "no.such.v1", "round": 1}, 403, None),
+    ],
+)
+async def test_bad_commands_name_the_field_and_change_nothing(
+    web: httpx.AsyncClient,
+    floor: Floor,
+    nc: NATS,
+    store: EventStore,
+    body: dict[str, object],
+    status: int,
+    field: str | None,
+) -> None:
+    table = await opened(floor, nc)
+    await sign_in(web, "ana", "1111")
+    before = await store.last_sequence(f"sicbo.evt.{table}.>")
+    answer = await send(web, table, body)
+    assert answer.status_code == status, answer.text
+    assert answer.json()["reason"]
+    if field is not None:
+        assert answer.json()["field"] == field
+    assert await store.last_sequence(f"sicbo.evt.{table}.>") == before
+
+
+async def test_refusals_carry_the_rule_and_bad_table_ids_are_invalid(
+    web: httpx.AsyncClient, floor: Floor, nc: NATS
+) -> None:
+    table = await opened(floor, nc)
+    await sign_in(web, "ana", "1111")
+    answer = await send(web, table, {"type": "round.start.v1", "round": 1, "tumbles": 2})
+    assert answer.status_code == 409
+    assert answer.json()["code"] == "refused" and "000 §5.1" in answer.json()["reason"]
+    error_of(
+        await send(web, "bad.table", {"type": "round.start.v1", "round": 1, "tumbles": 3}),
+        400,
+        "invalid",
+    )
+    error_of(await web.get("/api/tables/never-opened-table"), 404, "not-found")
+
+
+async def test_the_terminal_locks_when_unused(
+    floor: Floor, nc: NATS, quick_lock_gateway: str
+) -> None:
+    table = await opened(floor, nc)
+    async with httpx.AsyncClient(base_url=quick_lock_gateway, timeout=15) as web:
+        await sign_in(web, "ana", "1111")
+        await accepted(web, table, {"type": "round.start.v1", "round": 1, "tumbles": 3})
+        await asyncio.sleep(QUICK_LOCK_SECONDS + 0.5)
+        body = error_of(
+            await send(web, table, {"type": "round.open-betting.v1", "round": 1}), 401, "locked"
+        )
+        assert "GLI-19" in str(body["reason"])
+        await sign_in(web, "ana", "1111")  # the PIN again
+        await accepted(web, table, {"type": "round.open-betting.v1", "round": 1})
+
+
+# ---- players ----------------------------------------------------------------------------------
+
+
+async def test_a_player_bets_in_the_countdown_and_is_refused_after_it(
+    web: httpx.AsyncClient, floor: Floor, nc: NATS, store: EventStore
+) -> None:
+    table = await opened(floor, nc, "online-live", betting_seconds=3)
+    slip = {"round": 1, "wagers": [{"bet": "big", "stake": 200}]}
+    error_of(
+        await web.post(f"/api/tables/{table}/slips", json={"command_id": new_id(), **slip}),
+        401,
+        "signed-out",
+    )
+    error_of(await web.post("/api/player", json={"player": "bad player!"}), 400, "invalid")
+    assert (await web.post("/api/player", json={"player": "pat"})).json() == {"player": "pat"}
+
+    await sign_in(web, "ana", "1111")
+    await accepted(web, table, {"type": "round.start.v1", "round": 1, "tumbles": 3})
+    await accepted(web, table, {"type": "round.open-betting.v1", "round": 1})
+    placed = await web.post(f"/api/tables/{table}/slips", json={"command_id": new_id(), **slip})
+    assert placed.status_code == 200 and placed.json()["type"] == "accepted.v1", placed.text
+    assert (
+        error_of(
+            await web.post(
+                f"/api/tables/{table}/slips", json={"command_id": new_id(), **slip, "player": "eve"}
+            ),
+            400,
+            "invalid",
+        )["field"]
+        == "$.player"
+    )
+    bad_bet = {"command_id": new_id(), "round": 1, "wagers": [{"bet": "total:3", "stake": 200}]}
+    refused = error_of(await web.post(f"/api/tables/{table}/slips", json=bad_bet), 409, "refused")
+    assert "wagers[0].bet" in str(refused["reason"]) and "4..17" in str(refused["reason"])
+
+    await wait_for(store, round_filter(table, Aggregate.LIFECYCLE, 1), "round-betting-closed-v1")
+    late = await web.post(f"/api/tables/{table}/slips", json={"command_id": new_id(), **slip})
+    assert late.status_code == 409, late.text
+    assert "betting" in late.json()["reason"].lower()
+
+    history = (await web.get(f"/api/tables/{table}/history")).json()
+    assert history["player"] == "pat"
+    assert [s["round"] for s in history["slips"]] == [1]
+    assert history["slips"][0]["placed_by"] == {"id": "pat", "role": "player"}
+
+
+# ---- reads ------------------------------------------------------------------------------------
+
+
+async def test_floor_board_and_dispute_report(
+    web: httpx.AsyncClient, floor: Floor, nc: NATS, store: EventStore
+) -> None:
+    table = await opened(floor, nc)
+    await sign_in(web, "ana", "1111")
+    error_of(await web.get(f"/api/tables/{table}/rounds/1"), 404, "not-found")
+    error_of(await web.get(f"/api/tables/{table}/rounds/0"), 400, "invalid")
+    error_of(await web.get(f"/api/tables/{table}/rounds/x"), 400, "invalid")
+    await play_to_result(web, table, 1, [1, 1, 1])
+    await wait_completed(store, table, 1)
+
+    tables = {t["table"]: t for t in (await web.get("/api/floor")).json()["tables"]}
+    assert tables[table]["profile"] == "cca-1992"
+    report = (await web.get(f"/api/tables/{table}/rounds/1")).json()
+    assert report["status"] == "MATCH" and report["dice"] == [1, 1, 1]
+    for _ in range(100):  # the board service catches up with the log on its own
+        board = (await web.get(f"/api/tables/{table}/board")).json()
+        if board["stats"]["results"]:
+            break
+        await asyncio.sleep(0.1)
+    assert [r["dice"] for r in board["stats"]["results"]] == [[1, 1, 1]]
+    assert board["stats"]["triples"] == 1
+    assert [r["round"] for r in board["recall"]["rounds"]] == [1]
+    layout = (await web.get(f"/api/tables/{table}/layout")).json()
+    assert layout["paytable"] == "cca-1992@v1"
+    assert sum(len(g["spots"]) for g in layout["groups"]) == 50
+
+
+async def test_pages_are_served_and_bad_table_ids_are_not(web: httpx.AsyncClient) -> None:
+    for path in (
+        "/",
+        "/tables/t1/terminal",
+        "/tables/t1/layout",
+        "/tables/t1/board",
+        "/tables/t1/play",
+        "/tables/t1/rounds/3",
+    ):
+        answer = await web.get(path)
+        assert answer.status_code == 200 and "<html" in answer.text.lower(), path
+    assert (await web.get("/tables/a.b/terminal")).status_code == 400
+    assert (await web.get("/healthz")).json() == {"ok": True}
+
+
+async def test_changes_stream_to_the_page(web: httpx.AsyncClient, floor: Floor, nc: NATS) -> None:
+    table = await opened(floor, nc)
+    await sign_in(web, "ana", "1111")
+    async with web.stream("GET", "/api/events", params={"table": table}) as events:
+        lines = events.aiter_lines()
+        assert await anext(lines) == ": connected"
+        await accepted(web, table, {"type": "round.start.v1", "round": 1, "tumbles": 3})
+        change = None
+        async with asyncio.timeout(10):
+            async for line in lines:
+                if line.startswith("data: "):
+                    change = json.loads(line[6:])
+                    break
+    assert change == {"table": table, "aggregate": "lc", "round": 1, "type": "round-started-v1"}
+    error_of(await web.get("/api/events", params={"table": "a.b"}), 400, "invalid")
+
+
+async def test_takeover_without_a_demo_dealer_is_immediate(
+    web: httpx.AsyncClient, floor: Floor, nc: NATS
+) -> None:
+    table = await opened(floor, nc)
+    error_of(await web.post(f"/api/tables/{table}/takeover"), 401, "signed-out")
+    await sign_in(web, "ana", "1111")
+    assert (await web.post(f"/api/tables/{table}/takeover")).json()["status"] == "yours"
+    assert (await web.post(f"/api/tables/{table}/release")).json()["status"] == "released"
+
+
+# ---- a page as the layout controller -----------------------------------------------------------
+
+
+async def test_a_page_is_the_layout_controller_and_a_dark_spot_is_a_fault(
+    web: httpx.AsyncClient, gateway: str, floor: Floor, nc: NATS, store: EventStore
+) -> None:
+    table = await opened(floor, nc, layout_controller=True)
+    await sign_in(web, "ana", "1111")
+    ws_url = gateway.replace("http://", "ws://") + f"/api/tables/{table}/layout-controller"
+    async with websockets.connect(ws_url) as page:
+
+        async def light(drop: str | None) -> list[str]:
+            request = json.loads(await asyncio.wait_for(page.recv(), 20))
+            assert request["type"] == "light"
+            lit = [s for s in request["spots"] if s != drop]
+            await page.send(
+                json.dumps({"type": "lit", "request_id": request["request_id"], "lit": lit})
+            )
+            return list(request["spots"])
+
+        await asyncio.sleep(0.2)  # the gateway subscribes for the page
+        await play_to_result(web, table, 1, [4, 5, 6])
+        asked = await light(drop=None)
+        assert set(asked) == set(winning_spots("cca-1992@v1", (4, 5, 6)))
+        verdict = _verdict.decode(
+            (await wait_for(store, round_filter(table, Aggregate.LAMP, 1), "illuminated-v1")).data
+        )
+        assert isinstance(verdict, LayoutIlluminated) and set(verdict.spots) == set(asked)
+        await wait_completed(store, table, 1)
+
+        await play_to_result(web, table, 2, [4, 5, 6])
+        await light(drop="big")  # the page failed to show "big"
+        fault = _verdict.decode(
+            (await wait_for(store, round_filter(table, Aggregate.LAMP, 2), "fault-v1")).data
+        )
+        assert isinstance(fault, IlluminationFault) and fault.missing == ["big"]
+    view = (await web.get(f"/api/tables/{table}")).json()
+    for _ in range(50):
+        if view["suspended"] is not None:
+            break
+        await asyncio.sleep(0.1)
+        view = (await web.get(f"/api/tables/{table}")).json()
+    assert view["suspended"] is not None and view["fault"]

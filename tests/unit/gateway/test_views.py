@@ -1,0 +1,392 @@
+"""What the pages show of a table (``sicbo.gateway.views``), folded from real contract events:
+the lifecycle's phase, the last result kept while the next round is played (and updated by a
+correction, GLI-19 §4.18.4), a suspension shown until an inspector clears it (000 §7.7), the
+countdown's end (004), and the lamps the illumination service last reported (000 §2.3, §7.6).
+"""
+
+from collections.abc import Iterable
+from datetime import timedelta
+from functools import reduce
+from typing import Any
+
+import msgspec
+
+from sicbo.gateway.views import (
+    Lamps,
+    LastResult,
+    LitView,
+    ResultView,
+    SuspensionView,
+    TableLog,
+    TableView,
+    evolve_lamps,
+    evolve_table,
+    initial_lamps,
+    initial_table,
+    table_view,
+)
+from sicbo_contracts.base import Limits
+from sicbo_contracts.dice import DiceEntered, ResultConfirmed, ResultCorrected
+from sicbo_contracts.illumination import IlluminationFault, LayoutIlluminated
+from sicbo_contracts.lifecycle import (
+    BettingClosed,
+    BettingOpened,
+    ClosingNoticePosted,
+    FaultCleared,
+    InvalidationReason,
+    LimitsNoticePosted,
+    NoResultDeclared,
+    NoResultReason,
+    RoundCancelled,
+    RoundCompleted,
+    RoundInvalidated,
+    RoundStarted,
+    SeatTaken,
+    TableOpened,
+    TableSuspended,
+    Uncovered,
+)
+from tests.unit.lifecycle.builders import TABLE, at, config, default_paytable, event
+
+PROFILE = "online-live"  # a countdown table (004)
+PAYTABLE = default_paytable(PROFILE)
+NO_LAMPS = initial_lamps(TABLE)
+
+
+def log_of(events: Iterable[Any]) -> TableLog:
+    return reduce(evolve_table, events, initial_table(TABLE))
+
+
+def view(events: Iterable[Any], lamps: Lamps = NO_LAMPS, as_of: int = 7) -> TableView:
+    return table_view(log_of(events), lamps, as_of)
+
+
+def opened() -> list[Any]:
+    return [
+        event(
+            TableOpened,
+            "supervisor",
+            minutes=-120,
+            config=config(PROFILE, minimum=10, maximum=1_000, betting_seconds=20),
+            paytable=PAYTABLE,
+        )
+    ]
+
+
+def closes_at(start: float) -> Any:
+    return at(start + 1) + timedelta(seconds=20)
+
+
+def round_steps(n: int, start: float, dice: tuple[int, int, int]) -> list[Any]:
+    """Round ``n`` from its start to its confirmed result (``dice`` as pressed), a minute a step;
+    then RoundCompleted."""
+    ordered = tuple(sorted(dice))
+    return [
+        event(RoundStarted, "dealer", minutes=start, round=n, tumbles=4, paytable=PAYTABLE),
+        event(BettingOpened, "dealer", minutes=start + 1, round=n, closes_at=closes_at(start)),
+        event(BettingClosed, "service", minutes=start + 2, round=n, by_countdown=True),
+        event(Uncovered, "dealer", minutes=start + 3, round=n),
+        event(
+            DiceEntered,
+            "dealer",
+            minutes=start + 4,
+            round=n,
+            dice=dice,
+            announced=ordered,
+            total=sum(dice),
+        ),
+        event(
+            ResultConfirmed,
+            "supervisor",
+            minutes=start + 5,
+            round=n,
+            dice=ordered,
+            total=sum(dice),
+            entered_by="dealer-1",
+        ),
+        event(RoundCompleted, "service", minutes=start + 6, round=n),
+    ]
+
+
+ROUND_1 = round_steps(1, -60, (5, 2, 3))
+ROUND_2 = round_steps(2, -50, (4, 1, 4))
+
+
+# ---- a table's view ------------------------------------------------------------------------------
+
+
+def test_a_table_never_opened() -> None:
+    v = view([], as_of=0)
+    assert (v.table, v.status, v.profile, v.paytable, v.limits) == (TABLE, "new", None, None, None)
+    assert v.round is None and v.last_result is None and v.next_round == 1
+    assert v.lit is None and v.fault is None and v.suspended is None
+    assert v.seats == {} and v.limits_notices == [] and v.closing_notice is None
+    assert v.as_of == 0
+
+
+def test_an_opened_table_shows_its_sign_and_paytable() -> None:
+    v = view(opened(), as_of=1)
+    assert v.status == "open"
+    assert v.profile == PROFILE
+    assert v.paytable == "online-live@v1"
+    assert v.limits == Limits(minimum=10, maximum=1_000)
+    assert v.betting_seconds == 20
+    assert v.round is None and v.next_round == 1 and v.as_of == 1
+
+
+def test_the_phase_follows_the_round() -> None:
+    phases = [
+        "started",
+        "betting-open",
+        "betting-closed",
+        "uncovered",
+        "uncovered",  # dice entered, not yet confirmed
+        "result-confirmed",
+        "completed",
+    ]
+    for steps, phase in enumerate(phases, start=1):
+        v = view(opened() + ROUND_1[:steps])
+        assert v.round is not None
+        assert (v.round.number, v.round.phase) == (1, phase), steps
+        assert v.next_round == 2
+
+
+def test_the_round_shows_its_start_tumbles_and_entered_dice() -> None:
+    v = view(opened() + ROUND_1[:5])
+    assert v.round is not None
+    assert v.round.started_at == at(-60)
+    assert v.round.tumbles == 4
+    assert v.round.paytable == PAYTABLE
+    assert v.round.entered == (5, 2, 3)  # as pressed (000 §5.4)
+    assert v.round.result is None and v.last_result is None
+
+
+def test_the_countdown_end_is_passed_through_004() -> None:
+    v = view(opened() + ROUND_1[:2])
+    assert v.round is not None
+    assert v.round.closes_at == at(-59) + timedelta(seconds=20)
+
+
+def test_the_result_once_confirmed() -> None:
+    v = view(opened() + ROUND_1[:6])
+    assert v.round is not None and v.round.result == (2, 3, 5)
+    assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
+
+
+def test_the_last_result_stays_while_the_next_round_is_played() -> None:
+    for steps in range(1, 6):  # round 2 started ... its dice entered
+        v = view(opened() + ROUND_1 + ROUND_2[:steps])
+        assert v.round is not None and v.round.number == 2 and v.round.result is None
+        assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10), steps
+        assert v.next_round == 3
+    v = view(opened() + ROUND_1 + ROUND_2[:6])
+    assert v.last_result == ResultView(round=2, dice=(1, 4, 4), total=9)
+
+
+def test_a_void_round_leaves_the_previous_result() -> None:
+    void = [
+        *round_steps(2, -50, (1, 1, 1))[:4],
+        event(
+            NoResultDeclared,
+            "dealer",
+            minutes=-45,
+            round=2,
+            reason=NoResultReason.DICE_NOT_FLAT,
+            consequence="carry-over-locked",
+        ),
+    ]
+    v = view(opened() + ROUND_1 + void)
+    assert v.round is not None and v.round.phase == "no-result" and v.round.ended_by == "no-result"
+    assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
+
+
+def test_a_correction_updates_the_last_result_gli_19_4_18_4() -> None:
+    correction = event(
+        ResultCorrected,
+        "supervisor",
+        minutes=-40,
+        round=2,
+        before=(1, 4, 4),
+        after=(1, 4, 6),
+        reason="misread die",
+    )
+    v = view(opened() + ROUND_1 + ROUND_2 + [correction])
+    assert v.last_result == ResultView(round=2, dice=(1, 4, 6), total=11)
+    assert v.round is not None
+    assert v.round.result == (1, 4, 6) and v.round.corrections == 1
+    assert log_of(opened() + ROUND_1 + ROUND_2 + [correction]).last_result == LastResult(
+        2, (1, 4, 6)
+    )
+
+
+def test_a_suspension_is_shown_until_the_fault_is_cleared_000_7_7() -> None:
+    lamp = event(
+        TableSuspended,
+        "service",
+        minutes=-52,
+        equipment="layout-lamps",
+        detail="winning areas not lit",
+        round=1,
+        policy="suspend-round",
+    )
+    tumbler = event(
+        TableSuspended,
+        "dealer",
+        minutes=-51,
+        equipment="tumbler",
+        detail="jammed",
+        round=1,
+        policy="suspend-round",
+    )
+    cleared = event(FaultCleared, "inspector", minutes=-50, detail="fixed", suspended_since=at(-52))
+    history = opened() + ROUND_1[:6]
+    assert view([*history, lamp]).suspended == SuspensionView(
+        since=at(-52), equipment=["layout-lamps"], round=1, policy="suspend-round"
+    )
+    assert view([*history, lamp, tumbler]).suspended == SuspensionView(
+        since=at(-52), equipment=["layout-lamps", "tumbler"], round=1, policy="suspend-round"
+    )
+    after = view([*history, lamp, tumbler, cleared])
+    assert after.suspended is None
+    assert after.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
+
+
+def test_seats_and_signs_pass_through() -> None:
+    signs = [
+        event(SeatTaken, "dealer", minutes=-100, player="p1", seat=3),
+        event(
+            LimitsNoticePosted,
+            "supervisor",
+            minutes=-90,
+            limits=Limits(minimum=20, maximum=2_000),
+            effective_at=at(-60),
+        ),
+        event(ClosingNoticePosted, "supervisor", minutes=-80, close_at=at(30)),
+    ]
+    v = view(opened() + signs)
+    assert v.seats == {3: "p1"}
+    assert [(n.limits.minimum, n.effective_at) for n in v.limits_notices] == [(20, at(-60))]
+    assert v.closing_notice == at(30)
+
+
+# ---- the lamps -----------------------------------------------------------------------------------
+
+
+def lit(n: int, spots: list[str], seq: int) -> LayoutIlluminated:
+    return event(LayoutIlluminated, "service", round=n, dice=(2, 3, 5), spots=spots, source_seq=seq)
+
+
+SPOTS_235 = ["small", "odd", "single:2", "single:3", "single:5", "total:10", "combo:2-3"]
+
+
+def test_no_lamps_before_the_first_verdict() -> None:
+    assert initial_lamps(TABLE) == Lamps(round=0, spots=(), fault=None)
+    v = view(opened())
+    assert v.lit is None and v.fault is None
+
+
+def test_a_lit_layout_shows_its_spots() -> None:
+    lamps = evolve_lamps(initial_lamps(TABLE), lit(1, SPOTS_235, 9))
+    assert lamps == Lamps(round=1, spots=tuple(SPOTS_235), fault=None)
+    v = view(opened() + ROUND_1, lamps)
+    assert v.lit == LitView(round=1, spots=SPOTS_235)
+    assert v.fault is None
+
+
+def test_a_fault_shows_what_was_lit_and_its_detail_000_7_6() -> None:
+    fault = event(
+        IlluminationFault,
+        "service",
+        round=1,
+        dice=(2, 3, 5),
+        expected=SPOTS_235,
+        missing=["odd", "single:5"],
+        extra=["big"],
+        timed_out=False,
+        detail="2 winning areas not lit: odd, single:5; lit but not winning: big",
+        source_seq=9,
+    )
+    lamps = evolve_lamps(initial_lamps(TABLE), fault)
+    remaining = ("small", "single:2", "single:3", "total:10", "combo:2-3")
+    assert lamps.spots == remaining  # expected minus missing, in the expected order
+    assert lamps.fault == "2 winning areas not lit: odd, single:5; lit but not winning: big"
+    v = view(opened() + ROUND_1, lamps)
+    assert v.lit == LitView(round=1, spots=list(remaining))
+    assert v.fault == lamps.fault
+
+
+def test_the_latest_verdict_wins() -> None:
+    fault = event(
+        IlluminationFault,
+        "service",
+        round=1,
+        dice=(2, 3, 5),
+        expected=SPOTS_235,
+        missing=SPOTS_235,
+        extra=[],
+        timed_out=True,
+        detail="no report within 2 s",
+        source_seq=9,
+    )
+    after_fault = evolve_lamps(initial_lamps(TABLE), fault)
+    assert after_fault == Lamps(round=1, spots=(), fault="no report within 2 s")
+    # a verdict with nothing lit still shows a round: the page says "nothing lit", not "none"
+    assert view(opened() + ROUND_1, after_fault).lit == LitView(round=1, spots=[])
+    relit = evolve_lamps(after_fault, lit(1, ["big"], 12))
+    assert relit == Lamps(round=1, spots=("big",), fault=None)
+
+
+# ---- what goes to the browser --------------------------------------------------------------------
+
+
+def test_the_view_encodes_to_json() -> None:
+    correction = event(
+        ResultCorrected,
+        "supervisor",
+        minutes=-40,
+        round=2,
+        before=(1, 4, 4),
+        after=(1, 4, 6),
+        reason="misread die",
+    )
+    history = [
+        *opened(),
+        event(SeatTaken, "dealer", minutes=-100, player="p1", seat=3),
+        *ROUND_1,
+        *ROUND_2,
+        correction,
+        *round_steps(3, -30, (6, 6, 1))[:2],
+    ]
+    lamps = evolve_lamps(initial_lamps(TABLE), lit(2, ["big", "single:6"], 40))
+    v = table_view(log_of(history), lamps, 42)
+    raw = msgspec.json.encode(v)
+    doc = msgspec.json.decode(raw)
+    assert doc["table"] == TABLE and doc["status"] == "open" and doc["as_of"] == 42
+    assert doc["seats"] == {"3": "p1"}
+    assert doc["round"]["number"] == 3 and doc["round"]["phase"] == "betting-open"
+    assert doc["round"]["closes_at"] == "2024-06-03T19:31:20Z"  # at(-29) + 20 s
+    assert doc["round"]["result"] is None
+    assert doc["last_result"] == {"round": 2, "dice": [1, 4, 6], "total": 11}
+    assert doc["lit"] == {"round": 2, "spots": ["big", "single:6"]}
+    assert doc["limits"] == {"minimum": 10, "maximum": 1000, "unit": 1}
+    assert doc["suspended"] is None and doc["fault"] is None
+    assert msgspec.json.decode(raw, type=TableView) == v
+
+
+def test_a_result_cancelled_or_invalidated_afterwards_is_no_longer_the_last_result() -> None:
+    cancelled = event(RoundCancelled, "supervisor", minutes=-54, round=1, reason="lamps out")
+    v = view(opened() + ROUND_1[:6] + [cancelled])  # 004 "Ralat Pengendalian"
+    assert v.last_result is None
+    invalidated = event(
+        RoundInvalidated,
+        "supervisor",
+        minutes=-54,
+        round=1,
+        reason=InvalidationReason.FRAUD,
+        detail="marked dice",
+    )
+    assert view(opened() + ROUND_1[:6] + [invalidated]).last_result is None  # 000 §8.4
+    # a later round's void does not take an earlier result away
+    later = event(RoundCancelled, "supervisor", minutes=-45, round=2, reason="tumbler")
+    v = view(opened() + ROUND_1 + ROUND_2[:3] + [later])
+    assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
