@@ -2,6 +2,10 @@
 #   docker build -t sicbo-floor:0.1.0 .
 #   docker run --rm -e NATS_URL=nats://nats:4222 sicbo-floor:0.1.0 serve wagers
 #   docker run --rm -e NATS_URL=nats://nats:4222 sicbo-floor:0.1.0 provision --replicas 3
+#   docker run --rm -p 8080:8080 -e NATS_URL=nats://nats:4222 -e SICBO_GATEWAY_SECRET=... \
+#     sicbo-floor:0.1.0 gateway serve --host 0.0.0.0 --port 8080
+# The gateway's pages (sicbo/gateway/static/) and demo operator list are package data
+# (pyproject.toml [tool.setuptools.package-data]): `pip install .` puts them in the image.
 # Built from the repository alone: the project and constraints.txt (every run-time
 # distribution pinned; tests/deploy/test_image.py keeps it in step with pyproject.toml).
 ARG PYTHON_IMAGE=python:3.11-slim
@@ -31,7 +35,8 @@ COPY --from=build /opt/sicbo /opt/sicbo
 ENV PATH=/opt/sicbo/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1
-# The probes' port (deploy/kustomize sets SICBO_HEALTH_PORT=8080); not served when unset.
+# A service's probes (deploy/kustomize sets SICBO_HEALTH_PORT=8080; not served when unset),
+# or the web gateway's HTTP port (`sicbo gateway serve --port 8080`, its default).
 EXPOSE 8080
 USER 10001:10001
 WORKDIR /tmp

@@ -7,7 +7,9 @@ an object of an unknown kind or version failing instead of warning. yamllint run
 deploy/ with the repository's .yamllint. Then what the floor needs of them: every service is
 deployed, probed on the health endpoint, bounded, locked down, stopped gracefully; wager
 intake autoscales; the floor talks to NATS (and the collector) only; the tables document opens
-its tables.
+its tables. The web gateway is deployed alike, probed on /healthz, behind a Service, reached
+in production only from the Ingress controller over HTTPS, with the operator list and the
+cookie secret from Secrets (dev generates the former from the demo list).
 
 By hand: ``kubectl kustomize deploy/kustomize/overlays/production | .venv/bin/kubernetes-validate
 --strict -`` and ``.venv/bin/yamllint -s deploy``.
@@ -15,6 +17,7 @@ By hand: ``kubectl kustomize deploy/kustomize/overlays/production | .venv/bin/ku
 
 from __future__ import annotations
 
+import base64
 import importlib
 import inspect
 import shutil
@@ -33,6 +36,7 @@ from faststream.nats import NatsBroker
 from kubernetes_validate.utils import SchemaNotFoundError, ValidationError
 
 from sicbo.cli.services import ServiceName
+from sicbo.gateway.operators import parse_operators
 from sicbo.lifecycle import decider
 from sicbo_contracts.lifecycle import LifecycleCommand, OpenTable, TableOpened
 
@@ -49,6 +53,18 @@ SECRET = "nats-floor-users"
 #: The operator's tooling user (provisioning, the toolbox).
 TOOLING_USER = "floor"
 TOOLBOX = "sicbo-toolbox"
+GATEWAY = "sicbo-gateway"
+GATEWAY_USER = "gateway"
+#: The gateway's port inside the pod (`--port`), the Service's, and its probe's path.
+GATEWAY_PORT, GATEWAY_SERVICE_PORT, GATEWAY_HEALTH = 8080, 80, "/healthz"
+#: The gateway's operator list (a key of its Secret) and cookie secret: created out of band,
+#: except the dev floor's demo list.
+OPERATORS_SECRET = "sicbo-operators"
+OPERATORS_KEY = "operators.toml"
+GATEWAY_SECRET = "sicbo-gateway"
+#: uvicorn's timeout_graceful_shutdown in `sicbo gateway serve` (sicbo.cli.gateway).
+GATEWAY_GRACEFUL_STOP = 2
+DEMO_OPERATORS = ROOT / "services" / "sicbo" / "gateway" / "operators.toml"
 
 Doc = dict[str, Any]
 
@@ -82,9 +98,14 @@ def of_kind(docs: list[Doc], kind: str) -> dict[str, Doc]:
 
 
 def floor_deployments(docs: list[Doc]) -> dict[str, Doc]:
-    """The services' Deployments, by name (not the toolbox, which runs none)."""
+    """The services' Deployments, by name (not the toolbox, which runs none, nor the gateway)."""
     names = {f"sicbo-{s}" for s in SERVICES}
     return {n: d for n, d in of_kind(docs, "Deployment").items() if n in names}
+
+
+def gateway_container(docs: list[Doc]) -> Doc:
+    (container,) = of_kind(docs, "Deployment")[GATEWAY]["spec"]["template"]["spec"]["containers"]
+    return container
 
 
 def pod_templates(docs: list[Doc], *, floor_only: bool = False) -> Iterator[tuple[str, Doc]]:
@@ -163,6 +184,7 @@ def test_one_deployment_per_service_running_it(
     assert set(deployments) == {f"sicbo-{s}" for s in SERVICES}
     assert {n for n in of_kind(rendered[overlay], "Deployment") if n.startswith("sicbo-")} == {
         *deployments,
+        GATEWAY,
         TOOLBOX,
     }
     for service in SERVICES:
@@ -184,6 +206,29 @@ def test_every_deployment_is_probed_on_the_health_endpoint(
         for probe, path in HEALTH_PATHS.items():
             assert container[probe]["httpGet"] == {"path": path, "port": "health"}, (name, probe)
         assert container["livenessProbe"]["timeoutSeconds"] >= 2, name
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_serving_deployment_has_readiness_and_liveness_probes(
+    rendered: dict[str, list[Doc]], overlay: str
+) -> None:
+    """Every Deployment but the toolbox (which serves nothing) is probed over HTTP on a port
+    its container declares; the gateway on its own /healthz."""
+    for name, deployment in of_kind(rendered[overlay], "Deployment").items():
+        if name == TOOLBOX:
+            continue
+        for container in deployment["spec"]["template"]["spec"]["containers"]:
+            ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+            for probe in ("readinessProbe", "livenessProbe"):
+                assert container[probe]["httpGet"]["port"] in ports, (name, probe)
+                assert container[probe]["timeoutSeconds"] >= 2, (name, probe)
+    gateway = gateway_container(rendered[overlay])
+    assert {p["name"]: p["containerPort"] for p in gateway["ports"]} == {"http": GATEWAY_PORT}
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        assert gateway[probe]["httpGet"] == {"path": GATEWAY_HEALTH, "port": "http"}, probe
+    # /healthz fails on a NATS outage: unready at once, restarted only after a while.
+    liveness = gateway["livenessProbe"]
+    assert liveness["periodSeconds"] * liveness["failureThreshold"] >= 60
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
@@ -226,6 +271,11 @@ def test_termination_grace_outlasts_the_graceful_stop(
         grace = deployment["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
         # Some seconds on top for the connections' drain after the broker has stopped.
         assert grace >= graceful_stop_seconds(service) + 10, service
+    # The gateway: its preStop pause, uvicorn's graceful stop, the NATS drain.
+    gateway = of_kind(rendered[overlay], "Deployment")[GATEWAY]["spec"]["template"]["spec"]
+    (container,) = gateway["containers"]
+    pause = int(container["lifecycle"]["preStop"]["exec"]["command"][-1])
+    assert gateway["terminationGracePeriodSeconds"] >= pause + GATEWAY_GRACEFUL_STOP + 10
 
 
 def nats_users(docs: list[Doc]) -> dict[str, str]:
@@ -246,6 +296,7 @@ def test_each_workload_is_its_own_nats_user_with_only_its_password(
     users = nats_users(docs)
     expected = {f"Deployment/sicbo-{s}": s for s in SERVICES}
     expected |= {f"Deployment/{TOOLBOX}": TOOLING_USER, "Job/sicbo-provision": TOOLING_USER}
+    expected |= {f"Deployment/{GATEWAY}": GATEWAY_USER}
     assert users == expected
     password_file = Path(floor_env(docs)["NATS_PASSWORD_FILE"])
     for name, spec in pod_specs(docs, floor_only=True):
@@ -261,8 +312,10 @@ def test_each_workload_is_its_own_nats_user_with_only_its_password(
         assert secret["secretName"] == SECRET, name
         # Only its own key: a pod never holds another user's password.
         assert secret["items"] == [{"key": users[name], "path": password_file.name}], name
-    # Created out of band (docs/runbook.md), never from the repository.
-    assert not of_kind(docs, "Secret")
+    # Created out of band (docs/runbook.md), never from the repository; only the dev floor
+    # generates one, the gateway's demo operator list (public PINs).
+    secrets = {n.rsplit("-", 1)[0] if overlay == "dev" else n for n in of_kind(docs, "Secret")}
+    assert secrets == ({OPERATORS_SECRET} if overlay == "dev" else set())
 
 
 def test_the_nats_users_exist_in_the_floor_account(rendered: dict[str, list[Doc]]) -> None:
@@ -286,9 +339,9 @@ def test_disruption_budgets_cover_every_service(
     rendered: dict[str, list[Doc]], overlay: str
 ) -> None:
     budgets = of_kind(rendered[overlay], "PodDisruptionBudget")
-    for service in SERVICES:
-        budget = budgets[f"sicbo-{service}"]["spec"]
-        assert budget["selector"]["matchLabels"] == {"app.kubernetes.io/name": f"sicbo-{service}"}
+    for name in (*(f"sicbo-{s}" for s in SERVICES), GATEWAY):
+        budget = budgets[name]["spec"]
+        assert budget["selector"]["matchLabels"] == {"app.kubernetes.io/name": name}
         assert budget["maxUnavailable"] == 1  # never blocks draining a one-replica dev node
 
 
@@ -303,6 +356,7 @@ def test_production_autoscales_wager_intake(rendered: dict[str, list[Doc]]) -> N
     for name, deployment in floor_deployments(docs).items():
         if name != "sicbo-wagers":
             assert deployment["spec"]["replicas"] >= 2, name
+    assert of_kind(docs, "Deployment")[GATEWAY]["spec"]["replicas"] == 2
 
 
 def test_production_has_three_replica_streams_and_the_collector(
@@ -325,6 +379,7 @@ def test_dev_is_a_single_node_floor(rendered: dict[str, list[Doc]]) -> None:
     assert not of_kind(docs, "HorizontalPodAutoscaler")
     for name, deployment in floor_deployments(docs).items():
         assert deployment["spec"]["replicas"] == 1, name
+    assert of_kind(docs, "Deployment")[GATEWAY]["spec"]["replicas"] == 1
     job = of_kind(docs, "Job")["sicbo-provision"]
     assert job["spec"]["template"]["spec"]["containers"][0]["args"] == [
         "provision",
@@ -352,6 +407,21 @@ def test_the_floor_talks_only_to_nats_and_the_collector(
     types = {t for p in policies for t in p["policyTypes"]}
     assert types == {"Ingress", "Egress"}
     assert not [rule for p in policies for rule in p.get("ingress") or []]
+    # The one way in: production's Ingress controller to the gateway's HTTP port.
+    ways_in = [
+        (p["spec"]["podSelector"], rule)
+        for p in of_kind(docs, "NetworkPolicy").values()
+        for rule in p["spec"].get("ingress") or []
+        if p["metadata"]["name"] != "otel-collector"
+    ]
+    if overlay == "production":
+        ((selector, rule),) = ways_in
+        assert selector == {"matchLabels": {"app.kubernetes.io/name": GATEWAY}}
+        assert rule["ports"] == [{"protocol": "TCP", "port": GATEWAY_PORT}]
+        (peer,) = rule["from"]
+        assert peer.keys() == {"namespaceSelector", "podSelector"}  # the controller's pods only
+    else:
+        assert not ways_in
     allowed = {("nats", 4222), ("kube-dns", 53)}
     if overlay == "production":
         allowed.add(("otel-collector", 4318))
@@ -386,3 +456,73 @@ def test_the_tables_document_opens_each_table(rendered: dict[str, list[Doc]], ov
         assert [type(e) for e in events] == [TableOpened]
         tables.append(command.table)
     assert len(set(tables)) == len(tables)
+
+
+# ---- the web gateway ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_gateway_serves_on_all_interfaces_behind_its_service(
+    rendered: dict[str, list[Doc]], overlay: str
+) -> None:
+    docs = rendered[overlay]
+    container = gateway_container(docs)
+    args = container["args"]
+    assert args[:2] == ["gateway", "serve"]
+    assert args[args.index("--host") + 1] == "0.0.0.0"
+    assert int(args[args.index("--port") + 1]) == GATEWAY_PORT
+    # TLS ends at production's Ingress: the session cookie is then Secure.
+    assert ("--https-only" in args) is (overlay == "production")
+    assert container["image"].rsplit("/", 1)[-1].startswith("sicbo-floor:")
+    service = of_kind(docs, "Service")[GATEWAY]["spec"]
+    assert service.get("type", "ClusterIP") == "ClusterIP"
+    assert service["selector"] == {"app.kubernetes.io/name": GATEWAY}
+    assert service["ports"] == [
+        {"name": "http", "port": GATEWAY_SERVICE_PORT, "targetPort": "http", "protocol": "TCP"}
+    ]
+    assert "sessionAffinity" not in service  # stateless: any replica serves any page
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_gateway_takes_its_secret_and_operator_list_from_secrets(
+    rendered: dict[str, list[Doc]], overlay: str
+) -> None:
+    docs = rendered[overlay]
+    spec = of_kind(docs, "Deployment")[GATEWAY]["spec"]["template"]["spec"]
+    (container,) = spec["containers"]
+    env = {e["name"]: e for e in container["env"]}
+    # The cookie-signing secret: from a Secret every replica reads, never a literal.
+    assert env["SICBO_GATEWAY_SECRET"] == {
+        "name": "SICBO_GATEWAY_SECRET",
+        "valueFrom": {"secretKeyRef": {"name": GATEWAY_SECRET, "key": "session-secret"}},
+    }
+    # The operator list: a file of the mounted Secret (not subPath: it may be replaced).
+    operators = Path(env["SICBO_OPERATORS"]["value"])
+    mounts = {m["mountPath"]: m for m in container["volumeMounts"]}
+    mount = mounts[str(operators.parent)]
+    assert mount["readOnly"] is True and "subPath" not in mount
+    (volume,) = (v for v in spec["volumes"] if v["name"] == mount["name"])
+    secret = volume["secret"]
+    assert secret["items"] == [{"key": OPERATORS_KEY, "path": operators.name}]
+    generated = of_kind(docs, "Secret")
+    if overlay == "production":
+        assert secret["secretName"] == OPERATORS_SECRET and not generated
+    else:  # the demo list, generated under a hashed name that the volume follows
+        (name,) = generated
+        assert secret["secretName"] == name and name.startswith(f"{OPERATORS_SECRET}-")
+        text = base64.b64decode(generated[name]["data"][OPERATORS_KEY]).decode()
+        demo = parse_operators(DEMO_OPERATORS.read_text())
+        assert parse_operators(text, "dev operators.toml") == demo
+
+
+def test_production_reaches_the_gateway_over_https_only(rendered: dict[str, list[Doc]]) -> None:
+    docs = rendered["production"]
+    (ingress,) = of_kind(docs, "Ingress").values()
+    spec = ingress["spec"]
+    hosts = {h for tls in spec["tls"] for h in tls["hosts"]}
+    assert all(tls["secretName"] for tls in spec["tls"])
+    for rule in spec["rules"]:
+        assert rule["host"] in hosts, "a host served without TLS"
+        for path in rule["http"]["paths"]:
+            assert path["backend"]["service"] == {"name": GATEWAY, "port": {"name": "http"}}
+    assert not of_kind(rendered["dev"], "Ingress")

@@ -32,6 +32,7 @@ from nats.aio.msg import Msg
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeoutError
 
+from sicbo.gateway.floor import GATEWAY_INBOX
 from sicbo.infra import nats_config
 from sicbo.infra.nats_accounts import password_envs, users
 from sicbo.infra.nats_server import LocalNatsServer
@@ -318,6 +319,59 @@ async def test_illumination_results_board_and_the_layout_controller(
     assert not await layout.subscribe("sicbo.cmd.>", f"sicbo.cmd.{TABLE}.dice", admin)
 
 
+async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
+    connect: Any, admin: NATS
+) -> None:
+    """The web gateway (sicbo.gateway): what its pages need, on its own inbox prefix."""
+    gw = await connect("gateway", inbox_prefix=GATEWAY_INBOX)
+    # The pages' commands (nobody serves them here), the board's and the history's queries,
+    # and the demo's takeover, each a request answered on the gateway's inbox.
+    for service in ("lifecycle", "dice", "wagers"):
+        assert await gw.publish(f"sicbo.cmd.{TABLE}.{service}") is None
+    for query in ("stats", "recall", "bets.history"):
+        assert await gw.publish(f"sicbo.qry.{TABLE}.{query}") is None
+    for demo in ("takeover", "release"):
+        assert await gw.publish(f"sicbo.demo.{TABLE}.{demo}") is None
+    # Reads the log (the Direct Get batch of the EventStore) ...
+    assert await gw.publish(f"$JS.API.DIRECT.GET.{EVENT_STREAM}", json.dumps(LOG_READ).encode())
+    # ... and watches it live (core NATS; the probe goes to a table of its own: it is stored).
+    assert await gw.subscribe("sicbo.evt.>", "sicbo.evt.PROBE.lc.0.probe-v1", admin)
+    # It answers (allow_responses) its ping, and, for a table whose display page is connected
+    # in controller mode, the illumination service's light request and the layout ping.
+    lamp = await connect("illumination")
+    for subject, asker in (
+        (f"sicbo.layout.{TABLE}.light", lamp.nc),
+        (f"sicbo.layout.{TABLE}.ping", admin),
+        ("sicbo.svc.gateway.ping", admin),
+    ):
+
+        async def answer(msg: Msg) -> None:
+            await msg.respond(b'{"ok":true}')
+
+        sub = await gw.nc.subscribe(subject, cb=answer)
+        await gw.nc.flush()
+        reply = await asker.request(subject, b"{}", timeout=5)
+        assert reply.data == b'{"ok":true}', subject
+        await sub.unsubscribe()
+    # Never a writer: no event (not even one of the lifecycle it watches), no result, no
+    # command to a service no page sends to, no question to a layout controller.
+    await refused(gw, "sicbo.evt.t.lc.1.round-started-v1")
+    await refused(gw, evt("bets", "bets-slip-placed-v1"))
+    await refused(gw, evt("settle", "settle-round-settled-v1"))
+    await refused(gw, f"sicbo.cmd.{TABLE}.settlement")
+    await refused(gw, f"sicbo.cmd.{TABLE}.illumination")
+    await refused(gw, f"sicbo.results.{TABLE}")
+    await refused(gw, f"sicbo.layout.{TABLE}.light")
+    # No JetStream beyond the reads: no consumer, no deletion, no countdown bucket.
+    await refused(gw, f"$JS.API.CONSUMER.CREATE.{EVENT_STREAM}.mine")
+    await refused(gw, f"$JS.API.CONSUMER.INFO.{EVENT_STREAM}.settlement")
+    await refused(gw, f"$JS.API.STREAM.DELETE.{EVENT_STREAM}")
+    await refused(gw, "$KV.sicbo-timers.x")
+    # Takes no service's work: neither commands nor queries.
+    assert not await gw.subscribe("sicbo.cmd.*.lifecycle", f"sicbo.cmd.{TABLE}.lifecycle", admin)
+    assert not await gw.subscribe("sicbo.qry.*.stats", f"sicbo.qry.{TABLE}.stats", admin)
+
+
 async def test_the_operators_tooling_cannot_delete_the_audit_log(connect: Any) -> None:
     floor = await connect("floor")
     info = await api_ok(floor, f"$JS.API.STREAM.INFO.{EVENT_STREAM}")
@@ -382,4 +436,6 @@ def test_the_server_logs_each_refusal_with_the_user(server_dir: Path) -> None:
     log = (server_dir / "store" / "nats-server.log").read_text(errors="replace")
     violations = [line for line in log.splitlines() if "Violation" in line]
     who = {m.group(1) for line in violations if (m := re.search(r'"FLOOR/user:([\w-]+)"', line))}
-    assert who >= {"lifecycle", "dice", "wagers", "settlement", "dealer", "inspector", "floor"}
+    assert who >= {
+        *("lifecycle", "dice", "wagers", "settlement", "gateway", "dealer", "inspector", "floor")
+    }

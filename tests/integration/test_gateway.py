@@ -23,6 +23,7 @@ import websockets
 from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.store import EventStore
+from sicbo.gateway.changes import QUEUE_SIZE, ChangeHub
 from sicbo.illumination.layout import winning_spots
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated
 from sicbo_contracts.lifecycle import OpenTable, TableConfig
@@ -361,7 +362,12 @@ async def test_a_page_is_the_layout_controller_and_a_dark_spot_is_a_fault(
     table = await opened(floor, nc, layout_controller=True)
     await sign_in(web, "ana", "1111")
     ws_url = gateway.replace("http://", "ws://") + f"/api/tables/{table}/layout-controller"
-    async with websockets.connect(ws_url) as page:
+    async with websockets.connect(ws_url) as anonymous:  # no display without an operator
+        with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+            await asyncio.wait_for(anonymous.recv(), 10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    cookie = "; ".join(f"{k}={v}" for k, v in web.cookies.items())
+    async with websockets.connect(ws_url, additional_headers={"cookie": cookie}) as page:
 
         async def light(drop: str | None) -> list[str]:
             request = json.loads(await asyncio.wait_for(page.recv(), 20))
@@ -395,3 +401,19 @@ async def test_a_page_is_the_layout_controller_and_a_dark_spot_is_a_fault(
         await asyncio.sleep(0.1)
         view = (await web.get(f"/api/tables/{table}")).json()
     assert view["suspended"] is not None and view["fault"]
+
+
+async def test_pages_watching_one_table_share_one_subscription(nc: NATS) -> None:
+    hub = ChangeHub(nc)
+    subject = f"sicbo.evt.{new_id('hub')}.>"
+    async with hub.watch(subject) as first, hub.watch(subject) as second:
+        assert hub.subscriptions == 1
+        await nc.publish(subject.replace(">", "lc.1.round-started-v1"), b"{}")
+        got = [await asyncio.wait_for(q.get(), 5) for q in (first, second)]
+        assert [m.subject.rsplit(".", 1)[1] for m in got] == ["round-started-v1"] * 2
+        for _ in range(QUEUE_SIZE + 10):  # a page that never reads only loses old changes
+            await nc.publish(subject.replace(">", "lc.1.x"), b"{}")
+        await nc.flush()
+        await asyncio.sleep(0.2)
+        assert first.qsize() == QUEUE_SIZE
+    assert hub.subscriptions == 0

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from sicbo.bench.floor import bench_floor
 from sicbo.bench.game import bench_settle
+from sicbo.bench.gateway import bench_gateway
 
 
 def main() -> None:
@@ -56,6 +57,25 @@ def main() -> None:
         f"{v.per_second:,.0f} wagers/s (read {v.read_seconds:.2f} s, re-settle"
         f" {v.check_seconds:.2f} s){'' if v.ok else ' MISMATCH'}",
         "> 100,000 wagers/s",
+    )
+    console.print("running the web gateway against a table's log...")
+    gw = asyncio.run(bench_gateway())
+    table.add_row(
+        f"gateway: a table's view, cold (folded from {gw.events:,} lifecycle events,"
+        f" {gw.rounds} rounds)",
+        f"{gw.cold_ms:.0f} ms",
+        "",
+    )
+    table.add_row(
+        "gateway: a table's view, warm (caught up from the last sequence), one client",
+        f"p50 {gw.warm.percentile(0.5):.1f} ms, p99 {gw.warm.percentile(0.99):.1f} ms,"
+        f" {gw.warm_per_second:,.0f} requests/s",
+        "",
+    )
+    table.add_row(
+        "gateway: command sent -> the page's change event (server-sent events)",
+        f"p50 {gw.change.percentile(0.5):.1f} ms, p99 {gw.change.percentile(0.99):.1f} ms",
+        "",
     )
     console.print(table)
 

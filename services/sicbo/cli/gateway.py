@@ -27,10 +27,12 @@ def serve(
     port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8080,
     operators: Annotated[
         Path | None,
-        typer.Option(
-            envvar="SICBO_OPERATORS", help="the operator list (TOML); default: the demo list"
-        ),
+        typer.Option(envvar="SICBO_OPERATORS", help="the operator list (TOML)"),
     ] = None,
+    demo_operators: Annotated[
+        bool,
+        typer.Option(help="the demo list, whose PINs are public (make run, tests): never a floor"),
+    ] = False,
     idle_lock_seconds: Annotated[
         int, typer.Option(min=5, help="lock a terminal after this long unused (GLI-19 §C.6.5)")
     ] = IDLE_LOCK_SECONDS,
@@ -38,6 +40,10 @@ def serve(
 ) -> None:
     """Serve the pages and the API until SIGINT/SIGTERM. Every replica of a floor must share
     SICBO_GATEWAY_SECRET (it signs the sessions); without it a random one is made."""
+    if (operators is None) == (not demo_operators):
+        raise fail(
+            "name the operator list: --operators FILE (or SICBO_OPERATORS), or --demo-operators"
+        )
     try:
         if operators is None:
             text = resources.files("sicbo.gateway").joinpath("operators.toml").read_text()
@@ -46,7 +52,14 @@ def serve(
             listed = parse_operators(operators.read_text(), str(operators))
     except (OSError, OperatorListError) as err:
         raise fail(str(err)) from None
-    secret = os.environ.get("SICBO_GATEWAY_SECRET") or secrets.token_hex(32)
+    secret = os.environ.get("SICBO_GATEWAY_SECRET", "")
+    if not secret:
+        secret = secrets.token_hex(32)
+        typer.echo(
+            "warning: no SICBO_GATEWAY_SECRET: sessions are signed with a key of this process"
+            " only (one replica; sign-ins end with it)",
+            err=True,
+        )
     settings = Settings(
         nats_url=nats_url,
         operators=listed,

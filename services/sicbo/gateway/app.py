@@ -25,7 +25,7 @@ from nats.aio.msg import Msg
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -35,9 +35,11 @@ from sicbo.demo.takeover import TakeoverRequest, release_subject, takeover_subje
 from sicbo.game.errors import GameError
 from sicbo.game.profiles import parse_paytable_ref
 from sicbo.gateway.access import TERMINAL_ACTIONS, may_send
-from sicbo.gateway.floor import Floor, Unavailable
+from sicbo.gateway.changes import ChangeHub
+from sicbo.gateway.floor import GATEWAY_INBOX, Floor, Unavailable
 from sicbo.gateway.layout import layout_of
 from sicbo.gateway.operators import Operator
+from sicbo.illumination.illuminator import DEFAULT_DEADLINE
 from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import servers
 from sicbo.shell.app import ping_subject
@@ -56,8 +58,9 @@ log = logging.getLogger(__name__)
 
 #: GLI-19 §C.6.5: a terminal locks after 5 idle minutes.
 IDLE_LOCK_SECONDS = 300
-#: How long a layout page has to light what the illumination service asked for.
-LIGHT_SECONDS = 5.0
+#: How long a layout page has to light what the illumination service asked for: no longer
+#: than the illumination service waits for the report.
+LIGHT_SECONDS = DEFAULT_DEADLINE
 KEEPALIVE_SECONDS = 15.0
 STATIC = Path(str(resources.files("sicbo.gateway").joinpath("static")))
 
@@ -125,6 +128,7 @@ class Gateway:
         self.settings = settings
         self._nc: NATS | None = None
         self._floor: Floor | None = None
+        self._hub: ChangeHub | None = None
 
     @property
     def floor(self) -> Floor:
@@ -132,11 +136,23 @@ class Gateway:
             raise ApiError(503, "unavailable", "the gateway is not connected to NATS")
         return self._floor
 
+    @property
+    def hub(self) -> ChangeHub:
+        if self._hub is None:
+            raise ApiError(503, "unavailable", "the gateway is not connected to NATS")
+        return self._hub
+
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         url = self.settings.nats_url
-        self._nc = await nats.connect(servers(url), name="sicbo-gateway", **connect_options(url))
+        self._nc = await nats.connect(
+            servers(url),
+            name="sicbo-gateway",
+            inbox_prefix=GATEWAY_INBOX,  # its NATS permissions allow no other inbox
+            **connect_options(url),
+        )
         self._floor = Floor(self._nc)
+        self._hub = ChangeHub(self._nc)
         await self._nc.subscribe(ping_subject("gateway"), cb=self._pong)
         await self._nc.flush()
         log.info("gateway connected to %s", url)
@@ -152,7 +168,7 @@ class Gateway:
 
     # ---- sessions ---------------------------------------------------------------------------
 
-    def _operator(self, request: Request, *, activity: bool = True) -> Operator:
+    def _operator(self, request: HTTPConnection, *, activity: bool = True) -> Operator:
         """The signed-in operator; refuses when signed out or locked for idleness."""
         session = request.session
         operator = self.settings.operators.get(session.get("operator", ""))
@@ -196,12 +212,11 @@ class Gateway:
         return JSONResponse(self._session_info(operator))
 
     async def sign_out(self, request: Request) -> Response:
-        taken = list(request.session.get("taken", []))
-        request.session.clear()
-        for table in taken:  # hand the tables back to the demo dealer
-            with contextlib.suppress(Unavailable):
-                await self.floor.request(release_subject(table), b"{}")
-        return JSONResponse({"signed_out": True, "released": taken})
+        # Tables taken over stay taken: a second person may be about to confirm a result at
+        # this very terminal (second-person confirmation). "Hand back" releases them.
+        request.session.pop("operator", None)
+        request.session.pop("seen", None)
+        return JSONResponse({"signed_out": True})
 
     # ---- commands ---------------------------------------------------------------------------
 
@@ -246,13 +261,11 @@ class Gateway:
             )
         except Unavailable:
             raw = b'{"status":"yours","round":null}'  # no simulated dealer at this table
-        request.session["taken"] = sorted({*request.session.get("taken", []), table})
         return Response(raw, media_type="application/json")
 
     async def release(self, request: Request) -> Response:
         table = _table(request)
         self._operator(request)
-        request.session["taken"] = [t for t in request.session.get("taken", []) if t != table]
         try:
             raw = await self.floor.request(release_subject(table), b"{}")
         except Unavailable:
@@ -363,29 +376,25 @@ class Gateway:
         if table is not None and (not 1 <= len(table) <= 32 or not set(table) <= _ID_CHARS):
             raise ApiError(400, "invalid", "table: 1-32 of A-Z a-z 0-9 _ -", "table")
         subject = f"sicbo.evt.{table}.>" if table else "sicbo.evt.*.lc.>"
-        changes: asyncio.Queue[bytes] = asyncio.Queue(maxsize=256)
-
-        async def on_event(msg: Msg) -> None:
-            name, aggregate, round_no, event_type = parse_event_subject(msg.subject)
-            change = {"table": name, "aggregate": aggregate.value, "round": round_no}
-            with contextlib.suppress(asyncio.QueueFull):  # a slow page re-reads anyway
-                changes.put_nowait(json.dumps({**change, "type": event_type}).encode())
-
-        sub = await self.floor.nc.subscribe(subject, cb=on_event)
+        hub = self.hub
 
         async def stream() -> AsyncIterator[bytes]:
-            try:
+            async with hub.watch(subject) as changes:
                 yield b": connected\n\n"
                 while True:
                     try:
-                        data = await asyncio.wait_for(changes.get(), KEEPALIVE_SECONDS)
+                        msg = await asyncio.wait_for(changes.get(), KEEPALIVE_SECONDS)
                     except TimeoutError:
                         yield b": keep-alive\n\n"
                         continue
-                    yield b"event: change\ndata: " + data + b"\n\n"
-            finally:
-                # Not awaited here: the stream is being cancelled (the page went away).
-                asyncio.get_running_loop().create_task(sub.unsubscribe())
+                    name, aggregate, round_no, event_type = parse_event_subject(msg.subject)
+                    change = {
+                        "table": name,
+                        "aggregate": aggregate.value,
+                        "round": round_no,
+                        "type": event_type,
+                    }
+                    yield b"event: change\ndata: " + json.dumps(change).encode() + b"\n\n"
 
         headers = {"cache-control": "no-cache", "x-accel-buffering": "no"}
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
@@ -394,12 +403,16 @@ class Gateway:
         """The page as the table's layout controller (000 §2.3): LightLayout requests go to
         the page; what the page reports lit (read back from its DOM) goes back as the
         LayoutReport, so a broken display shows as an illumination fault."""
+        # Accepted first, so the page reads why in the close code: 4401 sign in, 4400 bad table.
+        await ws.accept()
         try:
             table = _table(ws)
+            # A display is signed in by an operator: an anonymous page could otherwise answer
+            # for the lamps, hide a dark one or get the table suspended.
+            self._operator(ws, activity=False)
         except ApiError as err:
-            await ws.close(code=1008, reason=err.reason)
+            await ws.close(code=4401 if err.status == 401 else 4400, reason=err.reason[:120])
             return
-        await ws.accept()
         nc = self.floor.nc
         loop = asyncio.get_running_loop()
         pending: dict[str, asyncio.Future[list[str]]] = {}

@@ -42,6 +42,10 @@ _TABLE_EVENTS = f"sicbo.evt.*.{Aggregate.LIFECYCLE.value}.{TABLE_ROUND}.>"
 _OPENED = "table-opened-v1"
 
 
+#: The gateway's replies and reads come on this inbox prefix only (its NATS permissions).
+GATEWAY_INBOX = "_INBOX.gateway"
+
+
 class Unavailable(Exception):
     """No service answered (or not in time): the floor is down or starting."""
 

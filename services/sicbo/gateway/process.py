@@ -40,6 +40,7 @@ class GatewayProcess(ServiceProcess):
         return [
             *(sys.executable, "-m", "sicbo.cli.main", "gateway", "serve"),
             *("--nats", self.nats_url, "--host", "127.0.0.1", "--port", str(self.port)),
+            "--demo-operators",
             *idle,
         ]
 

@@ -14,9 +14,14 @@ import msgspec
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo.lifecycle.state import evolve as evolve_lifecycle
 from sicbo_contracts.base import Dice, Limits
-from sicbo_contracts.dice import DiceEvent, ResultConfirmed, ResultCorrected
+from sicbo_contracts.dice import DiceEntered, DiceEvent, ResultConfirmed, ResultCorrected
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated
-from sicbo_contracts.lifecycle import LifecycleEvent, RoundCancelled, RoundInvalidated
+from sicbo_contracts.lifecycle import (
+    LifecycleEvent,
+    RoundCancelled,
+    RoundInvalidated,
+    RoundStarted,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +36,7 @@ class TableLog:
 
     lifecycle: LifecycleState
     last_result: LastResult | None = None
+    entered_by: str | None = None  # who entered the current round's dice (000 §5.4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,14 +55,19 @@ def initial_table(table: str) -> TableLog:
 def evolve_table(state: TableLog, event: LifecycleEvent | DiceEvent) -> TableLog:
     lifecycle = evolve_lifecycle(state.lifecycle, event)
     match event:
+        case RoundStarted():
+            return replace(state, lifecycle=lifecycle, entered_by=None)
+        case DiceEntered(actor=actor):
+            return replace(state, lifecycle=lifecycle, entered_by=actor.id)
         case ResultConfirmed(round=number, dice=dice):
-            return TableLog(lifecycle, LastResult(number, dice))
+            return replace(state, lifecycle=lifecycle, last_result=LastResult(number, dice))
         case ResultCorrected(round=number, after=after):
-            return TableLog(lifecycle, LastResult(number, after))
+            return replace(state, lifecycle=lifecycle, last_result=LastResult(number, after))
         case RoundCancelled(round=number) | RoundInvalidated(round=number) if (
             state.last_result is not None and state.last_result.round == number
         ):
-            return TableLog(lifecycle, None)  # the result no longer stands (000 §8.4, 004)
+            # the result no longer stands (000 §8.4, 004)
+            return replace(state, lifecycle=lifecycle, last_result=None)
     return replace(state, lifecycle=lifecycle)
 
 
@@ -85,6 +96,7 @@ class RoundView(msgspec.Struct, frozen=True, kw_only=True):
     started_at: datetime
     closes_at: datetime | None
     entered: Dice | None
+    entered_by: str | None  # second-person confirmation: someone else confirms
     result: Dice | None
     held: bool
     ended_by: str | None
@@ -161,6 +173,7 @@ def table_view(log: TableLog, lamps: Lamps, as_of: int) -> TableView:
             started_at=current.started_at,
             closes_at=current.closes_at,
             entered=current.entered,
+            entered_by=log.entered_by if current.entered else None,
             result=current.result,
             held=current.held,
             ended_by=current.ended_by.value if current.ended_by else None,

@@ -17,6 +17,12 @@ Every subject below is derived from the code that uses it:
   never ``CONSUMER.CREATE`` (services never declare: DESIGN.md);
 - the lifecycle's countdown bucket: KV put/delete and the watcher's ordered consumer.
 
+The web gateway (``sicbo gateway serve``) is a reader and a sender, never a writer: it forwards
+the commands its terminal and player pages may send (:data:`GATEWAY_COMMAND_SERVICES`), asks the
+board and history queries and the demo's takeover, reads the log and watches it live (core
+``sicbo.evt.>``), and stands in as the layout controller of the tables whose display page is
+connected to it. It appends nothing and binds to no consumer.
+
 Terminal roles (dealer, supervisor, inspector, operator) may only send commands to the
 services whose deciders accept their role, and read the replies on their own inbox prefix
 (``_INBOX.<role>.>``: connect with ``inbox_prefix="_INBOX.<role>"``), so a terminal sees
@@ -30,15 +36,20 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, get_args
 
+from sicbo.demo.takeover import release_subject, takeover_subject
+from sicbo.gateway.access import TERMINAL_ACTIONS
+from sicbo.gateway.floor import GATEWAY_INBOX
 from sicbo.shell.app import ping_subject
 from sicbo.wagers.queries import HISTORY_ALL
 from sicbo_contracts.board import RECALL_ALL, STATS_ALL
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.illumination import IlluminationEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
+from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.settlement import SettlementEvent
 from sicbo_contracts.subjects import (
     EVENT_STREAM,
+    EVENTS_ALL,
     RESULTS_ALL,
     RESULTS_STREAM,
     TIMERS_BUCKET,
@@ -47,7 +58,7 @@ from sicbo_contracts.subjects import (
     layout_light,
     layout_ping,
 )
-from sicbo_contracts.wagers import WagerEvent
+from sicbo_contracts.wagers import PlaceSlip, WagerEvent
 
 INBOX = "_INBOX.>"
 API = "$JS.API"
@@ -226,6 +237,45 @@ SERVICES: tuple[User, ...] = (
     ),
 )
 
+#: The services the gateway sends commands to (sicbo.gateway.floor.Floor.send): those of every
+#: action a terminal page offers (sicbo.gateway.access), and the online table's bet slip.
+GATEWAY_COMMAND_SERVICES: tuple[str, ...] = tuple(
+    sorted(
+        {SERVICE_OF_TAG[tag] for actions in TERMINAL_ACTIONS.values() for tag in actions}
+        | {SERVICE_OF_TAG[str(PlaceSlip.__struct_config__.tag)]}
+    )
+)
+
+#: The web gateway (sicbo.gateway) faces the browsers: its replies and Direct Get pages come on
+#: its own inbox prefix only (``inbox_prefix=GATEWAY_INBOX``), so even a compromised gateway
+#: cannot read or answer other clients' inboxes; allow_responses answers its ping and, for a
+#: table whose display page is connected in controller mode, the illumination service's light
+#: requests.
+GATEWAY = User(
+    "gateway",
+    "GATEWAY_PASSWORD",
+    Permissions(
+        publish=(
+            *(commands_of(s) for s in GATEWAY_COMMAND_SERVICES),
+            STATS_ALL,  # the board page: statistics ...
+            RECALL_ALL,  # ... and game recall
+            HISTORY_ALL,  # a player's bet history
+            takeover_subject("*"),  # demo only: nobody answers on a real floor
+            release_subject("*"),
+            *LOG,
+        ),
+        subscribe=(
+            ping_subject("gateway"),
+            EVENTS_ALL,
+            layout_light("*"),
+            layout_ping("*"),
+            f"{GATEWAY_INBOX}.>",
+        ),
+        allow_responses=True,
+    ),
+    "the web gateway: forwards the pages' commands, asks queries, reads and watches the log",
+)
+
 TERMINALS: tuple[User, ...] = (
     terminal(
         "dealer",
@@ -294,7 +344,7 @@ ACCOUNTS: tuple[Account, ...] = (
     ),
     Account(
         "FLOOR",
-        (FLOOR_ADMIN, *SERVICES, *TERMINALS),
+        (FLOOR_ADMIN, *SERVICES, GATEWAY, *TERMINALS),
         jetstream=True,
         exports=(
             # Exactly what a mirror of SICBO_RESULTS in PARTNERS needs, and only for that

@@ -1,0 +1,142 @@
+// Shared by every page: the table id from the path, JSON calls to the gateway, live changes.
+
+/** The table id of a /tables/{table}/... page, or null. */
+export function tableId() {
+  const m = location.pathname.match(/^\/tables\/([A-Za-z0-9_-]{1,32})(\/|$)/);
+  return m ? m[1] : null;
+}
+
+/** An API error: status, code ("invalid", "refused", "locked", ...), reason, field. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body.reason || `HTTP ${status}`);
+    this.status = status;
+    this.code = body.code || "error";
+    this.field = body.field || null;
+  }
+}
+
+/** Call the gateway; resolves to the JSON answer, rejects with ApiError. */
+export async function api(method, path, body) {
+  const init = { method, headers: {}, credentials: "same-origin" };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError(0, { code: "unavailable", reason: "the gateway cannot be reached" });
+  }
+  const text = await res.text();
+  let data = {};
+  try { data = text ? JSON.parse(text) : {}; } catch { data = { reason: text }; }
+  if (!res.ok) throw new ApiError(res.status, data);
+  if (data && data.type === "rejected.v1") throw new ApiError(409, data);
+  return data;
+}
+
+/** A fresh command id: the idempotency key of one button press (a retry reuses it). */
+export function newCommandId(prefix = "web") {
+  return `${prefix}-${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+}
+
+/**
+ * Call onChange(change) for each event of the table (or of every table's lifecycle when
+ * table is null); reconnects by itself. onChange also runs once after every (re)connect, with
+ * null, so a page re-reads whatever it might have missed.
+ */
+export function watch(table, onChange) {
+  const url = table ? `/api/events?table=${encodeURIComponent(table)}` : "/api/events";
+  const source = new EventSource(url);
+  source.addEventListener("open", () => onChange(null));
+  source.addEventListener("change", (e) => onChange(JSON.parse(e.data)));
+  return source;
+}
+
+/** Coalesce bursts: run fn at most once per animation frame, however often it is asked. */
+export function debounced(fn) {
+  let pending = false;
+  return () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(async () => { pending = false; await fn(); });
+  };
+}
+
+/** Server time minus local time, in ms, from a response's server_time (ISO 8601). */
+export function clockSkew(serverTime) {
+  return serverTime ? Date.parse(serverTime) - Date.now() : 0;
+}
+
+/** Whole seconds left until an ISO deadline, given the clock skew; 0 when passed. */
+export function secondsLeft(deadline, skew = 0) {
+  if (!deadline) return null;
+  return Math.max(0, Math.ceil((Date.parse(deadline) - (Date.now() + skew)) / 1000));
+}
+
+/** Minor units as the table sign writes them: 12,345 -> "123.45". */
+export function money(minor) {
+  const sign = minor < 0 ? "-" : "";
+  const abs = Math.abs(minor);
+  return `${sign}${Math.floor(abs / 100).toLocaleString("en")}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** "2 3 5" for dice, with the total. */
+export function diceText(dice) {
+  return dice ? `${dice.join(" ")} (${dice.reduce((a, b) => a + b, 0)})` : "—";
+}
+
+/** Create an element: el("button", {class: "big", onclick: f}, "text", child, ...). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+/** Show a message in the page's #notice element: kind is "ok", "error" or "info". */
+export function notice(text, kind = "info") {
+  const box = document.getElementById("notice");
+  if (!box) return;
+  box.textContent = text;
+  box.className = `notice ${kind}`;
+  box.hidden = !text;
+}
+
+/**
+ * Coalesce refreshes with timers (so it also runs in a background tab, unlike debounced):
+ * fn runs at most once at a time and at most once per `ms`; asks made meanwhile become one
+ * more run afterwards. fn should report its own errors.
+ */
+export function throttled(fn, ms = 250) {
+  let running = false;
+  let again = false;
+  let timer = null;
+  let last = 0;
+  const run = async () => {
+    timer = null;
+    running = true;
+    again = false;
+    last = Date.now();
+    try { await fn(); } catch { /* fn reports its own errors */ } finally {
+      running = false;
+      if (again) ask();
+    }
+  };
+  function ask() {
+    if (running) { again = true; return; }
+    if (timer !== null) return;
+    timer = setTimeout(run, Math.max(0, last + ms - Date.now()));
+  }
+  return ask;
+}

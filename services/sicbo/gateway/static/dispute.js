@@ -1,0 +1,187 @@
+// /tables/{t}/rounds/{n}: the dispute view, the replay report of one round (from the log only):
+// its history, and every wager's result as recorded next to the recomputation.
+
+import { api, el, money, notice, tableId, throttled, watch } from "/static/common.js";
+import { diceFaces } from "/static/layout.js";
+
+const table = tableId();
+const enc = encodeURIComponent(table || "");
+const $ = (id) => document.getElementById(id);
+const match = location.pathname.match(/\/rounds\/(\d+)\/?$/);
+const round = match ? Number(match[1]) : null;
+
+const STATUS_CLASS = {
+  MATCH: "match", MISMATCH: "mismatch", "NOT SETTLED": "not-settled", "NOT STARTED": "not-started",
+};
+
+$("link-board").href = `/tables/${enc}/board`;
+$("link-layout").href = `/tables/${enc}/layout`;
+if (table) {
+  $("title").textContent = `Sic Bo — ${table} · round ${round ?? "?"}`;
+  document.title = `Sic Bo — ${table} — round ${round ?? "?"} dispute`;
+}
+
+// ---- navigation -----------------------------------------------------------------------------
+
+const roundUrl = (n) => `/tables/${enc}/rounds/${n}`;
+if (round) {
+  $("round-input").value = String(round);
+  $("prev-round").hidden = round <= 1;
+  $("prev-round").href = roundUrl(Math.max(1, round - 1));
+  $("next-round").href = roundUrl(round + 1);
+} else {
+  $("prev-round").hidden = true;
+  $("next-round").hidden = true;
+}
+$("round-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const n = Number($("round-input").value);
+  if (!Number.isInteger(n) || n < 1) {
+    notice("A round is a whole number from 1", "error");
+    return;
+  }
+  location.assign(roundUrl(n));
+});
+
+// ---- the report -----------------------------------------------------------------------------
+
+const sum = (dice) => (dice || []).reduce((a, b) => a + b, 0);
+
+const pad = (n, w = 2) => String(n).padStart(w, "0");
+
+/** Local time to the millisecond: the order of events matters in a dispute. */
+function when(text) {
+  if (!text) return "";
+  const t = new Date(text);
+  if (Number.isNaN(t.getTime())) return String(text);
+  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} `
+    + `${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}.${pad(t.getMilliseconds(), 3)}`;
+}
+
+/** The event's own time, when it differs from when the server stored it by a second or more. */
+function eventTime(h) {
+  if (!h.at) return null;
+  const gap = Math.abs(Date.parse(h.at) - Date.parse(h.time));
+  return Number.isNaN(gap) || gap >= 1000 ? el("span", { class: "vs" }, `event time ${when(h.at)}`) : null;
+}
+
+function setStatus(text, cls, sub = "") {
+  const box = $("report-status");
+  box.textContent = text;
+  box.className = cls;
+  $("report-sub").textContent = sub;
+}
+
+function diceCell(dice) {
+  return dice ? el("span", { class: "dice-total" }, diceFaces(dice), ` = ${sum(dice)}`) : "—";
+}
+
+function renderSummary(r) {
+  const list = el("dl", { class: "facts" });
+  const add = (k, v, cls = null) => {
+    if (v === null || v === undefined || v === "") return;
+    list.append(el("dt", {}, k), el("dd", { class: cls }, v));
+  };
+  const changed = r.final_dice && r.dice && r.final_dice.join() !== r.dice.join();
+  add("Table", r.table);
+  add("Round", String(r.round));
+  add("Basis", r.basis ? r.basis.replaceAll("-", " ") : "—");
+  add("Paytable", r.paytable || "—");
+  add("Dice (settled)", diceCell(r.dice));
+  if (r.final_dice) add("Final dice", el("span", {}, diceCell(r.final_dice), changed ? " (corrected)" : ""));
+  add("Staked", money(r.staked));
+  const differs = r.returned !== r.recomputed_returned;
+  add("Returned (recorded)", money(r.returned), differs ? "diff" : null);
+  add("Returned (recomputed)", money(r.recomputed_returned), differs ? "diff" : null);
+  add("House result", money(r.house_result));
+  if (r.pending_corrections && r.pending_corrections.length) {
+    add("Corrections not yet settled", r.pending_corrections.map((s) => `#${s}`).join(", "), "diff");
+  }
+  if (r.voided_by) add("Cancelled after the result", `by event #${r.voided_by}: every wager refunded`);
+  add("Replayed up to", `log sequence ${r.as_of}`);
+  $("summary").replaceChildren(list);
+
+  const problems = r.problems || [];
+  $("problems").replaceChildren(...problems.map((p) => el("li", {}, p)));
+  $("no-problems").hidden = problems.length > 0;
+}
+
+function renderHistory(rows) {
+  const body = $("history").tBodies[0];
+  body.replaceChildren(...(rows || []).map((h) => el("tr", { "data-seq": h.seq },
+    el("td", { class: "num" }, String(h.seq)),
+    el("td", { class: "nowrap" }, when(h.time), eventTime(h)),
+    el("td", {}, h.type),
+    el("td", {}, h.actor))));
+  if (!rows || !rows.length) body.append(el("tr", {}, el("td", { colspan: "4", class: "muted" }, "No event recorded.")));
+}
+
+function renderWagers(rows) {
+  const body = $("wagers").tBodies[0];
+  $("no-wagers").hidden = Boolean(rows && rows.length);
+  body.replaceChildren(...(rows || []).map((w) => {
+    const bad = w.status !== "MATCH";
+    const outDiff = w.outcome !== w.recomputed_outcome;
+    const retDiff = w.recorded !== w.recomputed;
+    const returned = el("td", { class: `num${retDiff ? " diff" : ""}` },
+      `${money(w.recorded)} / ${money(w.recomputed)}`,
+      w.adjusted ? el("span", { class: "vs" }, `settled ${money(w.settled)}, adjusted ${w.adjusted > 0 ? "+" : ""}${money(w.adjusted)}`) : null);
+    return el("tr", { class: bad ? "mismatch" : null, "data-slip": w.slip_id, "data-index": w.index },
+      el("td", { class: "slip-id" }, `${w.slip_id}#${w.index}`),
+      el("td", { class: "nowrap" }, w.player),
+      el("td", {}, w.bet, w.medium && w.medium !== "chips" ? el("span", { class: "vs" }, w.medium) : null),
+      el("td", { class: "num" }, money(w.stake)),
+      el("td", { class: outDiff ? "diff nowrap" : "nowrap" }, `${w.outcome || "—"} / ${w.recomputed_outcome || "—"}`),
+      returned,
+      el("td", {}, el("span", { class: `st ${w.status}` }, w.status)));
+  }));
+}
+
+function notStarted() {
+  setStatus(`round ${round} has not started`, "not-started");
+  $("report-body").hidden = true;
+}
+
+let loadedAt = 0;
+
+async function refresh() {
+  loadedAt = Date.now();
+  try {
+    const r = await api("GET", `/api/tables/${enc}/rounds/${round}`);
+    notice("");
+    if (r.status === "NOT STARTED") {
+      notStarted();
+      return;
+    }
+    const sub = r.status === "NOT SETTLED"
+      ? "the round has no settlement in the log yet"
+      : r.status === "MISMATCH"
+        ? "the recorded settlement differs from the replay of the log"
+        : "the recorded settlement agrees with the replay of the log";
+    setStatus(r.status, STATUS_CLASS[r.status] || "", sub);
+    renderSummary(r);
+    renderHistory(r.history);
+    renderWagers(r.wagers);
+    $("report-body").hidden = false;
+  } catch (err) {
+    if (err.status === 404) notStarted();
+    else notice(`Report: ${err.message}`, "error");
+  }
+}
+
+if (!table || !round) {
+  setStatus("no such round", "not-started");
+  notice("The address names no table and round", "error");
+} else {
+  const soon = throttled(refresh, 1500);
+  refresh();
+  // Only this round's events change its report (a correction or a cancellation may come late).
+  const mine = new RegExp(`\\.${round}\\.`);
+  const ofThisRound = (change) => (change.round !== undefined && change.round !== null
+    ? Number(change.round) === round
+    : !change.subject || mine.test(change.subject));
+  watch(table, (change) => {
+    if (!change && Date.now() - loadedAt < 2000) return; // the first connect: just loaded
+    if (!change || ofThisRound(change)) soon();
+  });
+}

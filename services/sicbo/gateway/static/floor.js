@@ -1,0 +1,245 @@
+// The floor overview: one card per table, kept live from the gateway's lifecycle events.
+import * as common from "/static/common.js";
+
+const { api, watch, clockSkew, secondsLeft, money, el, notice } = common;
+/** Timer-based coalescing where common.js has it (it also runs in a background tab). */
+const coalesce = common.throttled ? (fn) => common.throttled(fn, 250) : common.debounced;
+
+const grid = document.getElementById("tables");
+const summary = document.getElementById("floor-summary");
+const live = document.getElementById("live");
+
+/** Rounds that ended one way or another: the dispute view has the whole story. */
+const ENDED = new Set(["completed", "no-result", "invalidated", "cancelled"]);
+
+let skew = 0;
+let requested = 0; // sequence of /api/floor requests, so a slow answer never overwrites a newer one
+let shown = 0;
+const cards = new Map(); // table id -> {node, parts}
+
+function setText(node, text) {
+  const value = String(text);
+  if (node.textContent !== value) node.textContent = value;
+}
+
+function clock(iso) {
+  if (!iso) return "";
+  const t = new Date(iso);
+  return Number.isNaN(t.getTime()) ? String(iso) : t.toLocaleTimeString("en-GB");
+}
+
+function when(iso) {
+  if (!iso) return "";
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return String(iso);
+  const today = new Date().toDateString() === t.toDateString();
+  return today ? t.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })
+    : t.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+}
+
+function limitsText(limits) {
+  if (!limits) return "";
+  const unit = limits.unit && limits.unit > 1 ? `, in steps of ${money(limits.unit)}` : "";
+  return `${money(limits.minimum)} – ${money(limits.maximum)}${unit}`;
+}
+
+/** The closing notice's time: the API gives the time itself (docs/gateway.md says {close_at}). */
+function closeAt(notice_) {
+  return typeof notice_ === "string" ? notice_ : notice_.close_at;
+}
+
+/** The round a dispute is most likely about: the current one once ended, else the last result. */
+function lastRoundOf(view) {
+  const r = view.round;
+  if (r && ENDED.has(r.phase)) return r.number;
+  if (view.last_result) return view.last_result.round;
+  return null;
+}
+
+function diceNodes(dice, total) {
+  const nodes = [];
+  dice.forEach((d, i) => {
+    if (i) nodes.push(" ");
+    nodes.push(el("span", { class: "die", "aria-label": `die ${d}` }, d));
+  });
+  const sum = total ?? dice.reduce((a, b) => a + b, 0);
+  nodes.push(" ", el("span", { class: "total" }, `(${sum})`));
+  return nodes;
+}
+
+function describe(value) {
+  if (value === null || value === undefined) return "";
+  if (typeof value !== "object") return String(value);
+  if (Array.isArray(value)) return value.map(describe).join(", ");
+  return value.detail || value.reason || value.equipment && describe(value.equipment)
+    || JSON.stringify(value);
+}
+
+function suspendedText(s) {
+  const bits = ["Suspended"];
+  if (s.since) bits.push(`since ${clock(s.since)}`);
+  const equipment = describe(s.equipment);
+  if (equipment) bits.push(`— ${equipment}`);
+  if (s.round) bits.push(`— round ${s.round}`);
+  if (s.policy) bits.push(`(${s.policy})`);
+  return bits.join(" ");
+}
+
+function makeCard(view) {
+  const t = view.table;
+  const base = `/tables/${encodeURIComponent(t)}`;
+  const parts = {
+    status: el("span", { class: "status-badge" }),
+    banner: el("div", { class: "banners" }),
+    round: el("span", { class: "round-no" }),
+    phase: el("span", { class: "phase" }),
+    countdown: el("span", { class: "countdown" }),
+    countdownStat: null,
+    lastLabel: el("span", { class: "label" }, "Last result"),
+    last: el("div", { class: "last-result" }),
+    meta: el("p", { class: "meta" }),
+    dispute: el("a", { class: "link dispute", hidden: true }, "Last round"),
+  };
+  parts.countdownStat = el("div", { class: "stat stat-countdown" },
+    el("span", { class: "label" }, "Closes in"), parts.countdown);
+  const links = el("nav", { class: "links", "aria-label": `${t} pages` },
+    el("a", { class: "link primary", href: `${base}/terminal` }, "Terminal"),
+    el("a", { class: "link", href: `${base}/layout` }, "Layout"),
+    el("a", { class: "link", href: `${base}/board` }, "Board"),
+    view.profile === "online-live" ? el("a", { class: "link", href: `${base}/play` }, "Play") : null,
+    parts.dispute,
+  );
+  const node = el("section", { class: "table-card", dataset: { table: t }, "aria-label": `table ${t}` },
+    el("header", { class: "card-head" },
+      el("h2", { class: "table-id" }, t),
+      el("span", { class: "profile" }, view.profile),
+      parts.status),
+    parts.banner,
+    el("div", { class: "card-stats" },
+      el("div", { class: "stat stat-round" }, el("span", { class: "label" }, "Round"), parts.round),
+      el("div", { class: "stat stat-phase" }, el("span", { class: "label" }, "Phase"), parts.phase),
+      parts.countdownStat),
+    el("div", { class: "last" }, parts.lastLabel, parts.last),
+    parts.meta,
+    links,
+  );
+  return { node, parts };
+}
+
+function updateCard(card, view) {
+  const { node, parts } = card;
+  const r = view.round;
+  node.classList.toggle("is-suspended", !!view.suspended);
+  node.classList.toggle("is-closed", view.status !== "open");
+  setText(parts.status, view.status === "open" ? "" : view.status);
+  parts.status.hidden = view.status === "open";
+
+  // The banner is in the DOM only while the table is suspended.
+  const banners = [];
+  if (view.suspended) banners.push(el("div", { class: "suspended", role: "alert" }, suspendedText(view.suspended)));
+  if (view.fault) banners.push(el("div", { class: "fault" }, `Fault: ${describe(view.fault)}`));
+  const key = JSON.stringify([view.suspended, view.fault]);
+  if (parts.banner.dataset.key !== key) {
+    parts.banner.dataset.key = key;
+    parts.banner.replaceChildren(...banners);
+  }
+
+  setText(parts.round, r ? r.number : "—");
+  setText(parts.phase, r ? r.phase : "no round");
+  parts.phase.dataset.phase = r ? r.phase : "none";
+  if (r && r.held) parts.phase.dataset.held = "";
+  else delete parts.phase.dataset.held;
+
+  const closesAt = r && r.phase === "betting-open" ? r.closes_at : null;
+  if (closesAt) parts.countdown.dataset.closesAt = closesAt;
+  else delete parts.countdown.dataset.closesAt;
+  const timed = view.betting_seconds != null || view.profile === "online-live";
+  parts.countdownStat.classList.toggle("untimed", !timed);
+  tickCard(parts.countdown);
+
+  const lr = view.last_result;
+  const lastKey = lr ? JSON.stringify(lr) : "";
+  if (parts.last.dataset.key !== lastKey) {
+    parts.last.dataset.key = lastKey;
+    if (lr && lr.dice) {
+      parts.last.replaceChildren(...diceNodes(lr.dice, lr.total));
+      setText(parts.lastLabel, `Last result · round ${lr.round}`);
+    } else {
+      parts.last.replaceChildren(el("span", { class: "muted" }, "none yet"));
+      setText(parts.lastLabel, "Last result");
+    }
+  }
+
+  const meta = [];
+  if (view.limits) meta.push(`Limits ${limitsText(view.limits)}`);
+  if (view.closing_notice) meta.push(`Closing at ${when(closeAt(view.closing_notice))}`);
+  for (const n of view.limits_notices || []) {
+    meta.push(`New limits ${limitsText(n.limits)} from ${when(n.effective_at)}`);
+  }
+  if (view.second_person_confirmation) meta.push("Second-person confirmation");
+  setText(parts.meta, meta.join(" · "));
+
+  const last = lastRoundOf(view);
+  parts.dispute.hidden = last === null;
+  if (last !== null) {
+    const href = `/tables/${encodeURIComponent(view.table)}/rounds/${last}`;
+    if (parts.dispute.getAttribute("href") !== href) parts.dispute.setAttribute("href", href);
+    setText(parts.dispute, `Round ${last} (dispute)`);
+  }
+}
+
+function tickCard(countdown) {
+  const deadline = countdown.dataset.closesAt;
+  const left = deadline ? secondsLeft(deadline, skew) : null;
+  setText(countdown, left === null ? "—" : left);
+  countdown.classList.toggle("urgent", left !== null && left <= 3);
+}
+
+function render(floor) {
+  skew = clockSkew(floor.server_time);
+  const tables = floor.tables || [];
+  document.getElementById("loading")?.remove();
+  const seen = new Set();
+  tables.forEach((view, i) => {
+    seen.add(view.table);
+    let card = cards.get(view.table);
+    if (!card) {
+      card = makeCard(view);
+      cards.set(view.table, card);
+    }
+    if (grid.children[i] !== card.node) grid.insertBefore(card.node, grid.children[i] || null);
+    updateCard(card, view);
+  });
+  for (const [id, card] of cards) {
+    if (!seen.has(id)) { card.node.remove(); cards.delete(id); }
+  }
+  if (!tables.length) {
+    grid.replaceChildren(el("p", { class: "muted", id: "loading" }, "No table is open."));
+  }
+  const suspended = tables.filter((v) => v.suspended).length;
+  setText(summary, `${tables.length} table${tables.length === 1 ? "" : "s"}`
+    + (suspended ? ` · ${suspended} suspended` : ""));
+}
+
+async function load() {
+  const mine = ++requested;
+  try {
+    const floor = await api("GET", "/api/floor");
+    if (mine < shown) return;
+    shown = mine;
+    render(floor);
+    if (document.getElementById("notice").classList.contains("error")) notice("");
+  } catch (err) {
+    if (mine < shown) return;
+    notice(`The floor could not be read: ${err.message}`, "error");
+  }
+}
+
+const refresh = coalesce(load);
+const source = watch(null, refresh);
+source.addEventListener("open", () => { live.textContent = "live"; live.className = "live on"; });
+source.addEventListener("error", () => { live.textContent = "reconnecting…"; live.className = "live off"; });
+setInterval(() => {
+  for (const { parts } of cards.values()) tickCard(parts.countdown);
+}, 250);
+load();

@@ -1,0 +1,181 @@
+// /tables/{t}/layout: the table's layout with the winning spots of the last result lit.
+// With ?controller=1 the page is the table's layout controller (000 §2.3): it lights exactly
+// what the gateway asks over a WebSocket and answers with what it lit, read back from the DOM.
+
+import { api, el, notice, tableId, throttled, watch } from "/static/common.js";
+import { diceFaces, lightSpots, litSpots, renderLayout } from "/static/layout.js";
+
+const table = tableId();
+const controller = new URLSearchParams(location.search).get("controller") === "1";
+const box = document.getElementById("layout");
+const caption = document.getElementById("caption");
+const now = document.getElementById("now");
+const faultBox = document.getElementById("fault");
+const status = document.getElementById("controller-status");
+const enc = encodeURIComponent(table || "");
+
+let layoutKey = null; // the layout drawn (its JSON), to redraw only when it changes
+let drawnPaytable = null;
+let view = null; // the last TableView read
+let requested = { round: null, spots: [] }; // controller mode: the last light request
+
+document.getElementById("link-board").href = `/tables/${enc}/board`;
+document.getElementById("link-play").href = `/tables/${enc}/play`;
+
+function phaseText(phase) {
+  return phase ? phase.replaceAll("-", " ") : "";
+}
+
+async function loadLayout() {
+  const layout = await api("GET", `/api/tables/${enc}/layout`);
+  const key = JSON.stringify(layout);
+  drawnPaytable = layout.paytable || null;
+  if (key === layoutKey) return;
+  layoutKey = key;
+  renderLayout(box, layout);
+  const title = layout.title || `Sic Bo — ${table}`;
+  document.getElementById("title").textContent = controller ? `${title} · controller` : title;
+  document.title = `${title} — layout${controller ? " controller" : ""}`;
+  relight();
+}
+
+/** Light what this page should show: the controller's request, or the recorded lamps. */
+function relight() {
+  if (controller) lightSpots(box, requested.spots);
+  else lightSpots(box, view && view.lit ? view.lit.spots : []);
+  showCaption();
+}
+
+function showCaption() {
+  const lit = controller ? requested : view && view.lit;
+  caption.replaceChildren();
+  if (!lit || lit.round === null || lit.round === undefined) {
+    caption.append(controller ? "Waiting for the table's light request" : "No result lit yet");
+    return;
+  }
+  let dice = lit.dice || null;
+  const last = view && view.last_result;
+  if (!dice && last && last.round === lit.round) dice = last.dice;
+  caption.append(el("span", {}, `Round ${lit.round}`));
+  if (dice && dice.length === 3) {
+    caption.append(diceFaces(dice), el("span", { class: "total" }, `= ${dice.reduce((a, b) => a + b, 0)}`));
+  }
+  if (controller) caption.append(el("span", { class: "muted" }, `${lit.spots.length} spots lit`));
+}
+
+function faultLines(fault) {
+  if (typeof fault === "string") return [fault];
+  const lines = [];
+  const head = `Illumination fault${fault.round ? ` — round ${fault.round}` : ""}`;
+  lines.push(fault.detail ? `${head}: ${fault.detail}` : head);
+  if (fault.timed_out) lines.push("the layout controller did not answer in time");
+  if (fault.missing && fault.missing.length) lines.push(`not lit: ${fault.missing.join(", ")}`);
+  if (fault.extra && fault.extra.length) lines.push(`lit wrongly: ${fault.extra.join(", ")}`);
+  if (fault.reason) lines.push(String(fault.reason));
+  return lines;
+}
+
+function showView() {
+  const round = view.round;
+  now.textContent = round
+    ? `now: round ${round.number} · ${phaseText(round.phase)}${round.held ? " · held" : ""}`
+    : `next round ${view.next_round ?? "—"}`;
+  const lines = [];
+  if (view.fault) lines.push(...faultLines(view.fault));
+  if (view.suspended) {
+    const s = view.suspended;
+    lines.push(`Table suspended${s.equipment && s.equipment.length ? `: ${s.equipment.join(", ")}` : ""}`
+      + `${s.round ? ` (round ${s.round})` : ""}`);
+  }
+  if (view.status && view.status !== "open") lines.push(`Table ${view.status}`);
+  faultBox.replaceChildren(...lines.map((t) => el("p", {}, t)));
+  faultBox.hidden = lines.length === 0;
+}
+
+let loadedAt = 0;
+
+async function refresh() {
+  loadedAt = Date.now();
+  try {
+    view = await api("GET", `/api/tables/${enc}`);
+    if (!layoutKey || (view.paytable && view.paytable !== drawnPaytable)) await loadLayout();
+    showView();
+    relight();
+    notice("");
+  } catch (err) {
+    notice(err.status === 404 ? `Table ${table} is not open` : err.message, "error");
+    throw err;
+  }
+}
+
+// ---- the layout controller (?controller=1) ------------------------------------------------
+
+let socket = null;
+let backoff = 500;
+let retryTimer = null;
+
+function setStatus(open, extra = "") {
+  status.hidden = false;
+  status.classList.toggle("on", open);
+  status.textContent = open ? "controller connected" : `controller disconnected${extra}`;
+}
+
+function connect() {
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/api/tables/${enc}/layout-controller`);
+  socket = ws;
+  ws.addEventListener("open", () => {
+    backoff = 500;
+    setStatus(true);
+  });
+  ws.addEventListener("message", (event) => {
+    let msg;
+    try { msg = JSON.parse(event.data); } catch { return; }
+    if (!msg || msg.type !== "light") return;
+    requested = { round: msg.round, spots: Array.isArray(msg.spots) ? msg.spots : [] };
+    lightSpots(box, requested.spots);
+    const reply = { type: "lit", request_id: msg.request_id, lit: litSpots(box) };
+    if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(reply));
+    showCaption();
+  });
+  ws.addEventListener("close", () => {
+    if (socket !== ws) return;
+    socket = null;
+    const wait = Math.round(backoff * (0.8 + Math.random() * 0.4));
+    backoff = Math.min(backoff * 2, 15000);
+    setStatus(false, ` — retrying in ${Math.max(1, Math.round(wait / 1000))} s`);
+    retryTimer = setTimeout(connect, wait);
+  });
+}
+
+// ---- start ------------------------------------------------------------------------------
+
+async function start() {
+  if (!table) {
+    notice("No table in the address", "error");
+    return;
+  }
+  if (controller) setStatus(false);
+  let wait = 1000;
+  for (;;) {
+    try {
+      await refresh();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, wait));
+      wait = Math.min(wait * 2, 15000);
+    }
+  }
+  // The controller answers only once its layout is drawn, so nothing is reported lit that
+  // the page could not show.
+  if (controller) connect();
+  const again = throttled(() => refresh().catch(() => {}), 300);
+  watch(table, (change) => {
+    if (!change && Date.now() - loadedAt < 2000) return; // the first connect: just loaded
+    again();
+  });
+}
+
+start();
