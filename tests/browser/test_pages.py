@@ -57,14 +57,14 @@ async def test_a_dealer_plays_a_round_and_the_layout_lights_exactly_the_winning_
     dice = (2, 5, 2)  # as pressed; the result is 2 2 5
     expected = winners("cca-1992", (2, 2, 5))
 
+    terminal = console_errors.watch(await context.new_page())
+    await sign_in(terminal, table, "ana", "1111")  # a display is signed in by an operator
     layout = console_errors.watch(await context.new_page())
     await layout.goto(f"/tables/{table}/layout?controller=1")
     await expect(layout.locator("#controller-status")).to_have_text(CONNECTED)
     await expect(layout.locator(".spot[data-bet]")).to_have_count(len(offered("cca-1992")))
     await expect(layout.locator(".spot.lit")).to_have_count(0)
 
-    terminal = console_errors.watch(await context.new_page())
-    await sign_in(terminal, table, "ana", "1111")
     await press(terminal, "round.start.v1", "started")
     await press(terminal, "round.open-betting.v1", "betting-open")
     await press(terminal, "round.close-betting.v1", "betting-closed")

@@ -168,14 +168,17 @@ class Gateway:
 
     # ---- sessions ---------------------------------------------------------------------------
 
-    def _operator(self, request: HTTPConnection, *, activity: bool = True) -> Operator:
-        """The signed-in operator; refuses when signed out or locked for idleness."""
+    def _operator(
+        self, request: HTTPConnection, *, activity: bool = True, terminal: bool = True
+    ) -> Operator:
+        """The signed-in operator; refuses when signed out, or a terminal locked for idleness
+        (a layout display, ``terminal=False``, has no one at it to be idle)."""
         session = request.session
         operator = self.settings.operators.get(session.get("operator", ""))
         if operator is None:
             raise ApiError(401, "signed-out", "sign in with your operator id and PIN")
         idle = time.time() - float(session.get("seen", 0))
-        if idle > self.settings.idle_lock_seconds:
+        if terminal and idle > self.settings.idle_lock_seconds:
             raise ApiError(
                 401,
                 "locked",
@@ -409,7 +412,7 @@ class Gateway:
             table = _table(ws)
             # A display is signed in by an operator: an anonymous page could otherwise answer
             # for the lamps, hide a dark one or get the table suspended.
-            self._operator(ws, activity=False)
+            self._operator(ws, activity=False, terminal=False)
         except ApiError as err:
             await ws.close(code=4401 if err.status == 401 else 4400, reason=err.reason[:120])
             return

@@ -44,6 +44,7 @@ class Lamps:
     """Folded from the table's lamp aggregate (``lamp``): the latest verdict."""
 
     round: int = 0
+    dice: Dice | None = None
     spots: tuple[str, ...] = ()
     fault: str | None = None  # the fault's detail, when the latest verdict is a fault
 
@@ -77,11 +78,13 @@ def initial_lamps(table: str) -> Lamps:
 
 def evolve_lamps(state: Lamps, event: IlluminationEvent) -> Lamps:
     match event:
-        case LayoutIlluminated(round=number, spots=spots):
-            return Lamps(number, tuple(spots))
-        case IlluminationFault(round=number, expected=expected, missing=missing, detail=detail):
+        case LayoutIlluminated(round=number, dice=dice, spots=spots):
+            return Lamps(number, dice, tuple(spots))
+        case IlluminationFault(
+            round=number, dice=dice, expected=expected, missing=missing, detail=detail
+        ):
             lit = tuple(s for s in expected if s not in missing)
-            return Lamps(number, lit, fault=detail)
+            return Lamps(number, dice, lit, fault=detail)
     return state
 
 
@@ -111,6 +114,7 @@ class ResultView(msgspec.Struct, frozen=True, kw_only=True):
 
 class LitView(msgspec.Struct, frozen=True, kw_only=True):
     round: int
+    dice: Dice | None
     spots: list[str]
 
 
@@ -183,7 +187,9 @@ def table_view(log: TableLog, lamps: Lamps, as_of: int) -> TableView:
         last_result=None
         if last is None
         else ResultView(round=last.round, dice=last.dice, total=sum(last.dice)),
-        lit=LitView(round=lamps.round, spots=list(lamps.spots)) if lamps.round else None,
+        lit=LitView(round=lamps.round, dice=lamps.dice, spots=list(lamps.spots))
+        if lamps.round
+        else None,
         fault=lamps.fault,
         suspended=None
         if suspension is None

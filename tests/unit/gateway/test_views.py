@@ -280,16 +280,16 @@ SPOTS_235 = ["small", "odd", "single:2", "single:3", "single:5", "total:10", "co
 
 
 def test_no_lamps_before_the_first_verdict() -> None:
-    assert initial_lamps(TABLE) == Lamps(round=0, spots=(), fault=None)
+    assert initial_lamps(TABLE) == Lamps(round=0, dice=None, spots=(), fault=None)
     v = view(opened())
     assert v.lit is None and v.fault is None
 
 
 def test_a_lit_layout_shows_its_spots() -> None:
     lamps = evolve_lamps(initial_lamps(TABLE), lit(1, SPOTS_235, 9))
-    assert lamps == Lamps(round=1, spots=tuple(SPOTS_235), fault=None)
+    assert lamps == Lamps(round=1, dice=(2, 3, 5), spots=tuple(SPOTS_235), fault=None)
     v = view(opened() + ROUND_1, lamps)
-    assert v.lit == LitView(round=1, spots=SPOTS_235)
+    assert v.lit == LitView(round=1, dice=(2, 3, 5), spots=SPOTS_235)
     assert v.fault is None
 
 
@@ -311,7 +311,7 @@ def test_a_fault_shows_what_was_lit_and_its_detail_000_7_6() -> None:
     assert lamps.spots == remaining  # expected minus missing, in the expected order
     assert lamps.fault == "2 winning areas not lit: odd, single:5; lit but not winning: big"
     v = view(opened() + ROUND_1, lamps)
-    assert v.lit == LitView(round=1, spots=list(remaining))
+    assert v.lit == LitView(round=1, dice=(2, 3, 5), spots=list(remaining))
     assert v.fault == lamps.fault
 
 
@@ -329,11 +329,11 @@ def test_the_latest_verdict_wins() -> None:
         source_seq=9,
     )
     after_fault = evolve_lamps(initial_lamps(TABLE), fault)
-    assert after_fault == Lamps(round=1, spots=(), fault="no report within 2 s")
+    assert after_fault == Lamps(round=1, dice=(2, 3, 5), spots=(), fault="no report within 2 s")
     # a verdict with nothing lit still shows a round: the page says "nothing lit", not "none"
-    assert view(opened() + ROUND_1, after_fault).lit == LitView(round=1, spots=[])
+    assert view(opened() + ROUND_1, after_fault).lit == LitView(round=1, dice=(2, 3, 5), spots=[])
     relit = evolve_lamps(after_fault, lit(1, ["big"], 12))
-    assert relit == Lamps(round=1, spots=("big",), fault=None)
+    assert relit == Lamps(round=1, dice=(2, 3, 5), spots=("big",), fault=None)
 
 
 # ---- what goes to the browser --------------------------------------------------------------------
@@ -367,7 +367,7 @@ def test_the_view_encodes_to_json() -> None:
     assert doc["round"]["closes_at"] == "2024-06-03T19:31:20Z"  # at(-29) + 20 s
     assert doc["round"]["result"] is None
     assert doc["last_result"] == {"round": 2, "dice": [1, 4, 6], "total": 11}
-    assert doc["lit"] == {"round": 2, "spots": ["big", "single:6"]}
+    assert doc["lit"] == {"round": 2, "dice": [2, 3, 5], "spots": ["big", "single:6"]}
     assert doc["limits"] == {"minimum": 10, "maximum": 1000, "unit": 1}
     assert doc["suspended"] is None and doc["fault"] is None
     assert msgspec.json.decode(raw, type=TableView) == v

@@ -19,7 +19,8 @@ if (table) {
 
 const sum = (dice) => (dice || []).reduce((a, b) => a + b, 0);
 const pct = (n, of) => (of ? `${Math.round((100 * n) / of)}%` : "—");
-const words = (s) => String(s ?? "").replaceAll("-", " ");
+// The log's own terms (no-result, dice-not-flat, ...): the words a dispute will quote.
+const words = (s) => String(s ?? "");
 
 function when(text) {
   if (!text) return "";

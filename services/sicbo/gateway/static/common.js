@@ -42,16 +42,22 @@ export function newCommandId(prefix = "web") {
   return `${prefix}-${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
 }
 
+/** How often a visible page re-reads even without a change signal (ms). */
+export const RESYNC_MS = 3000;
+
 /**
  * Call onChange(change) for each event of the table (or of every table's lifecycle when
- * table is null); reconnects by itself. onChange also runs once after every (re)connect, with
- * null, so a page re-reads whatever it might have missed.
+ * table is null); reconnects by itself. onChange also runs with null after every (re)connect
+ * and every RESYNC_MS while the page is visible: a change signal is sent as the event is
+ * published, and a page re-reading at that instant may miss it (or read a lagging replica),
+ * so the page re-reads until it has caught up.
  */
 export function watch(table, onChange) {
   const url = table ? `/api/events?table=${encodeURIComponent(table)}` : "/api/events";
   const source = new EventSource(url);
   source.addEventListener("open", () => onChange(null));
   source.addEventListener("change", (e) => onChange(JSON.parse(e.data)));
+  setInterval(() => { if (document.visibilityState === "visible") onChange(null); }, RESYNC_MS);
   return source;
 }
 

@@ -143,6 +143,7 @@ function notStarted() {
 }
 
 let loadedAt = 0;
+let settled = false; // MATCH or MISMATCH: only a late correction or cancellation changes it
 
 async function refresh() {
   loadedAt = Date.now();
@@ -158,6 +159,7 @@ async function refresh() {
       : r.status === "MISMATCH"
         ? "the recorded settlement differs from the replay of the log"
         : "the recorded settlement agrees with the replay of the log";
+    settled = r.status === "MATCH" || r.status === "MISMATCH";
     setStatus(r.status, STATUS_CLASS[r.status] || "", sub);
     renderSummary(r);
     renderHistory(r.history);
@@ -181,7 +183,12 @@ if (!table || !round) {
     ? Number(change.round) === round
     : !change.subject || mine.test(change.subject));
   watch(table, (change) => {
-    if (!change && Date.now() - loadedAt < 2000) return; // the first connect: just loaded
-    if (!change || ofThisRound(change)) soon();
+    if (change) {
+      if (ofThisRound(change)) soon();
+      return;
+    }
+    // A (re)connect or the periodic re-sync: a replay reads the log, so a settled report is
+    // re-read at most every 30 s; one still being played, every time.
+    if (Date.now() - loadedAt > (settled ? 30000 : 2000)) soon();
   });
 }

@@ -23,7 +23,7 @@ document.getElementById("link-board").href = `/tables/${enc}/board`;
 document.getElementById("link-play").href = `/tables/${enc}/play`;
 
 function phaseText(phase) {
-  return phase ? phase.replaceAll("-", " ") : "";
+  return phase || "";
 }
 
 async function loadLayout() {
@@ -64,7 +64,10 @@ function showCaption() {
 }
 
 function faultLines(fault) {
-  if (typeof fault === "string") return [fault];
+  if (typeof fault === "string") {
+    const round = view && view.lit ? ` — round ${view.lit.round}` : "";
+    return [`Illumination fault${round}: ${fault}`];
+  }
   const lines = [];
   const head = `Illumination fault${fault.round ? ` — round ${fault.round}` : ""}`;
   lines.push(fault.detail ? `${head}: ${fault.detail}` : head);
@@ -114,6 +117,40 @@ let socket = null;
 let backoff = 500;
 let retryTimer = null;
 
+const signinForm = document.getElementById("display-signin");
+
+/** The gateway closes a display's socket with 4401 until an operator signs the page in. */
+function askSignIn(reason) {
+  signinForm.hidden = false;
+  document.getElementById("display-signin-why").replaceChildren(
+    el("strong", {}, "This display needs an operator's sign-in"),
+    ` to answer for the table's lamps${reason ? ` (${reason})` : ""}.`);
+  const who = document.getElementById("display-operator");
+  if (!who.value) who.focus();
+  else document.getElementById("display-pin").focus();
+}
+
+signinForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const button = document.getElementById("display-signin-submit");
+  button.disabled = true;
+  try {
+    await api("POST", "/api/session", {
+      operator: document.getElementById("display-operator").value.trim(),
+      pin: document.getElementById("display-pin").value,
+    });
+    document.getElementById("display-pin").value = "";
+    signinForm.hidden = true;
+    notice("");
+    backoff = 500;
+    if (!socket) connect();
+  } catch (err) {
+    notice(err.message, "error");
+  } finally {
+    button.disabled = false;
+  }
+});
+
 function setStatus(open, extra = "") {
   status.hidden = false;
   status.classList.toggle("on", open);
@@ -129,6 +166,7 @@ function connect() {
   ws.addEventListener("open", () => {
     backoff = 500;
     setStatus(true);
+    signinForm.hidden = true;
   });
   ws.addEventListener("message", (event) => {
     let msg;
@@ -140,12 +178,17 @@ function connect() {
     if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(reply));
     showCaption();
   });
-  ws.addEventListener("close", () => {
+  ws.addEventListener("close", (event) => {
     if (socket !== ws) return;
     socket = null;
+    // 4401: no operator signed in (or locked for idleness); 4400: the gateway refused the
+    // table. Retrying continues: a sign-in in another tab of this browser counts too.
+    if (event.code === 4401) askSignIn(event.reason);
+    else if (event.code === 4400) notice(event.reason || "the gateway refused this table", "error");
     const wait = Math.round(backoff * (0.8 + Math.random() * 0.4));
     backoff = Math.min(backoff * 2, 15000);
-    setStatus(false, ` — retrying in ${Math.max(1, Math.round(wait / 1000))} s`);
+    const why = event.code === 4401 ? " — sign in" : "";
+    setStatus(false, `${why} — retrying in ${Math.max(1, Math.round(wait / 1000))} s`);
     retryTimer = setTimeout(connect, wait);
   });
 }

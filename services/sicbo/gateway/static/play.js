@@ -142,7 +142,7 @@ function showView() {
   const round = view.round;
   $("round-no").textContent = round ? String(round.number) : `${view.next_round ?? "—"} (next)`;
   const phase = $("phase");
-  let text = round ? round.phase.replaceAll("-", " ") : "waiting for the next round";
+  let text = round ? round.phase : "waiting for the next round";
   if (view.suspended) text += " · table suspended";
   if (round && round.held) text += " · held";
   phase.textContent = text;
@@ -349,8 +349,11 @@ function renderHistory(history) {
   }
 }
 
+let historyAt = 0;
+
 async function refreshHistory() {
   if (!player) return;
+  historyAt = Date.now();
   try {
     const history = await api("GET", `/api/tables/${enc}/history`);
     if (player) renderHistory(history);
@@ -371,10 +374,17 @@ function startTable() {
       if (!player) return;
       if (!change && Date.now() - loadedAt < 2000) return; // the first connect: just loaded
       viewSoon();
-      historySoon(); // at most once a second: bets, settlements and corrections all show there
+      // A change: at most once a second (bets, settlements, corrections all show there); the
+      // periodic re-sync (null) re-reads the history only when it is 10 s old.
+      if (change || Date.now() - historyAt > 10000) historySoon();
     });
   }
 }
+
+// The sticky controls grow with a notice: the sticky slip beside the layout stays below them.
+new ResizeObserver(([entry]) => {
+  main.style.setProperty("--controls-h", `${Math.ceil(entry.target.getBoundingClientRect().height)}px`);
+}).observe($("controls"));
 
 async function start() {
   if (table) $("title").textContent = `Sic Bo — ${table}`;
