@@ -257,7 +257,12 @@ async def test_a_confirmed_round_is_settled_once_and_completed(
         ("ann", [Wager(bet="big", stake=200), Wager(bet="total:15", stake=100)]),
         ("bob", [Wager(bet="small", stake=300)]),
     ]
-    await play(floor, nc, table_id, 1, slips, (6, 4, 5))
+    # One slip after the other: the settlement follows the log's order, asserted below.
+    await open_round(floor, nc, table_id, 1)
+    for player, wagers in slips:
+        await place(floor, nc, table_id, 1, player, wagers)
+    await close_and_uncover(floor, nc, table_id, 1)
+    await confirm(floor, nc, table_id, 1, (6, 4, 5))
     await wait_completed(store, table_id, 1)
     got = await settlement_of(store, table_id, 1)
     assert_settled_once(got)
