@@ -29,6 +29,7 @@ from sicbo.eventstore import EventStore
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.provisioning import ProvisionReport, provision
 from sicbo_contracts.subjects import EVENT_STREAM
+from tests.floor import floor, gateway, quick_lock_gateway  # noqa: F401 - session fixtures
 
 
 def _docker_answers() -> bool:

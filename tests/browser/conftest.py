@@ -17,8 +17,6 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, BrowserContext, ConsoleMessage, Page, async_playwright
 
-from tests.integration.conftest import floor, gateway, quick_lock_gateway  # noqa: F401
-
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 #: Without the background-networking flags Chromium keeps dialling Google's hosts, which this
 #: closed network refuses; --no-sandbox because CI runs as root.
@@ -72,7 +70,7 @@ class ConsoleErrors(list[str]):
 
 
 @pytest.fixture
-async def context(browser: Browser, gateway: str) -> AsyncIterator[BrowserContext]:  # noqa: F811
+async def context(browser: Browser, gateway: str) -> AsyncIterator[BrowserContext]:
     """A fresh browser profile (its own cookies) on the session's gateway, tablet-sized."""
     ctx = await browser.new_context(base_url=gateway, viewport={"width": 1280, "height": 900})
     ctx.set_default_timeout(15_000)

@@ -1,0 +1,142 @@
+"""The floor's services as separate processes against the session's server, and the web gateway:
+session fixtures registered once, by tests/conftest.py, for every test folder (one floor per
+test session, whichever folder asks first), and the helpers to talk to them."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from nats.aio.client import Client as NATS
+
+from sicbo.gateway.process import GatewayProcess
+from sicbo.infra.nats_server import free_port
+from sicbo.infra.processes import ServiceProcess
+from sicbo.provisioning import ProvisionReport
+from sicbo_contracts.base import Actor, Limits, Role
+from sicbo_contracts.replies import Reply
+from sicbo_contracts.routing import SERVICE_OF_TAG
+from sicbo_contracts.subjects import command
+
+_reply = msgspec.json.Decoder(Reply)
+#: The shortened idle lock of ``quick_lock_gateway`` (the floor's is 300 s).
+QUICK_LOCK_SECONDS = 5
+
+
+class Floor:
+    """The running services and a way to talk to them, as a terminal would."""
+
+    def __init__(self, nats_url: str, processes: dict[str, list[ServiceProcess]], trace_dir: Path):
+        self.nats_url = nats_url
+        self.processes = processes
+        self.trace_dir = trace_dir
+
+    async def send(
+        self, nc: NATS, cmd: Any, *, headers: dict[str, str] | None = None, raw: bytes | None = None
+    ) -> Reply:
+        tag = type(cmd).__struct_config__.tag
+        subject = command(cmd.table, SERVICE_OF_TAG[tag])
+        msg = await nc.request(
+            subject, raw or msgspec.json.encode(cmd), timeout=10, headers=headers
+        )
+        return _reply.decode(msg.data)
+
+
+def start_services(
+    nats_url: str, services: dict[str, int], log_dir: Path, trace_dir: Path
+) -> dict[str, list[ServiceProcess]]:
+    started: dict[str, list[ServiceProcess]] = {}
+    for service, replicas in services.items():
+        for n in range(replicas):
+            proc = ServiceProcess(
+                service,
+                nats_url,
+                log_path=log_dir / f"{service}-{n}.log",
+                env={"SICBO_TRACE_FILE": str(trace_dir / f"{service}-{n}.jsonl")},
+            )
+            started.setdefault(service, []).append(proc.start())
+    return started
+
+
+#: Service -> replicas started for the session's floor. A service joins when it exists.
+FLOOR_SERVICES: dict[str, int] = {
+    "lifecycle": 2,
+    "dice": 1,
+    "wagers": 1,
+    "settlement": 2,
+    "illumination": 1,
+    "results": 1,
+    "board": 1,
+}
+
+
+@pytest.fixture(scope="session")
+async def floor(
+    nats_url: str, provisioned: ProvisionReport, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Floor]:
+    """The floor's services as separate processes: two lifecycle replicas, one of the others."""
+    log_dir = tmp_path_factory.mktemp("service-logs")
+    trace_dir = tmp_path_factory.mktemp("traces")
+    processes = start_services(nats_url, FLOOR_SERVICES, log_dir, trace_dir)
+    try:
+        for procs in processes.values():
+            for proc in procs:
+                await proc.wait_ready()
+        yield Floor(nats_url, processes, trace_dir)
+    finally:
+        for procs in processes.values():
+            for proc in procs:
+                proc.stop()
+
+
+def actor(role: Role, name: str | None = None) -> Actor:
+    return Actor(id=name or f"{role.value}-1", role=role)
+
+
+def new_id(prefix: str = "cmd") -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:16]}"
+
+
+DEALER = actor(Role.DEALER)
+SUPERVISOR = actor(Role.SUPERVISOR)
+INSPECTOR = actor(Role.INSPECTOR)
+OPERATOR = actor(Role.OPERATOR)
+SERVICE = actor(Role.SERVICE, "settlement")
+LIMITS = Limits(minimum=100, maximum=100_000, unit=10)
+
+
+@pytest.fixture(scope="session")
+async def gateway(floor: Floor, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
+    """The web gateway as its own process, on a free port; its base URL."""
+    proc = GatewayProcess(
+        floor.nats_url, free_port(), log_path=tmp_path_factory.mktemp("gateway") / "gateway.log"
+    )
+    proc.start()
+    try:
+        await proc.wait_ready()
+        yield proc.url
+    finally:
+        proc.stop()
+
+
+@pytest.fixture(scope="session")
+async def quick_lock_gateway(
+    floor: Floor, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[str]:
+    """A gateway whose terminals lock after QUICK_LOCK_SECONDS unused (GLI-19 §C.6.5, shortened)."""
+    proc = GatewayProcess(
+        floor.nats_url,
+        free_port(),
+        idle_lock_seconds=QUICK_LOCK_SECONDS,
+        log_path=tmp_path_factory.mktemp("gateway-lock") / "gateway.log",
+    )
+    proc.start()
+    try:
+        await proc.wait_ready()
+        yield proc.url
+    finally:
+        proc.stop()
