@@ -1,0 +1,85 @@
+"""A person takes a demo table over from `make run`'s simulated dealer and hands it back
+(sicbo.demo.takeover), against the real floor: the simulator finishes the round it plays, plays
+no other until handed back, then plays on from whatever the person left."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+import msgspec
+from nats.aio.client import Client as NATS
+
+from sicbo.demo.client import FloorClient
+from sicbo.demo.run import answer_takeovers
+from sicbo.demo.simulator import DEALER as SIMULATED_DEALER
+from sicbo.demo.simulator import DemoTable, TableSimulator
+from sicbo.demo.takeover import Control, TakeoverRequest, release_subject, takeover_subject
+from sicbo.eventstore.store import EventStore
+from sicbo_contracts.base import Actor, Role
+from sicbo_contracts.lifecycle import StartRound, TableConfig
+from sicbo_contracts.replies import Accepted
+from sicbo_contracts.subjects import Aggregate, aggregate_filter
+from tests.integration.conftest import LIMITS, Floor, new_id
+from tests.integration.test_settlement import wait_completed
+
+_control = msgspec.json.Decoder(Control)
+
+
+async def started_rounds(store: EventStore, table: str) -> list[tuple[int, str]]:
+    """(round, actor id) of every RoundStarted of the table, in log order."""
+    return [
+        (body["round"], body["actor"]["id"])
+        for e in await store.read(aggregate_filter(table, Aggregate.LIFECYCLE))
+        if e.subject.endswith("round-started-v1")
+        for body in [json.loads(e.data)]
+    ]
+
+
+async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
+    nc: NATS, store: EventStore, floor: Floor
+) -> None:
+    table = new_id("demo")[:32]
+    demo = DemoTable(table, TableConfig(profile="cca-1992", limits=LIMITS))
+    sim = TableSimulator(
+        FloorClient(nc), demo, lambda line: None, seed=7, betting_seconds=0.2, no_result_every=1000
+    )
+    await answer_takeovers(nc, [sim])
+    playing = asyncio.create_task(sim.run())
+    try:
+        for _ in range(200):  # until the simulated dealer is playing
+            if await started_rounds(store, table):
+                break
+            await asyncio.sleep(0.05)
+        reply = await nc.request(
+            takeover_subject(table), msgspec.json.encode(TakeoverRequest(by="ana")), timeout=5
+        )
+        control = _control.decode(reply.data)
+        assert control.status in ("after-round", "yours")
+        last = max(n for n, _ in await started_rounds(store, table))
+        await wait_completed(store, table, last)
+        await asyncio.sleep(1.0)  # the simulator would have started another round by now
+        assert max(n for n, _ in await started_rounds(store, table)) == last
+
+        person = Actor(id="ana", role=Role.DEALER)
+        start = StartRound(
+            command_id=new_id(), table=table, actor=person, round=last + 1, tumbles=3
+        )
+        assert isinstance(await floor.send(nc, start), Accepted)
+        assert (last + 1, "ana") in await started_rounds(store, table)
+
+        released = _control.decode(
+            (await nc.request(release_subject(table), b"{}", timeout=5)).data
+        )
+        assert released.status == "released"
+        for _ in range(400):  # the person's round is cancelled, then the demo plays on
+            if any(n > last + 1 for n, _ in await started_rounds(store, table)):
+                break
+            await asyncio.sleep(0.05)
+        rounds = await started_rounds(store, table)
+        assert any(n > last + 1 and who == SIMULATED_DEALER.id for n, who in rounds), rounds
+    finally:
+        playing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await playing
