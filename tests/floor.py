@@ -4,6 +4,7 @@ test session, whichever folder asks first), and the helpers to talk to them."""
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -109,11 +110,15 @@ SERVICE = actor(Role.SERVICE, "settlement")
 LIMITS = Limits(minimum=100, maximum=100_000, unit=10)
 
 
-@pytest.fixture(scope="session")
-async def gateway(floor: Floor, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
-    """The web gateway as its own process, on a free port; its base URL."""
+@contextlib.asynccontextmanager
+async def _gateway(
+    floor: Floor, log_dir: Path, idle_lock_seconds: int | None = None
+) -> AsyncIterator[str]:
     proc = GatewayProcess(
-        floor.nats_url, free_port(), log_path=tmp_path_factory.mktemp("gateway") / "gateway.log"
+        floor.nats_url,
+        free_port(),
+        idle_lock_seconds=idle_lock_seconds,
+        log_path=log_dir / "gateway.log",
     )
     proc.start()
     try:
@@ -121,6 +126,13 @@ async def gateway(floor: Floor, tmp_path_factory: pytest.TempPathFactory) -> Asy
         yield proc.url
     finally:
         proc.stop()
+
+
+@pytest.fixture(scope="session")
+async def gateway(floor: Floor, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
+    """The web gateway as its own process, on a free port; its base URL."""
+    async with _gateway(floor, tmp_path_factory.mktemp("gateway")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -128,15 +140,5 @@ async def quick_lock_gateway(
     floor: Floor, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[str]:
     """A gateway whose terminals lock after QUICK_LOCK_SECONDS unused (GLI-19 §C.6.5, shortened)."""
-    proc = GatewayProcess(
-        floor.nats_url,
-        free_port(),
-        idle_lock_seconds=QUICK_LOCK_SECONDS,
-        log_path=tmp_path_factory.mktemp("gateway-lock") / "gateway.log",
-    )
-    proc.start()
-    try:
-        await proc.wait_ready()
-        yield proc.url
-    finally:
-        proc.stop()
+    async with _gateway(floor, tmp_path_factory.mktemp("gateway-lock"), QUICK_LOCK_SECONDS) as url:
+        yield url

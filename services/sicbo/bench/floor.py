@@ -48,6 +48,12 @@ SLIP = [
 ]  # four wagers a slip
 
 
+def percentile(values: list[float], p: float) -> float:
+    """The value below which a fraction ``p`` of ``values`` falls (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+
 @dataclass(frozen=True)
 class IntakeFigure:
     wagers: int
@@ -60,8 +66,7 @@ class IntakeFigure:
         return self.wagers / self.seconds
 
     def percentile(self, p: float) -> float:
-        ordered = sorted(self.latencies_ms)
-        return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+        return percentile(self.latencies_ms, p)
 
 
 @dataclass(frozen=True)

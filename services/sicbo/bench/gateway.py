@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import nats
 
-from sicbo.bench.floor import DEALER, LIMITS, OPERATOR, _ok
+from sicbo.bench.floor import DEALER, LIMITS, OPERATOR, _ok, percentile
 from sicbo.demo.client import FloorClient, new_id
 from sicbo.gateway.process import GatewayProcess
 from sicbo.infra.nats_server import LocalNatsServer, free_port
@@ -39,8 +39,7 @@ class Latencies:
     milliseconds: list[float]
 
     def percentile(self, p: float) -> float:
-        ordered = sorted(self.milliseconds)
-        return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+        return percentile(self.milliseconds, p)
 
 
 @dataclass(frozen=True)

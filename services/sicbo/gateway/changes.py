@@ -30,14 +30,15 @@ class ChangeHub:
     async def watch(self, subject: str) -> AsyncIterator[asyncio.Queue[Msg]]:
         queue: asyncio.Queue[Msg] = asyncio.Queue(maxsize=QUEUE_SIZE)
         async with self._lock:
-            pages = self._pages.setdefault(subject, set())
-            pages.add(queue)
             if subject not in self._subs:
 
                 async def fan_out(msg: Msg) -> None:
                     self._fan_out(subject, msg)
 
                 self._subs[subject] = await self._nc.subscribe(subject, cb=fan_out)
+            # Added once subscribed: a page cancelled while subscribing leaves no queue behind.
+            pages = self._pages.setdefault(subject, set())
+            pages.add(queue)
         try:
             yield queue
         finally:

@@ -89,6 +89,8 @@ class Floor:
 
     async def view(self, table: str) -> TableView | None:
         """The table as its log has it now; None if it was never opened."""
+        if table not in self._known and table not in await self.table_ids():
+            return None  # nothing cached for ids that anyone may type in a URL
         log, lamps = await asyncio.gather(self._tables.load(table), self._lamps.load(table))
         if log.state.lifecycle.status is TableStatus.NEW:
             return None

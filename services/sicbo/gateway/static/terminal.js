@@ -830,7 +830,7 @@ function update() {
   if (r) {
     info.push(`Tumbles ${r.tumbles}`);
     const entered = diceOf(r.entered);
-    if (entered && !result) info.push(`Entered ${entered.join(" ")}${byOf(r.entered) ? ` by ${byOf(r.entered)}` : ""}, not confirmed`);
+    if (entered && !result) info.push(`Entered ${entered.join(" ")}${byOf(r) ? ` by ${byOf(r)}` : ""}, not confirmed`);
     if (r.held) info.push("Result HELD: reader and entry disagree — a supervisor resolves it");
     if (r.ended_by && r.ended_by !== "result-confirmed") info.push(`Ended by ${r.ended_by}`);
     if (r.corrections) info.push(`${r.corrections} correction${r.corrections === 1 ? "" : "s"}`);
@@ -875,7 +875,7 @@ function update() {
     }
     let state = "";
     if (!r || r.phase !== "uncovered") state = "The keypad works once the tumbler is uncovered.";
-    else if (entered && !result) state = `Entered${byOf(r.entered) ? ` by ${byOf(r.entered)}` : ""}: check the echo against the dice, then confirm.`;
+    else if (entered && !result) state = `Entered${byOf(r) ? ` by ${byOf(r)}` : ""}: check the echo against the dice, then confirm.`;
     else if (pressed.length < 3) state = `Press die ${pressed.length + 1} of 3, lowest to highest (000 §5.3).`;
     else state = `${pressed.join(" ")} — total ${pressed.reduce((a, b) => a + b, 0)}: press Enter.`;
     setText(ui.entryState, state);
@@ -886,7 +886,7 @@ function update() {
     let hint = "";
     if (show && r.held) hint = "The result is held: the reader and the entry disagree, a supervisor must resolve it.";
     else if (show && view.second_person_confirmation) {
-      const by = byOf(r.entered);
+      const by = byOf(r);
       hint = `Second-person confirmation: ${by ? `someone other than ${by}` : "an operator other than the one who entered the dice"}`
         + " confirms the result, signed in at their own terminal (signing out hands the table back to the demo dealer).";
     }
