@@ -14,7 +14,7 @@ import re
 
 import msgspec
 from nats.aio.client import Client as NATS
-from playwright.async_api import BrowserContext, Page, expect
+from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.illumination import IlluminationEvent, LayoutIlluminated
@@ -47,6 +47,8 @@ async def press(page: Page, action: str, phase: str) -> None:
 
 
 async def test_a_dealer_plays_a_round_and_the_layout_lights_exactly_the_winning_spots(
+    browser: Browser,
+    gateway: str,
     context: BrowserContext,
     floor: Floor,
     nc: NATS,
@@ -57,14 +59,19 @@ async def test_a_dealer_plays_a_round_and_the_layout_lights_exactly_the_winning_
     dice = (2, 5, 2)  # as pressed; the result is 2 2 5
     expected = winners("cca-1992", (2, 2, 5))
 
-    terminal = console_errors.watch(await context.new_page())
-    await sign_in(terminal, table, "ana", "1111")  # a display is signed in by an operator
-    layout = console_errors.watch(await context.new_page())
+    # The table's display, its own browser: signed in by an operator for the lamps only.
+    display = await browser.new_context(base_url=gateway, viewport={"width": 1280, "height": 720})
+    layout = console_errors.watch(await display.new_page())
     await layout.goto(f"/tables/{table}/layout?controller=1")
+    await layout.fill("#display-operator", "ivan")
+    await layout.fill("#display-pin", "4444")
+    await layout.click("#display-signin-submit")
     await expect(layout.locator("#controller-status")).to_have_text(CONNECTED)
     await expect(layout.locator(".spot[data-bet]")).to_have_count(len(offered("cca-1992")))
     await expect(layout.locator(".spot.lit")).to_have_count(0)
 
+    terminal = console_errors.watch(await context.new_page())
+    await sign_in(terminal, table, "ana", "1111")
     await press(terminal, "round.start.v1", "started")
     await press(terminal, "round.open-betting.v1", "betting-open")
     await press(terminal, "round.close-betting.v1", "betting-closed")
@@ -87,6 +94,7 @@ async def test_a_dealer_plays_a_round_and_the_layout_lights_exactly_the_winning_
     await expect(terminal.locator("#phase")).to_have_text("completed")
     await screenshot(terminal, "terminal-dealer")
     await screenshot(layout, "layout-cca-1992-lit")
+    await display.close()
     assert console_errors == []
 
 

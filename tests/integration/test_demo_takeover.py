@@ -18,10 +18,10 @@ from sicbo.demo.simulator import DemoTable, TableSimulator
 from sicbo.demo.takeover import Control, TakeoverRequest, release_subject, takeover_subject
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.base import Actor, Role
-from sicbo_contracts.lifecycle import StartRound, TableConfig
+from sicbo_contracts.lifecycle import CancelRound, StartRound, TableConfig
 from sicbo_contracts.replies import Accepted
 from sicbo_contracts.subjects import Aggregate, aggregate_filter
-from tests.integration.conftest import LIMITS, Floor, new_id
+from tests.integration.conftest import LIMITS, SUPERVISOR, Floor, new_id
 from tests.integration.test_settlement import wait_completed
 
 _control = msgspec.json.Decoder(Control)
@@ -79,6 +79,49 @@ async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
             await asyncio.sleep(0.05)
         rounds = await started_rounds(store, table)
         assert any(n > last + 1 and who == SIMULATED_DEALER.id for n, who in rounds), rounds
+    finally:
+        playing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await playing
+
+
+async def test_a_press_in_the_middle_of_a_demo_round_does_not_stop_the_demo(
+    nc: NATS, store: EventStore, floor: Floor
+) -> None:
+    table = new_id("demo")[:32]
+    demo = DemoTable(table, TableConfig(profile="cca-1992", limits=LIMITS))
+    notices: list[str] = []
+    sim = TableSimulator(
+        FloorClient(nc),
+        demo,
+        lambda line: None,
+        seed=3,
+        betting_seconds=0.5,
+        no_result_every=1000,
+        notice=notices.append,
+    )
+    playing = asyncio.create_task(sim.run())
+    try:
+        cancelled = None
+        for _ in range(400):  # a supervisor cancels the round the demo dealer is playing
+            rounds = await started_rounds(store, table)
+            if rounds:
+                n = max(r for r, _ in rounds)
+                cancel = CancelRound(
+                    command_id=new_id(), table=table, actor=SUPERVISOR, round=n, reason="test"
+                )
+                if isinstance(await floor.send(nc, cancel), Accepted):
+                    cancelled = n
+                    break
+            await asyncio.sleep(0.02)
+        assert cancelled is not None
+        for _ in range(400):
+            if any(r > cancelled for r, _ in await started_rounds(store, table)):
+                break
+            await asyncio.sleep(0.05)
+        assert any(r > cancelled for r, _ in await started_rounds(store, table))
+        assert not playing.done()
+        assert any("starts over" in text for text in notices), notices
     finally:
         playing.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -13,6 +13,7 @@ a real nats-server (never a mock).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 
@@ -21,13 +22,17 @@ import msgspec
 import pytest
 import websockets
 from nats.aio.client import Client as NATS
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeout
 
 from sicbo.eventstore.store import EventStore
+from sicbo.gateway.attempts import MAX_FAILURES
 from sicbo.gateway.changes import QUEUE_SIZE, ChangeHub
 from sicbo.illumination.layout import winning_spots
+from sicbo.replay.report import round_report
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated
 from sicbo_contracts.lifecycle import OpenTable, TableConfig
-from sicbo_contracts.subjects import Aggregate, round_filter
+from sicbo_contracts.subjects import Aggregate, layout_ping, round_filter
 from tests.integration.conftest import LIMITS, OPERATOR, QUICK_LOCK_SECONDS, Floor, new_id
 from tests.integration.test_settlement import ok, wait_completed, wait_for
 
@@ -310,6 +315,22 @@ async def test_floor_board_and_dispute_report(
     assert layout["paytable"] == "cca-1992@v1"
     assert sum(len(g["spots"]) for g in layout["groups"]) == 50
 
+    # The report is kept until the round's own history grows: a correction shows at once,
+    # and the kept report is the one replay computes from the whole log.
+    await play_to_result(web, table, 2, [2, 3, 4])
+    assert (await web.get(f"/api/tables/{table}/rounds/1")).json() == report
+    await wait_completed(store, table, 2)
+    kept = (await web.get(f"/api/tables/{table}/rounds/2")).json()
+    assert kept["final_dice"] == [2, 3, 4]
+    await sign_in(web, "sofia", "3333")
+    correction = {"type": "dice.correct.v1", "round": 2, "dice": [2, 3, 5], "reason": "misread"}
+    await accepted(web, table, correction)
+    await wait_for(store, round_filter(table, Aggregate.SETTLE, 2), "settle-adjusted-v1")
+    again = (await web.get(f"/api/tables/{table}/rounds/2")).json()
+    assert again["final_dice"] == [2, 3, 5]
+    fresh = round_report(await store.read(f"sicbo.evt.{table}.>"), table, 2)
+    assert again == json.loads(msgspec.json.encode(fresh))
+
 
 async def test_pages_are_served_and_bad_table_ids_are_not(web: httpx.AsyncClient) -> None:
     for path in (
@@ -341,6 +362,80 @@ async def test_changes_stream_to_the_page(web: httpx.AsyncClient, floor: Floor, 
                     break
     assert change == {"table": table, "aggregate": "lc", "round": 1, "type": "round-started-v1"}
     error_of(await web.get("/api/events", params={"table": "a.b"}), 400, "invalid")
+
+
+async def test_a_display_grant_lights_a_layout_but_sends_no_command(
+    gateway: str, floor: Floor, nc: NATS
+) -> None:
+    table = await opened(floor, nc, layout_controller=True)
+    async with httpx.AsyncClient(base_url=gateway, timeout=15) as display:
+        error_of(await display.get("/api/display"), 401, "signed-out")
+        error_of(
+            await display.post("/api/display", json={"operator": "ana", "pin": "0"}), 401, "bad-pin"
+        )
+        assert (
+            await display.post("/api/display", json={"operator": "ana", "pin": "1111"})
+        ).json() == {"display": "ana"}
+        error_of(
+            await send(display, table, {"type": "round.start.v1", "round": 1, "tumbles": 3}),
+            401,
+            "signed-out",
+        )
+        cookie = "; ".join(f"{k}={v}" for k, v in display.cookies.items())
+        ws_url = gateway.replace("http://", "ws://") + f"/api/tables/{table}/layout-controller"
+        async with websockets.connect(ws_url, additional_headers={"cookie": cookie}):
+            for _ in range(100):  # the page answers the table's layout pings: it is the controller
+                with contextlib.suppress(NoRespondersError, NatsTimeout):
+                    await nc.request(layout_ping(table), b"", timeout=0.2)
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                pytest.fail("the display never answered for the layout")
+        assert (await display.delete("/api/display")).status_code == 200
+        error_of(await display.get("/api/display"), 401, "signed-out")
+
+
+async def test_wrong_pins_lock_the_id_out_for_a_while(web: httpx.AsyncClient) -> None:
+    for _ in range(MAX_FAILURES):
+        error_of(
+            await web.post("/api/session", json={"operator": "omar", "pin": "0000"}), 401, "bad-pin"
+        )
+    # now even the right PIN waits: a 4-digit PIN cannot be tried through
+    refused = error_of(
+        await web.post("/api/session", json={"operator": "omar", "pin": "5555"}),
+        429,
+        "too-many-attempts",
+    )
+    assert "try again" in str(refused["reason"])
+    await sign_in(web, "ana", "1111")  # other ids are not affected
+
+
+async def test_a_player_bets_chips_only_and_bodies_are_bounded(
+    web: httpx.AsyncClient, floor: Floor, nc: NATS, store: EventStore
+) -> None:
+    table = await opened(floor, nc, "online-live", betting_seconds=600)
+    await web.post("/api/player", json={"player": "pat"})
+    before = await store.last_sequence(f"sicbo.evt.{table}.>")
+    promo = {
+        "command_id": new_id(),
+        "round": 1,
+        "wagers": [{"bet": "big", "stake": 100, "medium": "promo"}],
+    }
+    assert (
+        error_of(await web.post(f"/api/tables/{table}/slips", json=promo), 400, "invalid")["field"]
+        == "$.wagers[0].medium"
+    )
+    error_of(
+        await web.post(f"/api/tables/{table}/slips", content=b"[" + b"1," * 40_000 + b"1]"),
+        413,
+        "too-large",
+    )
+    error_of(
+        await web.post("/api/tables/never-opened-x/slips", json={"round": 1, "wagers": []}),
+        404,
+        "not-found",
+    )
+    assert await store.last_sequence(f"sicbo.evt.{table}.>") == before
 
 
 async def test_takeover_without_a_demo_dealer_is_immediate(
@@ -378,7 +473,11 @@ async def test_a_page_is_the_layout_controller_and_a_dark_spot_is_a_fault(
             )
             return list(request["spots"])
 
-        await asyncio.sleep(0.2)  # the gateway subscribes for the page
+        for _ in range(100):  # until the gateway answers for the page
+            with contextlib.suppress(NoRespondersError, NatsTimeout):
+                await nc.request(layout_ping(table), b"", timeout=0.2)
+                break
+            await asyncio.sleep(0.05)
         await play_to_result(web, table, 1, [4, 5, 6])
         asked = await light(drop=None)
         assert set(asked) == set(winning_spots("cca-1992@v1", (4, 5, 6)))

@@ -13,6 +13,7 @@ import contextlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import msgspec
 
@@ -137,10 +138,18 @@ class TableSimulator:
         await self._ensure_open()
         played = 0
         while rounds is None or played < rounds:
-            if self.held_by is not None:
-                await self._wait_handed_back()
-                await self._ensure_open()  # whatever the person left: cancel, or wait
-            await self.play_round()
+            try:
+                if self.held_by is not None:
+                    await self._wait_handed_back()
+                    await self._ensure_open()  # whatever the person left: cancel, or wait
+                await self.play_round()
+            except (RuntimeError, TimeoutError) as err:
+                # A person at the table's terminal may have pressed in the middle of the
+                # simulated dealer's round: this table starts over; the floor plays on.
+                self.notice(f"{self.table}: {err}; the demo dealer starts over")
+                await asyncio.sleep(1.0)
+                with contextlib.suppress(RuntimeError, TimeoutError):
+                    await self._ensure_open()
             played += 1
 
     def take_over(self, operator: str) -> Control:
@@ -160,12 +169,27 @@ class TableSimulator:
         return Control(status="released")
 
     async def _wait_handed_back(self) -> None:
-        # A table taken over and forgotten plays again after a while.
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._handed_back.wait(), HOLD_SECONDS)
-        if self.held_by is not None:
-            self.notice(f"{self.table}: unused for {HOLD_SECONDS // 60} minutes, demo resumes")
-            self.held_by = None
+        """Until handed back, or until nobody has played the table for HOLD_SECONDS."""
+        while self.held_by is not None:
+            try:
+                await asyncio.wait_for(self._handed_back.wait(), HOLD_SECONDS)
+            except TimeoutError:
+                if await self._idle_seconds() >= HOLD_SECONDS:
+                    self.notice(
+                        f"{self.table}: unused for {HOLD_SECONDS // 60} minutes, demo resumes"
+                    )
+                    self.held_by = None
+            # Woken by a hand-back: a new take-over since then keeps the table held.
+
+    async def _idle_seconds(self) -> float:
+        """Since the table's latest lifecycle event (the person's last press)."""
+        store = self.client.store
+        latest = await store.get(
+            await store.last_sequence(aggregate_filter(self.table, Aggregate.LIFECYCLE))
+        )
+        if latest is None:
+            return float("inf")
+        return (datetime.now(UTC) - latest.time).total_seconds()
 
     async def _send(self, cmd: object) -> None:
         reply = await self.client.send(cmd)

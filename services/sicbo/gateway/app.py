@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from sicbo.demo.takeover import TakeoverRequest, release_subject, takeover_subje
 from sicbo.game.errors import GameError
 from sicbo.game.profiles import parse_paytable_ref
 from sicbo.gateway.access import TERMINAL_ACTIONS, may_send
+from sicbo.gateway.attempts import SignInAttempts
 from sicbo.gateway.changes import ChangeHub
 from sicbo.gateway.floor import GATEWAY_INBOX, Floor, Unavailable
 from sicbo.gateway.layout import layout_of
@@ -62,6 +64,8 @@ IDLE_LOCK_SECONDS = 300
 #: than the illumination service waits for the report.
 LIGHT_SECONDS = DEFAULT_DEADLINE
 KEEPALIVE_SECONDS = 15.0
+#: A slip of 200 wagers (the contract's most) is about 10 KiB.
+MAX_BODY = 64 * 1024
 STATIC = Path(str(resources.files("sicbo.gateway").joinpath("static")))
 
 _command = msgspec.json.Decoder(LifecycleCommand | DiceCommand | WagerCommand)
@@ -104,8 +108,13 @@ def _table(request: Request | WebSocket) -> str:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise ApiError(413, "too-large", f"the body is over {MAX_BODY // 1024} KiB")
     try:
-        body = json.loads(await request.body() or b"null")
+        body = json.loads(raw or b"null")
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise ApiError(400, "invalid", f"the body is not JSON: {err}") from None
     if not isinstance(body, dict):
@@ -131,6 +140,7 @@ class Gateway:
         self._nc: NATS | None = None
         self._floor: Floor | None = None
         self._hub: ChangeHub | None = None
+        self.attempts = SignInAttempts()
 
     @property
     def floor(self) -> Floor:
@@ -202,20 +212,34 @@ class Gateway:
     async def get_session(self, request: Request) -> Response:
         return JSONResponse(self._session_info(self._operator(request, activity=False)))
 
-    async def sign_in(self, request: Request) -> Response:
+    async def _verified(self, request: Request) -> Operator:
+        """The operator whose id and PIN the body carries; counts wrong PINs."""
         body = await _body(request)
         op_id, pin = body.get("operator"), body.get("pin")
         if not isinstance(op_id, str) or not op_id:
             raise ApiError(400, "invalid", "operator: your operator id", "operator")
         if not isinstance(pin, str) or not pin:
             raise ApiError(400, "invalid", "pin: your PIN", "pin")
+        now = time.time()
+        wait = self.attempts.locked_for(op_id, now)
+        if wait:
+            raise ApiError(
+                429, "too-many-attempts", f"too many wrong PINs: try again in {math.ceil(wait)} s"
+            )
         operator = self.settings.operators.get(op_id)
         # PBKDF2 (~40 ms) off the event loop, which answers the displays' 2 s light requests;
         # an unknown id costs the same, so timing does not tell which ids exist.
         matches = await asyncio.to_thread((operator or _NOBODY).pin_matches, pin)
         if operator is None or not matches:
-            request.session.pop("operator", None)
+            if operator is not None:
+                self.attempts.failed(op_id, now)
             raise ApiError(401, "bad-pin", "unknown operator id or wrong PIN")
+        self.attempts.succeeded(op_id)
+        return operator
+
+    async def sign_in(self, request: Request) -> Response:
+        request.session.pop("operator", None)
+        operator = await self._verified(request)
         request.session.update({"operator": operator.id, "seen": time.time()})
         return JSONResponse(self._session_info(operator))
 
@@ -224,6 +248,29 @@ class Gateway:
         # this very terminal (second-person confirmation). "Hand back" releases them.
         request.session.pop("operator", None)
         request.session.pop("seen", None)
+        return JSONResponse({"signed_out": True})
+
+    # ---- layout displays ---------------------------------------------------------------------
+
+    def _display(self, request: HTTPConnection) -> Operator:
+        """Who signed this display in: a display grant, or an operator signed in here."""
+        operator = self.settings.operators.get(request.session.get("display", ""))
+        if operator is not None:
+            return operator
+        return self._operator(request, activity=False, terminal=False)
+
+    async def get_display(self, request: Request) -> Response:
+        return JSONResponse({"display": self._display(request).id})
+
+    async def display_sign_in(self, request: Request) -> Response:
+        """A display grant: the page may be a table's layout controller and nothing else (no
+        command), so a display left signed in is no terminal for whoever walks by."""
+        operator = await self._verified(request)
+        request.session["display"] = operator.id
+        return JSONResponse({"display": operator.id})
+
+    async def display_sign_out(self, request: Request) -> Response:
+        request.session.pop("display", None)
         return JSONResponse({"signed_out": True})
 
     # ---- commands ---------------------------------------------------------------------------
@@ -280,6 +327,13 @@ class Gateway:
             raw = b'{"status":"released","round":null}'
         return Response(raw, media_type="application/json")
 
+    async def _opened(self, table: str) -> str:
+        """404 for a table never opened: the services keep a read model per table asked about,
+        so anonymous pages must not make them one for every id typed in a URL."""
+        if not await self.floor.opened(table):
+            raise ApiError(404, "not-found", f"table {table} has never been opened")
+        return table
+
     # ---- players ----------------------------------------------------------------------------
 
     def _player(self, request: Request) -> str:
@@ -307,8 +361,8 @@ class Gateway:
         return JSONResponse({"signed_out": True})
 
     async def place_slip(self, request: Request) -> Response:
-        table = _table(request)
         player = self._player(request)
+        table = await self._opened(_table(request))
         body = await _body(request)
         unknown = body.keys() - {"command_id", "round", "wagers"}
         if unknown:
@@ -328,8 +382,8 @@ class Gateway:
         return await self._forward(body)
 
     async def history(self, request: Request) -> Response:
-        table = _table(request)
         query = BetHistoryQuery(player=self._player(request))
+        table = await self._opened(_table(request))
         return _reply(await self.floor.request(history_subject(table), _encode(query)))
 
     # ---- reads ------------------------------------------------------------------------------
@@ -357,7 +411,7 @@ class Gateway:
         return _json({"table": table, **msgspec.to_builtins(layout)})
 
     async def get_board(self, request: Request) -> Response:
-        table = _table(request)
+        table = await self._opened(_table(request))
         stats, recall = await asyncio.gather(
             self.floor.request(stats_subject(table), b"{}"),
             self.floor.request(recall_subject(table), b"{}"),
@@ -422,7 +476,7 @@ class Gateway:
             table = _table(ws)
             # A display is signed in by an operator: an anonymous page could otherwise answer
             # for the lamps, hide a dark one or get the table suspended.
-            self._operator(ws, activity=False, terminal=False)
+            self._display(ws)
         except ApiError as err:
             await ws.close(code=4401 if err.status == 401 else 4400, reason=err.reason[:120])
             return
@@ -540,6 +594,9 @@ def create_gateway(settings: Settings) -> Starlette:
         Route("/api/session", _guarded(gw.get_session), methods=["GET"]),
         Route("/api/session", _guarded(gw.sign_in), methods=["POST"]),
         Route("/api/session", _guarded(gw.sign_out), methods=["DELETE"]),
+        Route("/api/display", _guarded(gw.get_display), methods=["GET"]),
+        Route("/api/display", _guarded(gw.display_sign_in), methods=["POST"]),
+        Route("/api/display", _guarded(gw.display_sign_out), methods=["DELETE"]),
         Route("/api/player", _guarded(gw.get_player), methods=["GET"]),
         Route("/api/player", _guarded(gw.player_sign_in), methods=["POST"]),
         Route("/api/player", _guarded(gw.player_sign_out), methods=["DELETE"]),

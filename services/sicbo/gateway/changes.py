@@ -25,6 +25,7 @@ class ChangeHub:
         self._pages: dict[str, set[asyncio.Queue[Msg]]] = {}
         self._subs: dict[str, Subscription] = {}
         self._lock = asyncio.Lock()
+        self._closing: set[asyncio.Task[None]] = set()  # referenced until done
 
     @contextlib.asynccontextmanager
     async def watch(self, subject: str) -> AsyncIterator[asyncio.Queue[Msg]]:
@@ -47,7 +48,9 @@ class ChangeHub:
                 self._pages.pop(subject, None)
                 sub = self._subs.pop(subject, None)
                 if sub is not None:  # not awaited: the page's stream is being cancelled
-                    asyncio.get_running_loop().create_task(sub.unsubscribe())
+                    task = asyncio.get_running_loop().create_task(sub.unsubscribe())
+                    self._closing.add(task)
+                    task.add_done_callback(self._closing.discard)
 
     def _fan_out(self, subject: str, msg: Msg) -> None:
         for queue in self._pages.get(subject, ()):

@@ -5,6 +5,7 @@ the last sequence read before each answer, so the gateway holds nothing the log 
 """
 
 import asyncio
+from collections import OrderedDict
 from typing import Any
 
 import msgspec
@@ -35,11 +36,14 @@ from sicbo_contracts.subjects import (
     aggregate_filter,
     command,
     parse_event_subject,
+    round_history,
 )
 
 #: Table-level lifecycle events of every table: where tables are discovered (TableOpened).
 _TABLE_EVENTS = f"sicbo.evt.*.{Aggregate.LIFECYCLE.value}.{TABLE_ROUND}.>"
 _OPENED = "table-opened-v1"
+#: Round reports kept for the dispute pages (the most recently asked for).
+REPORTS_KEPT = 256
 
 
 #: The gateway's replies and reads come on this inbox prefix only (its NATS permissions).
@@ -73,6 +77,7 @@ class Floor:
             event_type=IlluminationEvent,
             service="gateway",
         )
+        self._reports: OrderedDict[tuple[str, int], RoundReport] = OrderedDict()
         self._known: set[str] = set()
         self._discovered_seq = 0
         self._discovering = asyncio.Lock()
@@ -87,9 +92,13 @@ class Floor:
                     self._known.add(table)
         return sorted(self._known)
 
+    async def opened(self, table: str) -> bool:
+        """Whether the table was ever opened (the log read on only for an id not known yet)."""
+        return table in self._known or table in await self.table_ids()
+
     async def view(self, table: str) -> TableView | None:
         """The table as its log has it now; None if it was never opened."""
-        if table not in self._known and table not in await self.table_ids():
+        if not await self.opened(table):
             return None  # nothing cached for ids that anyone may type in a URL
         log, lamps = await asyncio.gather(self._tables.load(table), self._lamps.load(table))
         if log.state.lifecycle.status is TableStatus.NEW:
@@ -101,9 +110,25 @@ class Floor:
         return [v for v in found if v is not None]
 
     async def round_report(self, table: str, round_no: int) -> RoundReport:
+        """The replay report of a round (sicbo.replay.report), kept until the round's own
+        history grows: a round's report is computed from the table's log up to it, and only
+        the round's events (a correction, an adjustment, a cancellation) change it later."""
+        key = (table, round_no)
+        cached = self._reports.get(key)
+        if cached is not None:
+            changed = await self.store.read(round_history(table, round_no), after_seq=cached.as_of)
+            if not changed:
+                self._reports.move_to_end(key)
+                return cached
         # The whole table: limits, and wagers carried in from earlier void rounds, are facts too.
         stored = await self.store.read_all(filter_subject=f"sicbo.evt.{table}.>")
-        return round_report(stored, table, round_no)
+        report = round_report(stored, table, round_no)
+        if report.status != "NOT STARTED":
+            self._reports[key] = report
+            self._reports.move_to_end(key)
+            if len(self._reports) > REPORTS_KEPT:
+                self._reports.popitem(last=False)
+        return report
 
     async def send(self, cmd: Any) -> bytes:
         """A command to the service that owns it; the service's reply, as it sent it."""

@@ -36,6 +36,8 @@ class TableLog:
 
     lifecycle: LifecycleState
     last_result: LastResult | None = None
+    #: The result before ``last_result``: shown again if that one is voided afterwards.
+    previous_result: LastResult | None = None
     entered_by: str | None = None  # who entered the current round's dice (000 §5.4)
 
 
@@ -60,15 +62,22 @@ def evolve_table(state: TableLog, event: LifecycleEvent | DiceEvent) -> TableLog
             return replace(state, lifecycle=lifecycle, entered_by=None)
         case DiceEntered(actor=actor):
             return replace(state, lifecycle=lifecycle, entered_by=actor.id)
-        case ResultConfirmed(round=number, dice=dice):
-            return replace(state, lifecycle=lifecycle, last_result=LastResult(number, dice))
-        case ResultCorrected(round=number, after=after):
-            return replace(state, lifecycle=lifecycle, last_result=LastResult(number, after))
+        case ResultConfirmed(round=number, dice=dice) | ResultCorrected(round=number, after=dice):
+            last = state.last_result
+            previous = last if last is not None and last.round != number else state.previous_result
+            return replace(
+                state,
+                lifecycle=lifecycle,
+                last_result=LastResult(number, dice),
+                previous_result=previous,
+            )
         case RoundCancelled(round=number) | RoundInvalidated(round=number) if (
             state.last_result is not None and state.last_result.round == number
         ):
-            # the result no longer stands (000 §8.4, 004)
-            return replace(state, lifecycle=lifecycle, last_result=None)
+            # That result no longer stands (000 §8.4, 004): the one before it is the last.
+            return replace(
+                state, lifecycle=lifecycle, last_result=state.previous_result, previous_result=None
+            )
     return replace(state, lifecycle=lifecycle)
 
 

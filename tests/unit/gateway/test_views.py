@@ -376,7 +376,7 @@ def test_the_view_encodes_to_json() -> None:
 def test_a_result_cancelled_or_invalidated_afterwards_is_no_longer_the_last_result() -> None:
     cancelled = event(RoundCancelled, "supervisor", minutes=-54, round=1, reason="lamps out")
     v = view(opened() + ROUND_1[:6] + [cancelled])  # 004 "Ralat Pengendalian"
-    assert v.last_result is None
+    assert v.last_result is None  # no earlier result to fall back to
     invalidated = event(
         RoundInvalidated,
         "supervisor",
@@ -390,3 +390,32 @@ def test_a_result_cancelled_or_invalidated_afterwards_is_no_longer_the_last_resu
     later = event(RoundCancelled, "supervisor", minutes=-45, round=2, reason="tumbler")
     v = view(opened() + ROUND_1 + ROUND_2[:3] + [later])
     assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
+
+
+def test_a_result_voided_afterwards_gives_way_to_the_one_before() -> None:
+    # Round 2's result (1 4 4) cancelled after it was confirmed (004): round 1's stands again.
+    cancelled = event(RoundCancelled, "supervisor", minutes=-44, round=2, reason="lamps out")
+    v = view(opened() + ROUND_1 + ROUND_2[:6] + [cancelled])
+    assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
+    # a correction of round 2 before that does not make round 2 its own "previous"
+    corrected = event(
+        ResultCorrected,
+        "supervisor",
+        minutes=-45,
+        round=2,
+        before=(1, 4, 4),
+        after=(1, 4, 5),
+        reason="misread",
+    )
+    v = view(opened() + ROUND_1 + ROUND_2[:6] + [corrected, cancelled])
+    assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
+    assert view(opened() + ROUND_1 + ROUND_2[:6] + [corrected]).last_result == ResultView(
+        round=2, dice=(1, 4, 5), total=10
+    )
+
+
+def test_who_entered_the_dice_is_shown_until_the_next_round() -> None:
+    v = view(opened() + ROUND_1[:5])
+    assert v.round is not None and v.round.entered_by == "dealer-1"
+    assert view(opened() + ROUND_1[:4]).round.entered_by is None  # type: ignore[union-attr]
+    assert view(opened() + ROUND_1 + ROUND_2[:1]).round.entered_by is None  # type: ignore[union-attr]

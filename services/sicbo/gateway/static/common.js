@@ -89,6 +89,13 @@ export function money(minor) {
   return `${sign}${Math.floor(abs / 100).toLocaleString("en")}.${String(abs % 100).padStart(2, "0")}`;
 }
 
+/** The local time of day of an ISO 8601 moment ("14:05:09"); the text itself if unreadable. */
+export function clock(iso) {
+  if (!iso) return "";
+  const t = new Date(iso);
+  return Number.isNaN(t.getTime()) ? String(iso) : t.toLocaleTimeString("en-GB");
+}
+
 /** "2 3 5" for dice, with the total. */
 export function diceText(dice) {
   return dice ? `${dice.join(" ")} (${dice.reduce((a, b) => a + b, 0)})` : "—";

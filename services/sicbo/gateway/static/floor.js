@@ -1,7 +1,7 @@
 // The floor overview: one card per table, kept live from the gateway's lifecycle events.
 import * as common from "/static/common.js";
 
-const { api, watch, clockSkew, secondsLeft, money, el, notice } = common;
+const { api, watch, clock, clockSkew, secondsLeft, money, el, notice } = common;
 /** Timer-based coalescing where common.js has it (it also runs in a background tab). */
 const coalesce = common.throttled ? (fn) => common.throttled(fn, 250) : common.debounced;
 
@@ -20,12 +20,6 @@ const cards = new Map(); // table id -> {node, parts}
 function setText(node, text) {
   const value = String(text);
   if (node.textContent !== value) node.textContent = value;
-}
-
-function clock(iso) {
-  if (!iso) return "";
-  const t = new Date(iso);
-  return Number.isNaN(t.getTime()) ? String(iso) : t.toLocaleTimeString("en-GB");
 }
 
 function when(iso) {

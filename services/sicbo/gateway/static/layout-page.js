@@ -118,13 +118,18 @@ let backoff = 500;
 let retryTimer = null;
 
 const signinForm = document.getElementById("display-signin");
+let displayBy = null; // the operator who signed this display in, when known
 
-/** The gateway closes a display's socket with 4401 until an operator signs the page in. */
+/**
+ * The gateway closes a display's socket with 4401 until an operator signs the display in: a
+ * display grant (/api/display) lets this browser answer for the lamps, never send a command.
+ */
 function askSignIn(reason) {
   signinForm.hidden = false;
   document.getElementById("display-signin-why").replaceChildren(
     el("strong", {}, "This display needs an operator's sign-in"),
-    ` to answer for the table's lamps${reason ? ` (${reason})` : ""}.`);
+    ` to answer for the table's lamps${reason ? ` (${reason})` : ""}; it signs in this display only,`
+    + " no command can be sent from it.");
   const who = document.getElementById("display-operator");
   if (!who.value) who.focus();
   else document.getElementById("display-pin").focus();
@@ -133,28 +138,54 @@ function askSignIn(reason) {
 signinForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   const button = document.getElementById("display-signin-submit");
+  const pin = document.getElementById("display-pin");
   button.disabled = true;
   try {
-    await api("POST", "/api/session", {
+    const grant = await api("POST", "/api/display", {
       operator: document.getElementById("display-operator").value.trim(),
-      pin: document.getElementById("display-pin").value,
+      pin: pin.value,
     });
-    document.getElementById("display-pin").value = "";
+    pin.value = "";
     signinForm.hidden = true;
+    displayBy = grant && grant.display ? String(grant.display) : null;
     notice("");
     backoff = 500;
     if (!socket) connect();
   } catch (err) {
-    notice(err.message, "error");
+    pin.value = "";
+    notice(`Sign-in failed: ${signInReason(err)}`, "error");
+    pin.focus();
   } finally {
     button.disabled = false;
   }
 });
 
+/** Why a display sign-in failed: the gateway's reason, else one from its code. */
+function signInReason(err) {
+  if (err.message && !/^HTTP \d+$/.test(err.message)) {
+    return err.field && !err.message.includes(err.field) ? `${err.message} (${err.field})` : err.message;
+  }
+  if (err.code === "bad-pin") return "unknown operator id or wrong PIN";
+  if (err.code === "too-many-attempts") return "too many attempts, wait before trying again";
+  return err.message;
+}
+
+/** Who signed this display in (GET /api/display), on the status badge's tooltip. */
+async function readDisplay() {
+  try {
+    const grant = await api("GET", "/api/display");
+    displayBy = grant && grant.display ? String(grant.display) : null;
+  } catch {
+    displayBy = null; // signed out (401), or an operator's session serves instead
+  }
+  if (socket && socket.readyState === WebSocket.OPEN) setStatus(true);
+}
+
 function setStatus(open, extra = "") {
   status.hidden = false;
   status.classList.toggle("on", open);
   status.textContent = open ? "controller connected" : `controller disconnected${extra}`;
+  status.title = open && displayBy ? `display signed in by ${displayBy}` : "";
 }
 
 function connect() {
@@ -167,6 +198,7 @@ function connect() {
     backoff = 500;
     setStatus(true);
     signinForm.hidden = true;
+    readDisplay();
   });
   ws.addEventListener("message", (event) => {
     let msg;
@@ -181,8 +213,8 @@ function connect() {
   ws.addEventListener("close", (event) => {
     if (socket !== ws) return;
     socket = null;
-    // 4401: no operator signed in (or locked for idleness); 4400: the gateway refused the
-    // table. Retrying continues: a sign-in in another tab of this browser counts too.
+    // 4401: neither a display grant nor an operator's session in this browser; 4400: the
+    // gateway refused the table. Retrying continues: a sign-in in another tab counts too.
     if (event.code === 4401) askSignIn(event.reason);
     else if (event.code === 4400) notice(event.reason || "the gateway refused this table", "error");
     const wait = Math.round(backoff * (0.8 + Math.random() * 0.4));

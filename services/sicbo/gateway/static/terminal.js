@@ -3,7 +3,7 @@
 // (GLI-19 §C.6.5). The gateway stamps every command's table and actor; the page never does.
 import * as common from "/static/common.js";
 
-const { tableId, api, newCommandId, watch, clockSkew, secondsLeft, money, el, notice } = common;
+const { tableId, api, newCommandId, watch, clock, clockSkew, secondsLeft, money, el, notice } = common;
 /** Timer-based coalescing where common.js has it (it also runs in a background tab). */
 const coalesce = common.throttled ? (fn) => common.throttled(fn, 150) : common.debounced;
 
@@ -98,12 +98,6 @@ function diceNodes(dice) {
   return nodes;
 }
 
-function clock(iso) {
-  if (!iso) return "";
-  const t = new Date(iso);
-  return Number.isNaN(t.getTime()) ? String(iso) : t.toLocaleTimeString("en-GB");
-}
-
 function when(iso) {
   if (!iso) return "";
   const t = new Date(iso);
@@ -149,6 +143,14 @@ function flash(text, kind) {
 function gate(button, enabled) {
   gates.push([button, enabled]);
   return button;
+}
+
+/**
+ * A button of the round in play: also off while the demo dealer finishes its round after a
+ * takeover. A command refused there (the round moved on under the press) would stop the demo.
+ */
+function playGate(button, enabled) {
+  return gate(button, () => !demoFinishing() && enabled());
 }
 
 // ---- talking to the gateway ---------------------------------------------------------------------
@@ -254,7 +256,8 @@ function signedIn(answer) {
 function signedOut(message) {
   session = null;
   actions = new Set();
-  control = null;
+  // control stays: signing out leaves a table taken over taken (the next operator here may
+  // be the second person confirming); only "Hand back to demo" returns it.
   sessionStorage.removeItem("sicbo-operator");
   sessionStorage.removeItem("sicbo-role");
   builtFor = null;
@@ -291,7 +294,9 @@ async function signOut() {
   try {
     await api("DELETE", "/api/session");
     signedOut("");
-    flash("Signed out.", "info");
+    flash(control && control.status !== "released"
+      ? "Signed out. The table stays taken over: \"Hand back to demo\" returns it to the demo dealer."
+      : "Signed out.", "info");
   } catch (err) {
     flash(`Sign-out failed: ${err.message}`, "error");
   }
@@ -372,7 +377,7 @@ async function takeOver() {
   try {
     const answer = await api("POST", `/api/tables/${encodeURIComponent(table)}/takeover`);
     control = { status: answer.status, round: answer.round };
-    showControl();
+    update();
   } catch (err) {
     handleError(err);
   }
@@ -382,22 +387,33 @@ async function release_() {
   try {
     await api("POST", `/api/tables/${encodeURIComponent(table)}/release`);
     control = null;
+    update();
     setText(ui.controlStatus, "the table is back with the demo dealer");
+    delete ui.controlStatus.dataset.status;
   } catch (err) {
     handleError(err);
   }
 }
 
+/** After a takeover: the table is the person's once the demo dealer's round is completed. */
+function settleControl() {
+  if (!control || control.status !== "after-round" || control.round == null) return;
+  const r = view && view.round;
+  if (r && (r.number > control.round || (r.number === control.round && r.phase === "completed"))) {
+    control = { status: "yours", round: control.round };
+  }
+}
+
+/** Whether the demo dealer is still finishing its round after a takeover. */
+function demoFinishing() {
+  return !!control && control.status === "after-round";
+}
+
 function showControl() {
   if (!ui.controlStatus || !control) return;
-  if (control.status === "after-round" && view && view.round && control.round != null) {
-    const r = view.round;
-    if (r.number > control.round || (r.number === control.round && r.phase === "completed")) {
-      control = { status: "yours", round: control.round };
-    }
-  }
-  setText(ui.controlStatus, control.status === "after-round"
-    ? `the demo dealer finishes round ${control.round}, then the table is yours`
+  setText(ui.controlStatus, demoFinishing()
+    ? `the demo dealer is finishing round ${control.round ?? ""}: the round's buttons wait until`
+      + " it is completed, then the table is yours"
     : "the table is yours");
   ui.controlStatus.dataset.status = control.status;
 }
@@ -414,14 +430,14 @@ function buildRoundButtons() {
     if (!actions.has(b.tag)) continue;
     const button = el("button", { type: "button", class: "round-action", dataset: { action: b.tag },
       onclick: () => roundAction(b.tag) }, b.label);
-    gate(button, () => view.status !== "closed" && b.when(view.round));
+    playGate(button, () => view.status !== "closed" && b.when(view.round));
     row.append(button);
   }
   return el("section", { id: "round-actions", class: "panel", "aria-label": "round" }, row);
 }
 
 async function roundAction(tag) {
-  if (!view) return;
+  if (!view || demoFinishing()) return;
   if (tag === "round.start.v1") {
     const tumbles = Number.parseInt(ui.tumbles ? ui.tumbles.value : MIN_TUMBLES, 10);
     if (!Number.isFinite(tumbles)) { flash("Enter how many times the dice tumbled.", "error"); return; }
@@ -444,22 +460,22 @@ function buildKeypad() {
   if (actions.has("dice.enter.v1")) {
     const keys = el("div", { class: "dice-keys" });
     for (let n = 1; n <= 6; n += 1) {
-      keys.append(gate(el("button", { type: "button", class: "die-key", dataset: { die: n },
+      keys.append(playGate(el("button", { type: "button", class: "die-key", dataset: { die: n },
         "aria-label": String(n), onclick: () => press(n) }, dieFace(n), el("span", { class: "face-no" }, n)),
       () => uncoveredFresh() && pressed.length < 3));
     }
     ui.echo = el("div", { id: "dice-echo", class: "dice-echo", "aria-live": "polite" });
     ui.entryState = el("p", { id: "entry-state", class: "entry-state muted" });
-    const clear = gate(el("button", { type: "button", id: "dice-clear", onclick: clearDice }, "Clear"),
+    const clear = playGate(el("button", { type: "button", id: "dice-clear", onclick: clearDice }, "Clear"),
       () => uncoveredFresh() && pressed.length > 0);
-    const enter = gate(el("button", { type: "button", id: "dice-enter", class: "primary enter-key", onclick: enterDice },
+    const enter = playGate(el("button", { type: "button", id: "dice-enter", class: "primary enter-key", onclick: enterDice },
       "Enter ⏎"), () => uncoveredFresh() && pressed.length === 3);
     section.append(keys, el("div", { class: "dice-side" },
       ui.echoLabel = el("span", { class: "label" }, "Pressed"), ui.echo, ui.entryState,
       el("div", { class: "dice-side-buttons" }, clear, enter)));
   }
   if (actions.has("dice.confirm.v1")) {
-    ui.confirm = gate(el("button", { type: "button", class: "primary confirm", hidden: true,
+    ui.confirm = playGate(el("button", { type: "button", class: "primary confirm", hidden: true,
       dataset: { action: "dice.confirm.v1" }, onclick: confirmDice }, "Confirm result"),
     () => view?.round?.phase === "uncovered" && !!view.round.entered && !view.round.held);
     ui.confirmHint = el("p", { id: "confirm-hint", class: "hint", hidden: true });
@@ -470,7 +486,7 @@ function buildKeypad() {
 
 function press(n) {
   const r = view && view.round;
-  if (!r || r.phase !== "uncovered" || r.entered || pressed.length >= 3 || busy) return;
+  if (!r || r.phase !== "uncovered" || r.entered || pressed.length >= 3 || busy || demoFinishing()) return;
   if (pressedRound !== r.number) { pressed = []; pressedRound = r.number; }
   pressed.push(n);
   update();
@@ -483,7 +499,7 @@ function clearDice() {
 
 async function enterDice() {
   const r = view && view.round;
-  if (!r || pressed.length !== 3) return;
+  if (!r || pressed.length !== 3 || demoFinishing()) return;
   const dice = [...pressed];
   const reply = await send({ type: "dice.enter.v1", round: r.number, dice });
   if (reply) { pressed = []; ui.enteredLocal = { round: r.number, dice }; update(); }
@@ -491,7 +507,7 @@ async function enterDice() {
 
 async function confirmDice() {
   const r = view && view.round;
-  if (!r) return;
+  if (!r || demoFinishing()) return;
   await send({ type: "dice.confirm.v1", round: r.number });
 }
 
@@ -502,9 +518,9 @@ function buildNoResult() {
         ...NO_RESULT_REASONS.map(([value, label]) => el("option", { value }, label)))),
     el("label", {}, "Detail (optional)",
       el("input", { id: "no-result-detail", type: "text", maxlength: 500, autocomplete: "off" })),
-    gate(el("button", { type: "submit", id: "no-result-submit", class: "danger" }, "Declare no result"),
+    playGate(el("button", { type: "submit", id: "no-result-submit", class: "danger" }, "Declare no result"),
       () => IN_PLAY.has(view?.round?.phase)));
-  const toggle = gate(el("button", { type: "button", class: "danger no-result-toggle",
+  const toggle = playGate(el("button", { type: "button", class: "danger no-result-toggle",
     dataset: { action: "round.declare-no-result.v1" }, "aria-expanded": "false", "aria-controls": "no-result-form",
     onclick: () => {
       ui.noResultForm.hidden = !ui.noResultForm.hidden;
@@ -520,7 +536,7 @@ function buildNoResult() {
 async function declareNoResult(event) {
   event.preventDefault();
   const r = view && view.round;
-  if (!r) return;
+  if (!r || demoFinishing()) return;
   const reply = await send({ type: "round.declare-no-result.v1", round: r.number,
     reason: $("no-result-reason").value, detail: $("no-result-detail").value.trim() });
   if (reply) {
@@ -848,8 +864,9 @@ function update() {
   setText($("round-info"), info.join(" · "));
 
   if (!session) return;
+  settleControl();
   if (r && pressedRound !== r.number) { pressed = []; pressedRound = r.number; }
-  if (!r || r.phase !== "uncovered" || r.entered) pressed = [];
+  if (!r || r.phase !== "uncovered" || r.entered || demoFinishing()) pressed = [];
   if (ui.enteredLocal && (!r || r.number !== ui.enteredLocal.round || r.entered)) ui.enteredLocal = null;
 
   for (const [button, enabled] of gates) {
@@ -874,7 +891,8 @@ function update() {
       setText(ui.echoLabel, entered ? "Entered" : "Pressed");
     }
     let state = "";
-    if (!r || r.phase !== "uncovered") state = "The keypad works once the tumbler is uncovered.";
+    if (demoFinishing()) state = `The keypad waits: the demo dealer is finishing round ${control.round ?? ""}.`;
+    else if (!r || r.phase !== "uncovered") state = "The keypad works once the tumbler is uncovered.";
     else if (entered && !result) state = `Entered${byOf(r) ? ` by ${byOf(r)}` : ""}: check the echo against the dice, then confirm.`;
     else if (pressed.length < 3) state = `Press die ${pressed.length + 1} of 3, lowest to highest (000 §5.3).`;
     else state = `${pressed.join(" ")} — total ${pressed.reduce((a, b) => a + b, 0)}: press Enter.`;
@@ -888,7 +906,8 @@ function update() {
     else if (show && view.second_person_confirmation) {
       const by = byOf(r);
       hint = `Second-person confirmation: ${by ? `someone other than ${by}` : "an operator other than the one who entered the dice"}`
-        + " confirms the result, signed in at their own terminal (signing out hands the table back to the demo dealer).";
+        + " confirms the result, signed in at their own terminal or at this one after you sign out"
+        + " (signing out keeps the table taken over; \"Hand back to demo\" returns it to the demo dealer).";
     }
     setText(ui.confirmHint, hint);
     ui.confirmHint.hidden = !hint;
