@@ -330,7 +330,7 @@ async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
         assert await gw.publish(f"sicbo.cmd.{TABLE}.{service}") is None
     for query in ("stats", "recall", "bets.history"):
         assert await gw.publish(f"sicbo.qry.{TABLE}.{query}") is None
-    for demo in ("takeover", "release"):
+    for demo in ("takeover", "release", "control"):
         assert await gw.publish(f"sicbo.demo.{TABLE}.{demo}") is None
     # Reads the log (the Direct Get batch of the EventStore) ...
     assert await gw.publish(f"$JS.API.DIRECT.GET.{EVENT_STREAM}", json.dumps(LOG_READ).encode())

@@ -15,7 +15,13 @@ from sicbo.demo.client import FloorClient
 from sicbo.demo.run import answer_takeovers
 from sicbo.demo.simulator import DEALER as SIMULATED_DEALER
 from sicbo.demo.simulator import DemoTable, TableSimulator
-from sicbo.demo.takeover import Control, TakeoverRequest, release_subject, takeover_subject
+from sicbo.demo.takeover import (
+    Control,
+    TakeoverRequest,
+    control_subject,
+    release_subject,
+    takeover_subject,
+)
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.base import Actor, Role
 from sicbo_contracts.lifecycle import CancelRound, StartRound, TableConfig
@@ -25,6 +31,10 @@ from tests.integration.conftest import LIMITS, SUPERVISOR, Floor, new_id
 from tests.integration.test_settlement import wait_completed
 
 _control = msgspec.json.Decoder(Control)
+
+
+async def ask(nc: NATS, subject: str) -> Control:
+    return _control.decode((await nc.request(subject, b"{}", timeout=5)).data)
 
 
 async def started_rounds(store: EventStore, table: str) -> list[tuple[int, str]]:
@@ -52,14 +62,17 @@ async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
             if await started_rounds(store, table):
                 break
             await asyncio.sleep(0.05)
+        before = await ask(nc, control_subject(table))
+        assert before.status == "demo" and before.by is None
         reply = await nc.request(
             takeover_subject(table), msgspec.json.encode(TakeoverRequest(by="ana")), timeout=5
         )
         control = _control.decode(reply.data)
-        assert control.status in ("after-round", "yours")
+        assert control.status in ("after-round", "yours") and control.by == "ana"
         last = max(n for n, _ in await started_rounds(store, table))
         await wait_completed(store, table, last)
         await asyncio.sleep(1.0)  # the simulator would have started another round by now
+        assert await ask(nc, control_subject(table)) == Control(status="yours", by="ana")
         assert max(n for n, _ in await started_rounds(store, table)) == last
 
         person = Actor(id="ana", role=Role.DEALER)
@@ -73,6 +86,7 @@ async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
             (await nc.request(release_subject(table), b"{}", timeout=5)).data
         )
         assert released.status == "released"
+        assert (await ask(nc, control_subject(table))).status == "demo"
         for _ in range(400):  # the person's round is cancelled, then the demo plays on
             if any(n > last + 1 for n, _ in await started_rounds(store, table)):
                 break

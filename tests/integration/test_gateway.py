@@ -444,6 +444,7 @@ async def test_takeover_without_a_demo_dealer_is_immediate(
     table = await opened(floor, nc)
     error_of(await web.post(f"/api/tables/{table}/takeover"), 401, "signed-out")
     await sign_in(web, "ana", "1111")
+    assert (await web.get(f"/api/tables/{table}/control")).json()["status"] == "none"
     assert (await web.post(f"/api/tables/{table}/takeover")).json()["status"] == "yours"
     assert (await web.post(f"/api/tables/{table}/release")).json()["status"] == "released"
 

@@ -17,7 +17,12 @@ from rich.console import Console
 
 from sicbo.demo.client import FloorClient
 from sicbo.demo.simulator import DEMO_TABLES, RoundLine, TableSimulator
-from sicbo.demo.takeover import TakeoverRequest, release_subject, takeover_subject
+from sicbo.demo.takeover import (
+    TakeoverRequest,
+    control_subject,
+    release_subject,
+    takeover_subject,
+)
 from sicbo.gateway.process import GatewayProcess
 from sicbo.illumination.processes import LayoutControllerProcess
 from sicbo.infra.nats_server import LocalNatsServer, free_port
@@ -83,7 +88,7 @@ def port_or_free(preferred: int) -> int:
 
 
 async def answer_takeovers(nc: NATS, tables: list[TableSimulator]) -> None:
-    """The web terminal's "take over" and "hand back" (sicbo.demo.takeover)."""
+    """The web terminal's "take over", "hand back" and "who plays" (sicbo.demo.takeover)."""
     for sim in tables:
 
         async def on_takeover(msg: Msg, sim: TableSimulator = sim) -> None:
@@ -96,8 +101,12 @@ async def answer_takeovers(nc: NATS, tables: list[TableSimulator]) -> None:
         async def on_release(msg: Msg, sim: TableSimulator = sim) -> None:
             await msg.respond(msgspec.json.encode(sim.hand_back()))
 
+        async def on_control(msg: Msg, sim: TableSimulator = sim) -> None:
+            await msg.respond(msgspec.json.encode(sim.control()))
+
         await nc.subscribe(takeover_subject(sim.table), cb=on_takeover)
         await nc.subscribe(release_subject(sim.table), cb=on_release)
+        await nc.subscribe(control_subject(sim.table), cb=on_control)
 
 
 async def run_floor(

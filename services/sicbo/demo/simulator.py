@@ -157,9 +157,15 @@ class TableSimulator:
         self.held_by = operator
         self._handed_back.clear()
         self.notice(f"{self.table}: taken over by {operator}")
-        if self.playing is None:
-            return Control(status="yours")
-        return Control(status="after-round", round=self.playing)
+        return self.control()
+
+    def control(self) -> Control:
+        """Who plays the table now."""
+        if self.held_by is None:
+            return Control(status="demo", round=self.playing)
+        if self.playing is not None:
+            return Control(status="after-round", round=self.playing, by=self.held_by)
+        return Control(status="yours", by=self.held_by)
 
     def hand_back(self) -> Control:
         if self.held_by is not None:

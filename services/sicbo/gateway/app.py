@@ -32,7 +32,12 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from sicbo.demo.takeover import TakeoverRequest, release_subject, takeover_subject
+from sicbo.demo.takeover import (
+    TakeoverRequest,
+    control_subject,
+    release_subject,
+    takeover_subject,
+)
 from sicbo.game.errors import GameError
 from sicbo.game.profiles import parse_paytable_ref
 from sicbo.gateway.access import TERMINAL_ACTIONS, may_send
@@ -316,6 +321,15 @@ class Gateway:
             )
         except Unavailable:
             raw = b'{"status":"yours","round":null}'  # no simulated dealer at this table
+        return Response(raw, media_type="application/json")
+
+    async def control(self, request: Request) -> Response:
+        """Who plays the table now: the demo dealer, or the person who took it over."""
+        table = await self._opened(_table(request))
+        try:
+            raw = await self.floor.request(control_subject(table), b"{}")
+        except Unavailable:
+            raw = b'{"status":"none","round":null,"by":null}'  # no simulated dealer here
         return Response(raw, media_type="application/json")
 
     async def release(self, request: Request) -> Response:
@@ -607,6 +621,7 @@ def create_gateway(settings: Settings) -> Starlette:
         Route(f"{api}/commands", _guarded(gw.post_command), methods=["POST"]),
         Route(f"{api}/takeover", _guarded(gw.takeover), methods=["POST"]),
         Route(f"{api}/release", _guarded(gw.release), methods=["POST"]),
+        Route(f"{api}/control", _guarded(gw.control)),
         Route(f"{api}/slips", _guarded(gw.place_slip), methods=["POST"]),
         Route(f"{api}/history", _guarded(gw.history)),
         WebSocketRoute(f"{api}/layout-controller", gw.layout_controller),

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, get_args
 
-from sicbo.demo.takeover import release_subject, takeover_subject
+from sicbo.demo.takeover import control_subject, release_subject, takeover_subject
 from sicbo.gateway.access import TERMINAL_ACTIONS
 from sicbo.gateway.floor import GATEWAY_INBOX
 from sicbo.shell.app import ping_subject
@@ -262,6 +262,7 @@ GATEWAY = User(
             HISTORY_ALL,  # a player's bet history
             takeover_subject("*"),  # demo only: nobody answers on a real floor
             release_subject("*"),
+            control_subject("*"),
             *LOG,
         ),
         subscribe=(

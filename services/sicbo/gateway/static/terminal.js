@@ -64,7 +64,7 @@ let locked = false;
 let lastInput = Date.now();
 let pressed = []; // dice pressed on the keypad, in order
 let pressedRound = null;
-let control = null; // the takeover answer {status, round}
+let control = null; // who plays the table, GET /control's answer {status, round, by}; null: not known yet
 let noticeTimer = null;
 const ui = {}; // controls of the desk, by name
 const gates = []; // [button, () => enabled?] re-evaluated on every update
@@ -146,11 +146,12 @@ function gate(button, enabled) {
 }
 
 /**
- * A button of the round in play: also off while the demo dealer finishes its round after a
- * takeover. A command refused there (the round moved on under the press) would stop the demo.
+ * A button of the round in play: also off while the demo dealer plays the table, or finishes
+ * its round after a takeover (demoPlays). A command refused there (the round moved on under the
+ * press) would stop the demo.
  */
 function playGate(button, enabled) {
-  return gate(button, () => !demoFinishing() && enabled());
+  return gate(button, () => !demoPlays() && enabled());
 }
 
 // ---- talking to the gateway ---------------------------------------------------------------------
@@ -190,6 +191,7 @@ let requested = 0;
 let shown = 0;
 async function loadView() {
   if (!table) return;
+  loadControl(); // who plays the table, read with it
   const mine = ++requested;
   try {
     const answer = await api("GET", `/api/tables/${encodeURIComponent(table)}`);
@@ -251,6 +253,7 @@ function signedIn(answer) {
   $("desk").hidden = false;
   unlockScreen();
   update();
+  loadControl();
 }
 
 function signedOut(message) {
@@ -294,7 +297,7 @@ async function signOut() {
   try {
     await api("DELETE", "/api/session");
     signedOut("");
-    flash(control && control.status !== "released"
+    flash(takenOver()
       ? "Signed out. The table stays taken over: \"Hand back to demo\" returns it to the demo dealer."
       : "Signed out.", "info");
   } catch (err) {
@@ -364,35 +367,70 @@ function buildDesk() {
 
 function buildControl() {
   ui.controlStatus = el("span", { id: "control-status", class: "control-status", role: "status" },
-    "the demo dealer runs this table until you take it over");
+    "checking who plays this table…");
   const takeover = gate(el("button", { type: "button", id: "takeover", onclick: takeOver }, "Take over from demo"),
-    () => !!view);
+    () => !takenOver());
   const release = gate(el("button", { type: "button", id: "release", onclick: release_ }, "Hand back to demo"),
-    () => !!view);
-  return el("section", { id: "control", class: "panel control", "aria-label": "table control" },
+    () => control?.status !== "demo");
+  ui.control = el("section", { id: "control", class: "panel control", "aria-label": "table control" },
     takeover, release, ui.controlStatus);
+  return ui.control;
 }
 
-async function takeOver() {
+// Who plays the table is the floor's to say (GET /control), not this page's memory: a reload, or
+// a second terminal or operator, reads the same answer. It is read with the table (on load, on
+// every change and every RESYNC_MS), after sign-in, and after take over / hand back.
+let controlAsked = 0;
+let controlShown = 0;
+let controlError = null;
+
+/** Take the floor's answer {status, round, by}: demo, after-round, yours or none. */
+function setControl(answer) {
+  if (answer.status === "released") control = { status: "demo", round: null, by: null };
+  else control = { status: answer.status, round: answer.round ?? null, by: answer.by ?? null };
+  controlError = null;
+  settleControl();
+}
+
+async function loadControl() {
+  if (!table) return;
+  const mine = ++controlAsked;
   try {
-    const answer = await api("POST", `/api/tables/${encodeURIComponent(table)}/takeover`);
-    control = { status: answer.status, round: answer.round };
+    const answer = await api("GET", `/api/tables/${encodeURIComponent(table)}/control`);
+    if (mine < controlShown) return; // a later read, take over or hand back answered already
+    controlShown = mine;
+    setControl(answer);
+  } catch (err) {
+    if (mine < controlShown) return;
+    controlShown = mine;
+    // 404: the table was never opened, which the table's read says already.
+    controlError = err.status === 404 ? null : err.message;
+  }
+  update();
+}
+
+/** POST /takeover or /release; their answer is the floor's word as of then, read again after. */
+async function changeControl(path) {
+  const mine = ++controlAsked;
+  try {
+    const answer = await api("POST", `/api/tables/${encodeURIComponent(table)}/${path}`);
+    if (mine >= controlShown) {
+      controlShown = mine;
+      setControl(path === "takeover" && !answer.by ? { ...answer, by: session?.operator } : answer);
+    }
     update();
   } catch (err) {
     handleError(err);
   }
+  loadControl();
 }
 
-async function release_() {
-  try {
-    await api("POST", `/api/tables/${encodeURIComponent(table)}/release`);
-    control = null;
-    update();
-    setText(ui.controlStatus, "the table is back with the demo dealer");
-    delete ui.controlStatus.dataset.status;
-  } catch (err) {
-    handleError(err);
-  }
+function takeOver() {
+  return changeControl("takeover");
+}
+
+function release_() {
+  return changeControl("release");
 }
 
 /** After a takeover: the table is the person's once the demo dealer's round is completed. */
@@ -400,22 +438,52 @@ function settleControl() {
   if (!control || control.status !== "after-round" || control.round == null) return;
   const r = view && view.round;
   if (r && (r.number > control.round || (r.number === control.round && r.phase === "completed"))) {
-    control = { status: "yours", round: control.round };
+    control = { ...control, status: "yours" };
   }
 }
 
-/** Whether the demo dealer is still finishing its round after a takeover. */
-function demoFinishing() {
-  return !!control && control.status === "after-round";
+/** Whether a person has taken the table over from the demo dealer. */
+function takenOver() {
+  return !!control && (control.status === "after-round" || control.status === "yours");
+}
+
+/**
+ * Whether the round's buttons wait: the demo dealer plays the table (nobody took it over), or
+ * finishes its round after a takeover, or who plays it is not known yet. A press there would
+ * collide with the simulated dealer's, and a command refused would stop the demo. On a floor
+ * without a demo dealer ("none") nothing waits.
+ */
+function demoPlays() {
+  return !control || control.status === "demo" || control.status === "after-round";
+}
+
+/** Why the round's buttons wait, for the keypad's line. */
+function waitingFor() {
+  if (!control) return controlError ? "who plays this table is not known" : "checking who plays this table";
+  if (control.status === "demo") return "the demo dealer plays this table: take it over first";
+  return `the demo dealer is finishing round ${control.round ?? ""}`;
 }
 
 function showControl() {
-  if (!ui.controlStatus || !control) return;
-  setText(ui.controlStatus, demoFinishing()
-    ? `the demo dealer is finishing round ${control.round ?? ""}: the round's buttons wait until`
-      + " it is completed, then the table is yours"
-    : "the table is yours");
-  ui.controlStatus.dataset.status = control.status;
+  if (!ui.controlStatus) return;
+  ui.control.hidden = control?.status === "none"; // a real floor: no demo dealer to take over from
+  const mine = !control?.by || control.by === session?.operator;
+  const by = control?.by ? `taken over by ${control.by}` : "";
+  let text;
+  if (!control) {
+    text = controlError ? `who plays this table is not known: ${controlError}` : "checking who plays this table…";
+  } else if (control.status === "demo") {
+    text = "the demo dealer plays this table";
+  } else if (control.status === "after-round") {
+    text = `${by && !mine ? `${by}: ` : ""}the demo dealer is finishing round ${control.round ?? ""}:`
+      + ` the round's buttons wait until it is completed, then the table is ${mine ? "yours" : "in their hands"}`;
+  } else if (control.status === "yours") {
+    text = mine ? (by ? `${by}: the table is yours` : "the table is yours") : by;
+  } else {
+    text = "";
+  }
+  setText(ui.controlStatus, text);
+  ui.controlStatus.dataset.status = control ? control.status : "unknown";
 }
 
 function buildRoundButtons() {
@@ -437,7 +505,7 @@ function buildRoundButtons() {
 }
 
 async function roundAction(tag) {
-  if (!view || demoFinishing()) return;
+  if (!view || demoPlays()) return;
   if (tag === "round.start.v1") {
     const tumbles = Number.parseInt(ui.tumbles ? ui.tumbles.value : MIN_TUMBLES, 10);
     if (!Number.isFinite(tumbles)) { flash("Enter how many times the dice tumbled.", "error"); return; }
@@ -486,7 +554,7 @@ function buildKeypad() {
 
 function press(n) {
   const r = view && view.round;
-  if (!r || r.phase !== "uncovered" || r.entered || pressed.length >= 3 || busy || demoFinishing()) return;
+  if (!r || r.phase !== "uncovered" || r.entered || pressed.length >= 3 || busy || demoPlays()) return;
   if (pressedRound !== r.number) { pressed = []; pressedRound = r.number; }
   pressed.push(n);
   update();
@@ -499,7 +567,7 @@ function clearDice() {
 
 async function enterDice() {
   const r = view && view.round;
-  if (!r || pressed.length !== 3 || demoFinishing()) return;
+  if (!r || pressed.length !== 3 || demoPlays()) return;
   const dice = [...pressed];
   const reply = await send({ type: "dice.enter.v1", round: r.number, dice });
   if (reply) { pressed = []; ui.enteredLocal = { round: r.number, dice }; update(); }
@@ -507,7 +575,7 @@ async function enterDice() {
 
 async function confirmDice() {
   const r = view && view.round;
-  if (!r || demoFinishing()) return;
+  if (!r || demoPlays()) return;
   await send({ type: "dice.confirm.v1", round: r.number });
 }
 
@@ -536,7 +604,7 @@ function buildNoResult() {
 async function declareNoResult(event) {
   event.preventDefault();
   const r = view && view.round;
-  if (!r || demoFinishing()) return;
+  if (!r || demoPlays()) return;
   const reply = await send({ type: "round.declare-no-result.v1", round: r.number,
     reason: $("no-result-reason").value, detail: $("no-result-detail").value.trim() });
   if (reply) {
@@ -866,7 +934,7 @@ function update() {
   if (!session) return;
   settleControl();
   if (r && pressedRound !== r.number) { pressed = []; pressedRound = r.number; }
-  if (!r || r.phase !== "uncovered" || r.entered || demoFinishing()) pressed = [];
+  if (!r || r.phase !== "uncovered" || r.entered || demoPlays()) pressed = [];
   if (ui.enteredLocal && (!r || r.number !== ui.enteredLocal.round || r.entered)) ui.enteredLocal = null;
 
   for (const [button, enabled] of gates) {
@@ -891,7 +959,7 @@ function update() {
       setText(ui.echoLabel, entered ? "Entered" : "Pressed");
     }
     let state = "";
-    if (demoFinishing()) state = `The keypad waits: the demo dealer is finishing round ${control.round ?? ""}.`;
+    if (demoPlays()) state = `The keypad waits: ${waitingFor()}.`;
     else if (!r || r.phase !== "uncovered") state = "The keypad works once the tumbler is uncovered.";
     else if (entered && !result) state = `Entered${byOf(r) ? ` by ${byOf(r)}` : ""}: check the echo against the dice, then confirm.`;
     else if (pressed.length < 3) state = `Press die ${pressed.length + 1} of 3, lowest to highest (000 §5.3).`;
