@@ -105,7 +105,7 @@ async def test_a_player_bets_in_the_countdown_and_a_late_bet_is_refused(
     store: EventStore,
     console_errors: ConsoleErrors,
 ) -> None:
-    table = await opened(floor, nc, "online-live", betting_seconds=6)
+    table = await opened(floor, nc, "online-live", betting_seconds=10)
     dealer = console_errors.watch(await context.new_page())
     await sign_in(dealer, table, "ana", "1111")
     await press(dealer, "round.start.v1", "started")
@@ -117,7 +117,7 @@ async def test_a_player_bets_in_the_countdown_and_a_late_bet_is_refused(
     await expect(player.locator("#player-who")).to_contain_text("pat")
     await press(dealer, "round.open-betting.v1", "betting-open")
     await expect(player.locator("#phase")).to_have_text(re.compile("betting-open", re.I))
-    await expect(player.locator("#countdown")).to_have_text(re.compile(r"[1-6]"))
+    await expect(player.locator("#countdown")).to_have_text(re.compile(r"[1-9]"))
 
     await player.click('button[data-chip="500"]')
     await player.click('.spot[data-bet="big"]')
