@@ -13,10 +13,9 @@ import json
 import logging
 import math
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -27,10 +26,10 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from sicbo.demo.takeover import (
     TakeoverRequest,
@@ -43,10 +42,23 @@ from sicbo.game.profiles import parse_paytable_ref
 from sicbo.gateway.access import TERMINAL_ACTIONS, may_send
 from sicbo.gateway.attempts import SignInAttempts
 from sicbo.gateway.changes import ChangeHub
+from sicbo.gateway.displays import serve_display
 from sicbo.gateway.floor import GATEWAY_INBOX, Floor, Unavailable
+from sicbo.gateway.http import (
+    ID_CHARS,
+    STATIC,
+    ApiError,
+    error,
+    guarded,
+    json_response,
+    page,
+    read_body,
+    reply_response,
+    table_id,
+    table_of,
+)
 from sicbo.gateway.layout import layout_of
 from sicbo.gateway.operators import Operator
-from sicbo.illumination.illuminator import DEFAULT_DEADLINE
 from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import servers
 from sicbo.shell.app import ping_subject
@@ -55,31 +67,22 @@ from sicbo.wagers.queries import history_subject
 from sicbo_contracts.base import Role
 from sicbo_contracts.board import recall_subject, stats_subject
 from sicbo_contracts.dice import DiceCommand
-from sicbo_contracts.illumination import LayoutReport, LightLayout
 from sicbo_contracts.lifecycle import LifecycleCommand
 from sicbo_contracts.replies import Rejected
-from sicbo_contracts.subjects import layout_light, layout_ping, parse_event_subject
+from sicbo_contracts.subjects import parse_event_subject
 from sicbo_contracts.wagers import BetHistoryQuery, WagerCommand
 
 log = logging.getLogger(__name__)
 
 #: GLI-19 §C.6.5: a terminal locks after 5 idle minutes.
 IDLE_LOCK_SECONDS = 300
-#: How long a layout page has to light what the illumination service asked for: no longer
-#: than the illumination service waits for the report.
-LIGHT_SECONDS = DEFAULT_DEADLINE
 KEEPALIVE_SECONDS = 15.0
-#: A slip of 200 wagers (the contract's most) is about 10 KiB.
-MAX_BODY = 64 * 1024
-STATIC = Path(str(resources.files("sicbo.gateway").joinpath("static")))
 
 _command = msgspec.json.Decoder(LifecycleCommand | DiceCommand | WagerCommand)
-_light = msgspec.json.Decoder(LightLayout)
 _encode = msgspec.json.Encoder().encode
 _TABLE = r"{table:str}"
 #: Checked against when the id is unknown: no PIN hashes to all zeros.
 _NOBODY = Operator(id="-", role=Role.DEALER, salt="00" * 16, pin_hash="00" * 32)
-_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
 @dataclass(frozen=True)
@@ -89,54 +92,6 @@ class Settings:
     secret: str  # signs the session cookies: the same on every replica
     idle_lock_seconds: int = IDLE_LOCK_SECONDS
     https_only: bool = False  # production behind TLS: cookies only over https
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, reason: str, field: str | None = None) -> None:
-        super().__init__(reason)
-        self.status, self.code, self.reason, self.field = status, code, reason, field
-
-
-def error(status: int, code: str, reason: str, field: str | None = None) -> JSONResponse:
-    return JSONResponse({"code": code, "reason": reason, "field": field}, status_code=status)
-
-
-def _json(value: Any, status: int = 200) -> Response:
-    return Response(_encode(value), status_code=status, media_type="application/json")
-
-
-def _table(request: Request | WebSocket) -> str:
-    table = str(request.path_params["table"])
-    if not 1 <= len(table) <= 32 or not set(table) <= _ID_CHARS:
-        raise ApiError(400, "invalid", f"table id {table!r}: 1-32 of A-Z a-z 0-9 _ -", "table")
-    return table
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise ApiError(413, "too-large", f"the body is over {MAX_BODY // 1024} KiB")
-    try:
-        body = json.loads(raw or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise ApiError(400, "invalid", f"the body is not JSON: {err}") from None
-    if not isinstance(body, dict):
-        raise ApiError(400, "invalid", "the body must be a JSON object")
-    return body
-
-
-_STATUS_OF_CODE = {"invalid": 400, "forbidden": 403, "unavailable": 503}
-
-
-def _reply(raw: bytes) -> Response:
-    """A service's reply, passed on with the HTTP status its code means."""
-    reply = json.loads(raw)
-    status = 200
-    if reply.get("type") == Rejected.__struct_config__.tag:
-        status = _STATUS_OF_CODE.get(reply.get("code"), 409)
-    return Response(raw, status_code=status, media_type="application/json")
 
 
 class Gateway:
@@ -219,7 +174,7 @@ class Gateway:
 
     async def _verified(self, request: Request) -> Operator:
         """The operator whose id and PIN the body carries; counts wrong PINs."""
-        body = await _body(request)
+        body = await read_body(request)
         op_id, pin = body.get("operator"), body.get("pin")
         if not isinstance(op_id, str) or not op_id:
             raise ApiError(400, "invalid", "operator: your operator id", "operator")
@@ -281,9 +236,9 @@ class Gateway:
     # ---- commands ---------------------------------------------------------------------------
 
     async def post_command(self, request: Request) -> Response:
-        table = _table(request)
+        table = table_of(request)
         operator = self._operator(request)
-        body = await _body(request)
+        body = await read_body(request)
         for stamped in ("table", "actor"):
             if stamped in body:
                 raise ApiError(
@@ -310,10 +265,10 @@ class Gateway:
         except msgspec.DecodeError as err:
             rejected = invalid_input(err, body.get("command_id"))
             return error(400, rejected.code, rejected.reason, rejected.field)
-        return _reply(await self.floor.send(cmd))
+        return reply_response(await self.floor.send(cmd))
 
     async def takeover(self, request: Request) -> Response:
-        table = _table(request)
+        table = table_of(request)
         operator = self._operator(request)
         try:
             raw = await self.floor.request(
@@ -325,7 +280,7 @@ class Gateway:
 
     async def control(self, request: Request) -> Response:
         """Who plays the table now: the demo dealer, or the person who took it over."""
-        table = await self._opened(_table(request))
+        table = await self._opened(table_of(request))
         try:
             raw = await self.floor.request(control_subject(table), b"{}")
         except Unavailable:
@@ -333,7 +288,7 @@ class Gateway:
         return Response(raw, media_type="application/json")
 
     async def release(self, request: Request) -> Response:
-        table = _table(request)
+        table = table_of(request)
         self._operator(request)
         try:
             raw = await self.floor.request(release_subject(table), b"{}")
@@ -360,11 +315,11 @@ class Gateway:
         return JSONResponse({"player": self._player(request)})
 
     async def player_sign_in(self, request: Request) -> Response:
-        player = (await _body(request)).get("player")
+        player = (await read_body(request)).get("player")
         if (
             not isinstance(player, str)
             or not 1 <= len(player) <= 64
-            or not set(player) <= (_ID_CHARS | set(".:@"))
+            or not set(player) <= (ID_CHARS | set(".:@"))
         ):
             raise ApiError(400, "invalid", "player: 1-64 of A-Z a-z 0-9 _ . : @ -", "player")
         request.session["player"] = player
@@ -376,8 +331,8 @@ class Gateway:
 
     async def place_slip(self, request: Request) -> Response:
         player = self._player(request)
-        table = await self._opened(_table(request))
-        body = await _body(request)
+        table = await self._opened(table_of(request))
+        body = await read_body(request)
         unknown = body.keys() - {"command_id", "round", "wagers"}
         if unknown:
             field = sorted(unknown)[0]
@@ -397,24 +352,24 @@ class Gateway:
 
     async def history(self, request: Request) -> Response:
         query = BetHistoryQuery(player=self._player(request))
-        table = await self._opened(_table(request))
-        return _reply(await self.floor.request(history_subject(table), _encode(query)))
+        table = await self._opened(table_of(request))
+        return reply_response(await self.floor.request(history_subject(table), _encode(query)))
 
     # ---- reads ------------------------------------------------------------------------------
 
     async def get_floor(self, request: Request) -> Response:
         views = await self.floor.views()
-        return _json({"server_time": _now(), "tables": views})
+        return json_response({"server_time": _now(), "tables": views})
 
     async def get_table(self, request: Request) -> Response:
-        table = _table(request)
+        table = table_of(request)
         view = await self.floor.view(table)
         if view is None:
             raise ApiError(404, "not-found", f"table {table} has never been opened")
-        return _json({"server_time": _now(), **msgspec.to_builtins(view)})
+        return json_response({"server_time": _now(), **msgspec.to_builtins(view)})
 
     async def get_layout(self, request: Request) -> Response:
-        table = _table(request)
+        table = table_of(request)
         view = await self.floor.view(table)
         if view is None or view.paytable is None:
             raise ApiError(404, "not-found", f"table {table} has never been opened")
@@ -422,22 +377,22 @@ class Gateway:
             layout = layout_of(parse_paytable_ref(view.paytable))
         except GameError as err:  # a paytable of a newer version than this gateway knows
             raise ApiError(503, "unavailable", str(err)) from None
-        return _json({"table": table, **msgspec.to_builtins(layout)})
+        return json_response({"table": table, **msgspec.to_builtins(layout)})
 
     async def get_board(self, request: Request) -> Response:
-        table = await self._opened(_table(request))
+        table = await self._opened(table_of(request))
         stats, recall = await asyncio.gather(
             self.floor.request(stats_subject(table), b"{}"),
             self.floor.request(recall_subject(table), b"{}"),
         )
         for raw in (stats, recall):
             if json.loads(raw).get("type") == Rejected.__struct_config__.tag:
-                return _reply(raw)
+                return reply_response(raw)
         body = b'{"stats":' + stats + b',"recall":' + recall + b"}"
         return Response(body, media_type="application/json")
 
     async def get_round(self, request: Request) -> Response:
-        table = _table(request)
+        table = table_of(request)
         try:
             round_no = int(request.path_params["round"])
         except ValueError:
@@ -447,15 +402,15 @@ class Gateway:
         report = await self.floor.round_report(table, round_no)
         if report.status == "NOT STARTED":
             raise ApiError(404, "not-found", f"round {round_no} of {table} has not started")
-        return _json(report)
+        return json_response(report)
 
     # ---- live -------------------------------------------------------------------------------
 
     async def events(self, request: Request) -> Response:
         """Server-sent events: one ``change`` per event appended (the page re-reads)."""
         table = request.query_params.get("table")
-        if table is not None and (not 1 <= len(table) <= 32 or not set(table) <= _ID_CHARS):
-            raise ApiError(400, "invalid", "table: 1-32 of A-Z a-z 0-9 _ -", "table")
+        if table is not None:
+            table_id(table)
         subject = f"sicbo.evt.{table}.>" if table else "sicbo.evt.*.lc.>"
         hub = self.hub
 
@@ -481,82 +436,18 @@ class Gateway:
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
     async def layout_controller(self, ws: WebSocket) -> None:
-        """The page as the table's layout controller (000 §2.3): LightLayout requests go to
-        the page; what the page reports lit (read back from its DOM) goes back as the
-        LayoutReport, so a broken display shows as an illumination fault."""
+        """The page as the table's layout controller (sicbo.gateway.displays)."""
         # Accepted first, so the page reads why in the close code: 4401 sign in, 4400 bad table.
         await ws.accept()
         try:
-            table = _table(ws)
+            table = table_of(ws)
             # A display is signed in by an operator: an anonymous page could otherwise answer
             # for the lamps, hide a dark one or get the table suspended.
             self._display(ws)
         except ApiError as err:
             await ws.close(code=4401 if err.status == 401 else 4400, reason=err.reason[:120])
             return
-        nc = self.floor.nc
-        loop = asyncio.get_running_loop()
-        pending: dict[str, asyncio.Future[list[str]]] = {}
-
-        async def answer(msg: Msg, request: LightLayout) -> None:
-            lit = loop.create_future()
-            pending[request.request_id] = lit
-            try:
-                await ws.send_json(
-                    {
-                        "type": "light",
-                        "request_id": request.request_id,
-                        "round": request.round,
-                        "spots": request.spots,
-                    }
-                )
-                spots = await asyncio.wait_for(lit, LIGHT_SECONDS)
-            except (TimeoutError, WebSocketDisconnect, RuntimeError):
-                return  # no report: the illumination service's deadline makes it a fault
-            finally:
-                pending.pop(request.request_id, None)
-            report = LayoutReport(
-                request_id=request.request_id, table=table, round=request.round, lit=spots
-            )
-            await msg.respond(_encode(report))
-
-        tasks: set[asyncio.Task[None]] = set()
-
-        async def on_light(msg: Msg) -> None:
-            try:
-                request = _light.decode(msg.data)
-            except msgspec.DecodeError:
-                return
-            if request.table == table and msg.reply:
-                task = loop.create_task(answer(msg, request))
-                tasks.add(task)
-                task.add_done_callback(tasks.discard)
-
-        async def on_ping(msg: Msg) -> None:
-            if msg.reply:
-                await msg.respond(b'{"ok":true}')
-
-        subs = [
-            await nc.subscribe(layout_light(table), cb=on_light),
-            await nc.subscribe(layout_ping(table), cb=on_ping),
-        ]
-        try:
-            while True:
-                message = await ws.receive_json()
-                if not isinstance(message, dict) or message.get("type") != "lit":
-                    continue
-                lit = pending.get(str(message.get("request_id")))
-                spots = message.get("lit")
-                if lit is not None and not lit.done() and isinstance(spots, list):
-                    lit.set_result([str(s) for s in spots])
-        except (WebSocketDisconnect, json.JSONDecodeError, RuntimeError):
-            pass
-        finally:
-            for sub in subs:
-                with contextlib.suppress(Exception):
-                    await sub.unsubscribe()
-            for task in tasks:
-                task.cancel()
+        await serve_display(ws, self.floor.nc, table)
 
     async def healthz(self, request: Request) -> Response:
         ok = self._nc is not None and self._nc.is_connected
@@ -564,66 +455,41 @@ class Gateway:
 
 
 def _now() -> str:
-    from datetime import UTC, datetime
-
     return datetime.now(UTC).isoformat()
-
-
-def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
-    async def page(request: Request) -> Response:
-        if "table" in request.path_params:
-            _table(request)
-        return FileResponse(STATIC / name, headers={"cache-control": "no-cache"})
-
-    return page
-
-
-def _guarded(
-    handler: Callable[[Request], Awaitable[Response]],
-) -> Callable[[Request], Awaitable[Response]]:
-    async def guarded(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except ApiError as err:
-            return error(err.status, err.code, err.reason, err.field)
-        except Unavailable as err:
-            return error(503, "unavailable", str(err))
-
-    return guarded
 
 
 def create_gateway(settings: Settings) -> Starlette:
     gw = Gateway(settings)
     api = f"/api/tables/{_TABLE}"
     routes = [
-        Route("/", _guarded(_page("index.html"))),
-        Route(f"/tables/{_TABLE}/terminal", _guarded(_page("terminal.html"))),
-        Route(f"/tables/{_TABLE}/layout", _guarded(_page("layout.html"))),
-        Route(f"/tables/{_TABLE}/board", _guarded(_page("board.html"))),
-        Route(f"/tables/{_TABLE}/play", _guarded(_page("play.html"))),
-        Route(f"/tables/{_TABLE}/rounds/{{round:int}}", _guarded(_page("dispute.html"))),
+        Route("/", guarded(page("index.html"))),
+        Route(f"/tables/{_TABLE}/terminal", guarded(page("terminal.html"))),
+        Route(f"/tables/{_TABLE}/layout", guarded(page("layout.html"))),
+        Route(f"/tables/{_TABLE}/board", guarded(page("board.html"))),
+        Route(f"/tables/{_TABLE}/play", guarded(page("play.html"))),
+        Route(f"/tables/{_TABLE}/rounds/{{round:int}}", guarded(page("dispute.html"))),
         Route("/healthz", gw.healthz),
-        Route("/api/floor", _guarded(gw.get_floor)),
-        Route("/api/events", _guarded(gw.events)),
-        Route("/api/session", _guarded(gw.get_session), methods=["GET"]),
-        Route("/api/session", _guarded(gw.sign_in), methods=["POST"]),
-        Route("/api/session", _guarded(gw.sign_out), methods=["DELETE"]),
-        Route("/api/display", _guarded(gw.get_display), methods=["GET"]),
-        Route("/api/display", _guarded(gw.display_sign_in), methods=["POST"]),
-        Route("/api/display", _guarded(gw.display_sign_out), methods=["DELETE"]),
-        Route("/api/player", _guarded(gw.get_player), methods=["GET"]),
-        Route("/api/player", _guarded(gw.player_sign_in), methods=["POST"]),
-        Route("/api/player", _guarded(gw.player_sign_out), methods=["DELETE"]),
-        Route(api, _guarded(gw.get_table)),
-        Route(f"{api}/layout", _guarded(gw.get_layout)),
-        Route(f"{api}/board", _guarded(gw.get_board)),
-        Route(f"{api}/rounds/{{round}}", _guarded(gw.get_round)),
-        Route(f"{api}/commands", _guarded(gw.post_command), methods=["POST"]),
-        Route(f"{api}/takeover", _guarded(gw.takeover), methods=["POST"]),
-        Route(f"{api}/release", _guarded(gw.release), methods=["POST"]),
-        Route(f"{api}/control", _guarded(gw.control)),
-        Route(f"{api}/slips", _guarded(gw.place_slip), methods=["POST"]),
-        Route(f"{api}/history", _guarded(gw.history)),
+        Route("/api/floor", guarded(gw.get_floor)),
+        Route("/api/events", guarded(gw.events)),
+        Route("/api/session", guarded(gw.get_session), methods=["GET"]),
+        Route("/api/session", guarded(gw.sign_in), methods=["POST"]),
+        Route("/api/session", guarded(gw.sign_out), methods=["DELETE"]),
+        Route("/api/display", guarded(gw.get_display), methods=["GET"]),
+        Route("/api/display", guarded(gw.display_sign_in), methods=["POST"]),
+        Route("/api/display", guarded(gw.display_sign_out), methods=["DELETE"]),
+        Route("/api/player", guarded(gw.get_player), methods=["GET"]),
+        Route("/api/player", guarded(gw.player_sign_in), methods=["POST"]),
+        Route("/api/player", guarded(gw.player_sign_out), methods=["DELETE"]),
+        Route(api, guarded(gw.get_table)),
+        Route(f"{api}/layout", guarded(gw.get_layout)),
+        Route(f"{api}/board", guarded(gw.get_board)),
+        Route(f"{api}/rounds/{{round}}", guarded(gw.get_round)),
+        Route(f"{api}/commands", guarded(gw.post_command), methods=["POST"]),
+        Route(f"{api}/takeover", guarded(gw.takeover), methods=["POST"]),
+        Route(f"{api}/release", guarded(gw.release), methods=["POST"]),
+        Route(f"{api}/control", guarded(gw.control)),
+        Route(f"{api}/slips", guarded(gw.place_slip), methods=["POST"]),
+        Route(f"{api}/history", guarded(gw.history)),
         WebSocketRoute(f"{api}/layout-controller", gw.layout_controller),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

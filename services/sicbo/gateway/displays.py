@@ -1,0 +1,94 @@
+"""A browser page as a table's layout controller (000 §2.3).
+
+The illumination service asks ``sicbo.layout.<table>.light`` to light the winning spots; while a
+display page is connected, the gateway answers for it: the request goes down the page's
+WebSocket, the page lights the spots and reads back from its DOM what is lit, and that goes back
+as the LayoutReport, so a spot the page failed to show is an illumination fault like a dark
+lamp. No answer within the service's deadline is a fault too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+import msgspec
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from sicbo.illumination.illuminator import DEFAULT_DEADLINE
+from sicbo_contracts.illumination import LayoutReport, LightLayout
+from sicbo_contracts.subjects import layout_light, layout_ping
+
+#: How long a page has to light what it was asked: no longer than the service waits.
+LIGHT_SECONDS = DEFAULT_DEADLINE
+_light = msgspec.json.Decoder(LightLayout)
+_encode = msgspec.json.Encoder().encode
+
+
+async def serve_display(ws: WebSocket, nc: NATS, table: str) -> None:
+    """Answer the table's light requests and pings for the page until it goes away."""
+    loop = asyncio.get_running_loop()
+    pending: dict[str, asyncio.Future[list[str]]] = {}
+
+    async def answer(msg: Msg, request: LightLayout) -> None:
+        lit = loop.create_future()
+        pending[request.request_id] = lit
+        try:
+            await ws.send_json(
+                {
+                    "type": "light",
+                    "request_id": request.request_id,
+                    "round": request.round,
+                    "spots": request.spots,
+                }
+            )
+            spots = await asyncio.wait_for(lit, LIGHT_SECONDS)
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            return  # no report: the illumination service's deadline makes it a fault
+        finally:
+            pending.pop(request.request_id, None)
+        report = LayoutReport(
+            request_id=request.request_id, table=table, round=request.round, lit=spots
+        )
+        await msg.respond(_encode(report))
+
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def on_light(msg: Msg) -> None:
+        try:
+            request = _light.decode(msg.data)
+        except msgspec.DecodeError:
+            return
+        if request.table == table and msg.reply:
+            task = loop.create_task(answer(msg, request))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+    async def on_ping(msg: Msg) -> None:
+        if msg.reply:
+            await msg.respond(b'{"ok":true}')
+
+    subs = [
+        await nc.subscribe(layout_light(table), cb=on_light),
+        await nc.subscribe(layout_ping(table), cb=on_ping),
+    ]
+    try:
+        while True:
+            message = await ws.receive_json()
+            if not isinstance(message, dict) or message.get("type") != "lit":
+                continue
+            lit = pending.get(str(message.get("request_id")))
+            spots = message.get("lit")
+            if lit is not None and not lit.done() and isinstance(spots, list):
+                lit.set_result([str(s) for s in spots])
+    except (WebSocketDisconnect, json.JSONDecodeError, RuntimeError):
+        pass
+    finally:
+        for sub in subs:
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
+        for task in tasks:
+            task.cancel()

@@ -1,0 +1,98 @@
+"""The HTTP side shared by every route: errors as JSON, bodies read within bounds, table ids
+checked, services' replies passed on with the status their code means, the static pages."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, JSONResponse, Response
+
+from sicbo.gateway.floor import Unavailable
+from sicbo_contracts.replies import Rejected
+
+#: A slip of 200 wagers (the contract's most) is about 10 KiB.
+MAX_BODY = 64 * 1024
+STATIC = Path(str(resources.files("sicbo.gateway").joinpath("static")))
+ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_encode = msgspec.json.Encoder().encode
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, reason: str, field: str | None = None) -> None:
+        super().__init__(reason)
+        self.status, self.code, self.reason, self.field = status, code, reason, field
+
+
+def error(status: int, code: str, reason: str, field: str | None = None) -> JSONResponse:
+    return JSONResponse({"code": code, "reason": reason, "field": field}, status_code=status)
+
+
+def json_response(value: Any, status: int = 200) -> Response:
+    return Response(_encode(value), status_code=status, media_type="application/json")
+
+
+def table_id(value: str, field: str = "table") -> str:
+    """A table id as the contracts allow it (it goes into NATS subjects)."""
+    if not 1 <= len(value) <= 32 or not set(value) <= ID_CHARS:
+        raise ApiError(400, "invalid", f"table id {value!r}: 1-32 of A-Z a-z 0-9 _ -", field)
+    return value
+
+
+def table_of(request: HTTPConnection) -> str:
+    return table_id(str(request.path_params["table"]))
+
+
+async def read_body(request: Request) -> dict[str, Any]:
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise ApiError(413, "too-large", f"the body is over {MAX_BODY // 1024} KiB")
+    try:
+        body = json.loads(raw or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ApiError(400, "invalid", f"the body is not JSON: {err}") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "invalid", "the body must be a JSON object")
+    return body
+
+
+_STATUS_OF_CODE = {"invalid": 400, "forbidden": 403, "unavailable": 503}
+
+
+def reply_response(raw: bytes) -> Response:
+    """A service's reply, passed on with the HTTP status its code means."""
+    reply = json.loads(raw)
+    status = 200
+    if reply.get("type") == Rejected.__struct_config__.tag:
+        status = _STATUS_OF_CODE.get(reply.get("code"), 409)
+    return Response(raw, status_code=status, media_type="application/json")
+
+
+def page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    async def page(request: Request) -> Response:
+        if "table" in request.path_params:
+            table_of(request)
+        return FileResponse(STATIC / name, headers={"cache-control": "no-cache"})
+
+    return page
+
+
+def guarded(
+    handler: Callable[[Request], Awaitable[Response]],
+) -> Callable[[Request], Awaitable[Response]]:
+    async def guarded(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except ApiError as err:
+            return error(err.status, err.code, err.reason, err.field)
+        except Unavailable as err:
+            return error(503, "unavailable", str(err))
+
+    return guarded
