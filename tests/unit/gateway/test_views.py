@@ -110,6 +110,16 @@ def round_steps(n: int, start: float, dice: tuple[int, int, int]) -> list[Any]:
 
 ROUND_1 = round_steps(1, -60, (5, 2, 3))
 ROUND_2 = round_steps(2, -50, (4, 1, 4))
+#: A supervisor corrects round 2's result 1 4 4 to 1 4 6 (GLI-19 §4.18.4).
+CORRECTION_2 = event(
+    ResultCorrected,
+    "supervisor",
+    minutes=-40,
+    round=2,
+    before=(1, 4, 4),
+    after=(1, 4, 6),
+    reason="misread die",
+)
 
 
 # ---- a table's view ------------------------------------------------------------------------------
@@ -201,15 +211,7 @@ def test_a_void_round_leaves_the_previous_result() -> None:
 
 
 def test_a_correction_updates_the_last_result_gli_19_4_18_4() -> None:
-    correction = event(
-        ResultCorrected,
-        "supervisor",
-        minutes=-40,
-        round=2,
-        before=(1, 4, 4),
-        after=(1, 4, 6),
-        reason="misread die",
-    )
+    correction = CORRECTION_2
     v = view(opened() + ROUND_1 + ROUND_2 + [correction])
     assert v.last_result == ResultView(round=2, dice=(1, 4, 6), total=11)
     assert v.round is not None
@@ -340,15 +342,7 @@ def test_the_latest_verdict_wins() -> None:
 
 
 def test_the_view_encodes_to_json() -> None:
-    correction = event(
-        ResultCorrected,
-        "supervisor",
-        minutes=-40,
-        round=2,
-        before=(1, 4, 4),
-        after=(1, 4, 6),
-        reason="misread die",
-    )
+    correction = CORRECTION_2
     history = [
         *opened(),
         event(SeatTaken, "dealer", minutes=-100, player="p1", seat=3),
