@@ -7,8 +7,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
+from collections.abc import Callable
 
 import msgspec
+import pytest
 from nats.aio.client import Client as NATS
 
 from sicbo.demo.client import FloorClient
@@ -47,6 +50,34 @@ async def started_rounds(store: EventStore, table: str) -> list[tuple[int, str]]
     ]
 
 
+async def stopped(sim: TableSimulator, playing: asyncio.Task[None]) -> None:
+    """Stop the simulator for good (a cancellation alone can be lost in Python 3.11)."""
+    sim.stop()
+    playing.cancel()
+    done, _ = await asyncio.wait({playing}, timeout=30)
+    assert done, "the simulator did not stop"
+    with contextlib.suppress(asyncio.CancelledError):
+        await playing
+
+
+async def rounds_until(
+    store: EventStore,
+    table: str,
+    done: Callable[[list[tuple[int, str]]], bool],
+    what: str,
+    seconds: float = 30,
+) -> list[tuple[int, str]]:
+    """The table's started rounds once ``done`` holds for them, within ``seconds`` of wall time."""
+    deadline = time.monotonic() + seconds
+    while True:
+        rounds = await started_rounds(store, table)
+        if done(rounds):
+            return rounds
+        if time.monotonic() > deadline:
+            pytest.fail(f"{table}: {what} within {seconds} s; rounds started: {rounds}")
+        await asyncio.sleep(0.1)
+
+
 async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
     nc: NATS, store: EventStore, floor: Floor
 ) -> None:
@@ -58,10 +89,7 @@ async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
     await answer_takeovers(nc, [sim])
     playing = asyncio.create_task(sim.run())
     try:
-        for _ in range(200):  # until the simulated dealer is playing
-            if await started_rounds(store, table):
-                break
-            await asyncio.sleep(0.05)
+        await rounds_until(store, table, bool, "the demo dealer never started a round")
         before = await ask(nc, control_subject(table))
         assert before.status == "demo" and before.by is None
         reply = await nc.request(
@@ -87,16 +115,16 @@ async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
         )
         assert released.status == "released"
         assert (await ask(nc, control_subject(table))).status == "demo"
-        for _ in range(400):  # the person's round is cancelled, then the demo plays on
-            if any(n > last + 1 for n, _ in await started_rounds(store, table)):
-                break
-            await asyncio.sleep(0.05)
-        rounds = await started_rounds(store, table)
+        # the person's round is cancelled, then the demo plays on
+        rounds = await rounds_until(
+            store,
+            table,
+            lambda rounds: any(n > last + 1 for n, _ in rounds),
+            "the demo dealer did not play on",
+        )
         assert any(n > last + 1 and who == SIMULATED_DEALER.id for n, who in rounds), rounds
     finally:
-        playing.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await playing
+        await stopped(sim, playing)
 
 
 async def test_a_press_in_the_middle_of_a_demo_round_does_not_stop_the_demo(
@@ -117,7 +145,9 @@ async def test_a_press_in_the_middle_of_a_demo_round_does_not_stop_the_demo(
     playing = asyncio.create_task(sim.run())
     try:
         cancelled = None
-        for _ in range(400):  # a supervisor cancels the round the demo dealer is playing
+        deadline = time.monotonic() + 30
+        while cancelled is None:  # a supervisor cancels the round the demo dealer is playing
+            assert time.monotonic() < deadline, "no demo round could be cancelled in 30 s"
             rounds = await started_rounds(store, table)
             if rounds:
                 n = max(r for r, _ in rounds)
@@ -126,17 +156,14 @@ async def test_a_press_in_the_middle_of_a_demo_round_does_not_stop_the_demo(
                 )
                 if isinstance(await floor.send(nc, cancel), Accepted):
                     cancelled = n
-                    break
             await asyncio.sleep(0.02)
-        assert cancelled is not None
-        for _ in range(400):
-            if any(r > cancelled for r, _ in await started_rounds(store, table)):
-                break
-            await asyncio.sleep(0.05)
-        assert any(r > cancelled for r, _ in await started_rounds(store, table))
+        await rounds_until(
+            store,
+            table,
+            lambda rounds: any(r > cancelled for r, _ in rounds),
+            "the demo dealer did not play on after the cancellation",
+        )
         assert not playing.done()
         assert any("starts over" in text for text in notices), notices
     finally:
-        playing.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await playing
+        await stopped(sim, playing)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections import Counter
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -184,23 +185,24 @@ async def correct(floor: Floor, nc: NATS, table: str, n: int, dice: Dice) -> Non
 
 async def wait_completed(store: EventStore, table: str, n: int, seconds: float = 30) -> None:
     """Until the round's RoundCompleted is stored (settlement asked the lifecycle for it)."""
-    lc = round_filter(table, Aggregate.LIFECYCLE, n)
-    for _ in range(int(seconds * 20)):
-        if any(e.subject.endswith("round-completed-v1") for e in await store.read(lc)):
-            return
-        await asyncio.sleep(0.05)
-    pytest.fail(f"round {n} of {table} was not completed within {seconds} s")
+    await wait_for(
+        store, round_filter(table, Aggregate.LIFECYCLE, n), "round-completed-v1", seconds
+    )
 
 
 async def wait_for(
     store: EventStore, subject_filter: str, suffix: str, seconds: float = 30
 ) -> StoredEvent:
-    for _ in range(int(seconds * 20)):
+    """The first event on the filter whose subject ends with ``suffix``, within ``seconds`` of
+    wall time (a loaded machine reads slower: the bound is time, not a count of reads)."""
+    deadline = time.monotonic() + seconds
+    while True:
         found = [e for e in await store.read(subject_filter) if e.subject.endswith(suffix)]
         if found:
             return found[0]
+        if time.monotonic() > deadline:
+            pytest.fail(f"no {suffix} on {subject_filter} within {seconds} s")
         await asyncio.sleep(0.05)
-    pytest.fail(f"no {suffix} on {subject_filter} within {seconds} s")
 
 
 _parts = msgspec.json.Decoder(WagersSettled)

@@ -8,7 +8,7 @@ import msgspec
 from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.store import EventStore, StoredEvent
-from sicbo.lifecycle.decider import LifecycleState, fold
+from sicbo.lifecycle.decider import LifecycleState, evolve, initial_state
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
 from sicbo_contracts.replies import Reply
@@ -28,6 +28,8 @@ class FloorClient:
         self.nc = nc
         self.store = EventStore(nc, EVENT_STREAM)
         self.timeout = timeout
+        #: Each table's lifecycle as last read, and the sequence it was read up to.
+        self._lifecycles: dict[str, tuple[LifecycleState, int]] = {}
 
     async def send(self, cmd: Any) -> Reply:
         service = SERVICE_OF_TAG[type(cmd).__struct_config__.tag]
@@ -38,8 +40,15 @@ class FloorClient:
         return reply
 
     async def lifecycle(self, table: str) -> LifecycleState:
-        events = await self.store.read(aggregate_filter(table, Aggregate.LIFECYCLE))
-        return fold(table, [_lc_event.decode(e.data) for e in events])
+        """The table's lifecycle now: only what was appended since the last read is read (a
+        demo table polled for hours would otherwise be read whole, many times a second)."""
+        state, last_seq = self._lifecycles.get(table, (initial_state(table), 0))
+        filter_subject = aggregate_filter(table, Aggregate.LIFECYCLE)
+        for stored in await self.store.read(filter_subject, after_seq=last_seq):
+            state = evolve(state, _lc_event.decode(stored.data))
+            last_seq = stored.seq
+        self._lifecycles[table] = (state, last_seq)
+        return state
 
     async def events(self, subject_filter: str) -> list[StoredEvent]:
         return await self.store.read(subject_filter)

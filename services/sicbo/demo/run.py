@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import signal
 import socket
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -57,14 +58,21 @@ def print_line(console: Console, line: RoundLine) -> None:
     )
 
 
-def stop_on_signals() -> None:
+def stop_on_signals(*also: Callable[[], None]) -> None:
     """SIGINT (Ctrl-C) and SIGTERM cancel the floor, so the ``finally`` below stops every
-    process it started, even where SIGINT was inherited as ignored (a background job)."""
+    process it started, even where SIGINT was inherited as ignored (a background job); ``also``
+    runs first (the simulators' stop: a lone cancellation can be lost)."""
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
+
+    def stop() -> None:
+        for callback in also:
+            callback()
+        task.cancel()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, task.cancel)
+        loop.add_signal_handler(sig, stop)
 
 
 #: The demo operator list's sign-ins (services/sicbo/gateway/operators.toml holds them hashed).
@@ -167,6 +175,7 @@ async def run_floor(
                 )
                 for table in DEMO_TABLES
             ]
+            stop_on_signals(*(t.stop for t in tables))
             await answer_takeovers(nc, tables)
             console.print(
                 f"playing on {len(DEMO_TABLES)} demo tables, one per rule profile; take one over"

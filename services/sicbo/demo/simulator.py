@@ -133,14 +133,17 @@ class TableSimulator:
         self.held_by: str | None = None
         self.playing: int | None = None  # the round the simulated dealer is playing
         self._handed_back = asyncio.Event()
+        self._stopping = False
 
     async def run(self, rounds: int | None = None) -> None:
         await self._ensure_open()
         played = 0
-        while rounds is None or played < rounds:
+        while not self._stopping and (rounds is None or played < rounds):
             try:
                 if self.held_by is not None:
                     await self._wait_handed_back()
+                    if self._stopping:
+                        break
                     await self._ensure_open()  # whatever the person left: cancel, or wait
                 await self.play_round()
             except (RuntimeError, TimeoutError) as err:
@@ -151,6 +154,12 @@ class TableSimulator:
                 with contextlib.suppress(RuntimeError, TimeoutError):
                     await self._ensure_open()
             played += 1
+
+    def stop(self) -> None:
+        """Play no further round. A cancellation alone may be lost: Python 3.11's
+        ``asyncio.wait_for`` can swallow one that lands as its awaitable completes."""
+        self._stopping = True
+        self._handed_back.set()
 
     def take_over(self, operator: str) -> Control:
         """A person takes the table: the simulated dealer stops after the round it plays."""
@@ -176,7 +185,7 @@ class TableSimulator:
 
     async def _wait_handed_back(self) -> None:
         """Until handed back, or until nobody has played the table for HOLD_SECONDS."""
-        while self.held_by is not None:
+        while self.held_by is not None and not self._stopping:
             try:
                 await asyncio.wait_for(self._handed_back.wait(), HOLD_SECONDS)
             except TimeoutError:
