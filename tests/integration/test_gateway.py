@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
 import msgspec
@@ -28,6 +29,7 @@ from nats.errors import TimeoutError as NatsTimeout
 from sicbo.eventstore.store import EventStore
 from sicbo.gateway.attempts import MAX_FAILURES
 from sicbo.gateway.changes import QUEUE_SIZE, ChangeHub
+from sicbo.gateway.floor import Floor as GatewayFloor
 from sicbo.illumination.layout import winning_spots
 from sicbo.replay.report import round_report
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated
@@ -517,3 +519,37 @@ async def test_pages_watching_one_table_share_one_subscription(nc: NATS) -> None
         await asyncio.sleep(0.2)
         assert first.qsize() == QUEUE_SIZE
     assert hub.subscriptions == 0
+
+
+async def test_a_kept_round_report_is_read_again_only_when_its_round_changes(
+    web: httpx.AsyncClient, floor: Floor, nc: NATS, store: EventStore
+) -> None:
+    table = await opened(floor, nc)
+    await sign_in(web, "ana", "1111")
+    await play_to_result(web, table, 1, [1, 2, 3])
+    await wait_completed(store, table, 1)
+    reader = GatewayFloor(nc)
+    whole_table_reads = 0
+    read_all = reader.store.read_all
+
+    async def counted(**kwargs: Any) -> Any:
+        nonlocal whole_table_reads
+        whole_table_reads += 1
+        return await read_all(**kwargs)
+
+    reader.store.read_all = counted  # type: ignore[method-assign]
+    first = await reader.round_report(table, 1)
+    assert await reader.round_report(table, 1) == first and whole_table_reads == 1
+    await play_to_result(web, table, 2, [4, 5, 6])  # another round's events
+    await wait_completed(store, table, 2)
+    assert await reader.round_report(table, 1) == first and whole_table_reads == 1
+    before = await reader.round_report(table, 2)
+    assert whole_table_reads == 2
+    await sign_in(web, "sofia", "3333")
+    await accepted(
+        web, table, {"type": "dice.correct.v1", "round": 2, "dice": [4, 5, 5], "reason": "misread"}
+    )
+    await wait_for(store, round_filter(table, Aggregate.SETTLE, 2), "settle-adjusted-v1")
+    after = await reader.round_report(table, 2)
+    assert whole_table_reads == 3
+    assert before.final_dice == (4, 5, 6) and after.final_dice == (4, 5, 5)

@@ -77,7 +77,7 @@ class Floor:
             event_type=IlluminationEvent,
             service="gateway",
         )
-        self._reports: OrderedDict[tuple[str, int], RoundReport] = OrderedDict()
+        self._reports: OrderedDict[tuple[str, int], tuple[RoundReport, int]] = OrderedDict()
         self._known: set[str] = set()
         self._discovered_seq = 0
         self._discovering = asyncio.Lock()
@@ -116,15 +116,16 @@ class Floor:
         key = (table, round_no)
         cached = self._reports.get(key)
         if cached is not None:
-            changed = await self.store.read(round_history(table, round_no), after_seq=cached.as_of)
-            if not changed:
+            report, read_up_to = cached
+            if not await self.store.read(round_history(table, round_no), after_seq=read_up_to):
                 self._reports.move_to_end(key)
-                return cached
+                return report
         # The whole table: limits, and wagers carried in from earlier void rounds, are facts too.
         stored = await self.store.read_all(filter_subject=f"sicbo.evt.{table}.>")
         report = round_report(stored, table, round_no)
-        if report.status != "NOT STARTED":
-            self._reports[key] = report
+        if report.status != "NOT STARTED" and stored:
+            # Kept with the last sequence read (the report's own as_of is the settlement's).
+            self._reports[key] = (report, stored[-1].seq)
             self._reports.move_to_end(key)
             if len(self._reports) > REPORTS_KEPT:
                 self._reports.popitem(last=False)
