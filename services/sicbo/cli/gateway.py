@@ -82,13 +82,17 @@ def hash_pin(
     operator_id: Annotated[str, typer.Argument(metavar="ID", help="the operator's id")],
     role: Annotated[Role, typer.Argument(help="dealer | supervisor | inspector | operator")],
     pin: Annotated[
-        str,
-        typer.Option(prompt=True, hide_input=True, confirmation_prompt=True, help="4-12 digits"),
-    ],
+        str | None, typer.Option(help="4-12 digits; asked for (twice, hidden) when left out")
+    ] = None,
 ) -> None:
-    """Print the operator list entry of one operator (the PIN is salted and hashed)."""
+    """Print the operator list entry of one operator (the PIN is salted and hashed).
+
+    Only the entry goes to standard output (the questions go to standard error), so
+    `sicbo gateway hash-pin ana dealer >> operators.toml` appends it."""
+    if pin is None:
+        pin = typer.prompt("PIN", hide_input=True, confirmation_prompt=True, err=True)
     try:
-        entry = operator_entry(operator_id, role, pin, secrets.token_hex(16))
+        entry = operator_entry(operator_id, role, str(pin), secrets.token_hex(16))
         parse_operators(entry)  # the same checks as at start-up
     except OperatorListError as err:
         raise fail(str(err)) from None
