@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shutil
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -433,9 +434,17 @@ async def test_a_terminal_reads_replies_only_on_its_own_inbox_prefix(
 
 
 def test_the_server_logs_each_refusal_with_the_user(server_dir: Path) -> None:
-    log = (server_dir / "store" / "nats-server.log").read_text(errors="replace")
-    violations = [line for line in log.splitlines() if "Violation" in line]
-    who = {m.group(1) for line in violations if (m := re.search(r'"FLOOR/user:([\w-]+)"', line))}
-    assert who >= {
+    expected = {
         *("lifecycle", "dice", "wagers", "settlement", "gateway", "dealer", "inspector", "floor")
     }
+    who: set[str] = set()
+    deadline = time.monotonic() + 10  # the server writes its log as it goes: give it a moment
+    while not who >= expected and time.monotonic() < deadline:
+        log = (server_dir / "store" / "nats-server.log").read_text(errors="replace")
+        violations = [line for line in log.splitlines() if "Violation" in line]
+        who = {
+            m.group(1) for line in violations if (m := re.search(r'"FLOOR/user:([\w-]+)"', line))
+        }
+        if not who >= expected:
+            time.sleep(0.2)
+    assert who >= expected, expected - who
