@@ -147,14 +147,16 @@ async def _slips(
     return latencies
 
 
-async def _finish(client: FloorClient, table: str, round_no: int) -> None:
+async def _finish(
+    client: FloorClient, table: str, round_no: int, pace: float = DEALER_PACE_SECONDS
+) -> None:
     await _ok(
         client, CloseBetting(command_id=new_id("close"), table=table, actor=DEALER, round=round_no)
     )
     await _ok(client, Uncover(command_id=new_id("unc"), table=table, actor=DEALER, round=round_no))
     # A dealer announces and enters the dice seconds after "no more bets" (000 §5.2-5.4);
     # the bench keeps a human pace there, as settlement reads the wagers ahead meanwhile.
-    await asyncio.sleep(DEALER_PACE_SECONDS)
+    await asyncio.sleep(pace)
     await _ok(
         client,
         EnterDice(

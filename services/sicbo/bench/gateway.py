@@ -14,20 +14,15 @@ from pathlib import Path
 import httpx
 import nats
 
-from sicbo.bench.floor import DEALER, LIMITS, OPERATOR, _ok, percentile
+from sicbo.bench.floor import DEALER, _finish, _ok, _open_round, percentile
 from sicbo.demo.client import FloorClient, new_id
 from sicbo.gateway.process import GatewayProcess
 from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import provision
-from sicbo_contracts.dice import ConfirmResult, EnterDice
 from sicbo_contracts.lifecycle import (
-    CloseBetting,
     OpenBetting,
-    OpenTable,
     StartRound,
-    TableConfig,
-    Uncover,
 )
 from sicbo_contracts.subjects import Aggregate, round_filter
 
@@ -52,31 +47,21 @@ class GatewayFigures:
     change: Latencies  # command sent -> the page's change event received
 
 
-def _start(round_no: int) -> StartRound:
-    return StartRound(command_id=new_id("s"), table=TABLE, actor=DEALER, round=round_no, tumbles=3)
-
-
-def _open(round_no: int) -> OpenBetting:
-    return OpenBetting(command_id=new_id("o"), table=TABLE, actor=DEALER, round=round_no)
-
-
-async def _finish(client: FloorClient, round_no: int) -> None:
-    """No more bets, uncover, the dice, confirm; then until settlement completed the round."""
-    for cmd in (
-        CloseBetting(command_id=new_id("c"), table=TABLE, actor=DEALER, round=round_no),
-        Uncover(command_id=new_id("u"), table=TABLE, actor=DEALER, round=round_no),
-        EnterDice(
-            command_id=new_id("e"), table=TABLE, actor=DEALER, round=round_no, dice=(1, 2, 3)
-        ),
-        ConfirmResult(command_id=new_id("f"), table=TABLE, actor=DEALER, round=round_no),
-    ):
-        await _ok(client, cmd)
+async def _completed(client: FloorClient, round_no: int) -> None:
+    """Until settlement completed the round (the table's next round may then start)."""
     lifecycle = round_filter(TABLE, Aggregate.LIFECYCLE, round_no)
     for _ in range(1000):
         if any(e.subject.endswith("round-completed-v1") for e in await client.events(lifecycle)):
             return
         await asyncio.sleep(0.01)
     raise TimeoutError(f"round {round_no} was not completed")
+
+
+async def _play(client: FloorClient, round_no: int) -> None:
+    """A round without wagers at full speed (no dealer's pace: the log is what is measured)."""
+    await _open_round(client, TABLE, round_no)
+    await _finish(client, TABLE, round_no, pace=0)
+    await _completed(client, round_no)
 
 
 async def _change_latency(
@@ -88,14 +73,21 @@ async def _change_latency(
         lines = events.aiter_lines()
         await anext(lines)  # ": connected"
         for round_no in range(first, first + n):
-            await _ok(client, _start(round_no))
+            start = StartRound(
+                command_id=new_id("s"), table=TABLE, actor=DEALER, round=round_no, tumbles=3
+            )
+            await _ok(client, start)
             sent = time.perf_counter()
-            await _ok(client, _open(round_no))
+            await _ok(
+                client,
+                OpenBetting(command_id=new_id("o"), table=TABLE, actor=DEALER, round=round_no),
+            )
             async for line in lines:
                 if line.startswith("data: ") and "betting-opened" in json.loads(line[6:])["type"]:
                     measured.append((time.perf_counter() - sent) * 1000)
                     break
-            await _finish(client, round_no)
+            await _finish(client, TABLE, round_no, pace=0)
+            await _completed(client, round_no)
     return Latencies(measured)
 
 
@@ -117,15 +109,8 @@ async def bench_gateway(
             for proc in processes:
                 await proc.wait_ready()
             client = FloorClient(nc)
-            config = TableConfig(profile="cca-1992", limits=LIMITS)
-            await _ok(
-                client,
-                OpenTable(command_id=new_id("t"), table=TABLE, actor=OPERATOR, config=config),
-            )
-            for round_no in range(1, rounds + 1):
-                await _ok(client, _start(round_no))
-                await _ok(client, _open(round_no))
-                await _finish(client, round_no)
+            for round_no in range(1, rounds + 1):  # round 1 opens the table (cca-1992)
+                await _play(client, round_no)
             events = len(await client.events(f"sicbo.evt.{TABLE}.lc.>"))
             async with httpx.AsyncClient(base_url=gateway.url, timeout=30) as web:
                 start = time.perf_counter()
