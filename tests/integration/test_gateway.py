@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -75,6 +76,17 @@ async def play_to_result(web: httpx.AsyncClient, table: str, n: int, dice: list[
         await accepted(web, table, {"type": step, "round": n})
     await accepted(web, table, {"type": "dice.enter.v1", "round": n, "dice": dice})
     await accepted(web, table, {"type": "dice.confirm.v1", "round": n})
+
+
+async def answers_for_the_layout(nc: NATS, table: str, seconds: float = 10) -> None:
+    """Until the table's layout pings are answered: the gateway serves a page as controller."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(NoRespondersError, NatsTimeout):
+            await nc.request(layout_ping(table), b"", timeout=0.2)
+            return
+        await asyncio.sleep(0.05)
+    pytest.fail(f"nobody answered for the layout of {table} within {seconds} s")
 
 
 def error_of(answer: httpx.Response, status: int, code: str) -> dict[str, object]:
@@ -386,13 +398,7 @@ async def test_a_display_grant_lights_a_layout_but_sends_no_command(
         cookie = "; ".join(f"{k}={v}" for k, v in display.cookies.items())
         ws_url = gateway.replace("http://", "ws://") + f"/api/tables/{table}/layout-controller"
         async with websockets.connect(ws_url, additional_headers={"cookie": cookie}):
-            for _ in range(100):  # the page answers the table's layout pings: it is the controller
-                with contextlib.suppress(NoRespondersError, NatsTimeout):
-                    await nc.request(layout_ping(table), b"", timeout=0.2)
-                    break
-                await asyncio.sleep(0.05)
-            else:
-                pytest.fail("the display never answered for the layout")
+            await answers_for_the_layout(nc, table)  # the page is the table's controller
         assert (await display.delete("/api/display")).status_code == 200
         error_of(await display.get("/api/display"), 401, "signed-out")
 
@@ -476,11 +482,7 @@ async def test_a_page_is_the_layout_controller_and_a_dark_spot_is_a_fault(
             )
             return list(request["spots"])
 
-        for _ in range(100):  # until the gateway answers for the page
-            with contextlib.suppress(NoRespondersError, NatsTimeout):
-                await nc.request(layout_ping(table), b"", timeout=0.2)
-                break
-            await asyncio.sleep(0.05)
+        await answers_for_the_layout(nc, table)
         await play_to_result(web, table, 1, [4, 5, 6])
         asked = await light(drop=None)
         assert set(asked) == set(winning_spots("cca-1992@v1", (4, 5, 6)))
