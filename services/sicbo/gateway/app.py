@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from sicbo.demo.takeover import (
+    Control,
     TakeoverRequest,
     control_subject,
     release_subject,
@@ -267,34 +268,31 @@ class Gateway:
             return error(400, rejected.code, rejected.reason, rejected.field)
         return reply_response(await self.floor.send(cmd))
 
+    async def _ask_demo(self, subject: str, payload: bytes, otherwise: Control) -> Response:
+        """The demo floor's answer (sicbo.demo.takeover); ``otherwise`` where no simulated
+        dealer answers: a real floor, where nobody else plays the table."""
+        try:
+            raw = await self.floor.request(subject, payload)
+        except Unavailable:
+            raw = _encode(otherwise)
+        return Response(raw, media_type="application/json")
+
     async def takeover(self, request: Request) -> Response:
         table = table_of(request)
         operator = self._operator(request)
-        try:
-            raw = await self.floor.request(
-                takeover_subject(table), _encode(TakeoverRequest(by=operator.id))
-            )
-        except Unavailable:
-            raw = b'{"status":"yours","round":null}'  # no simulated dealer at this table
-        return Response(raw, media_type="application/json")
+        request_body = _encode(TakeoverRequest(by=operator.id))
+        yours = Control(status="yours", by=operator.id)
+        return await self._ask_demo(takeover_subject(table), request_body, yours)
 
     async def control(self, request: Request) -> Response:
         """Who plays the table now: the demo dealer, or the person who took it over."""
         table = await self._opened(table_of(request))
-        try:
-            raw = await self.floor.request(control_subject(table), b"{}")
-        except Unavailable:
-            raw = b'{"status":"none","round":null,"by":null}'  # no simulated dealer here
-        return Response(raw, media_type="application/json")
+        return await self._ask_demo(control_subject(table), b"{}", Control(status="none"))
 
     async def release(self, request: Request) -> Response:
         table = table_of(request)
         self._operator(request)
-        try:
-            raw = await self.floor.request(release_subject(table), b"{}")
-        except Unavailable:
-            raw = b'{"status":"released","round":null}'
-        return Response(raw, media_type="application/json")
+        return await self._ask_demo(release_subject(table), b"{}", Control(status="released"))
 
     async def _opened(self, table: str) -> str:
         """404 for a table never opened: the services keep a read model per table asked about,
