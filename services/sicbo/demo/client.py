@@ -9,6 +9,7 @@ from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.store import EventStore, StoredEvent
 from sicbo.lifecycle.decider import LifecycleState, evolve, initial_state
+from sicbo.shell.aggregates import Aggregates
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
 from sicbo_contracts.replies import Reply
@@ -16,7 +17,6 @@ from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.subjects import EVENT_STREAM, Aggregate, aggregate_filter, command
 
 _reply = msgspec.json.Decoder(Reply)
-_lc_event = msgspec.json.Decoder(LifecycleEvent | DiceEvent)
 
 
 def new_id(prefix: str) -> str:
@@ -28,8 +28,16 @@ class FloorClient:
         self.nc = nc
         self.store = EventStore(nc, EVENT_STREAM)
         self.timeout = timeout
-        #: Each table's lifecycle as last read, and the sequence it was read up to.
-        self._lifecycles: dict[str, tuple[LifecycleState, int]] = {}
+        # Each table's lifecycle caught up from the last sequence read, as the services do.
+        self._lifecycles = Aggregates(
+            self.store,
+            filter_of=lambda t: aggregate_filter(t, Aggregate.LIFECYCLE),
+            expect_filter_of=lambda t: aggregate_filter(t, Aggregate.LIFECYCLE),
+            initial=initial_state,
+            evolve=evolve,
+            event_type=LifecycleEvent | DiceEvent,
+            service="demo",
+        )
 
     async def send(self, cmd: Any) -> Reply:
         service = SERVICE_OF_TAG[type(cmd).__struct_config__.tag]
@@ -42,12 +50,7 @@ class FloorClient:
     async def lifecycle(self, table: str) -> LifecycleState:
         """The table's lifecycle now: only what was appended since the last read is read (a
         demo table polled for hours would otherwise be read whole, many times a second)."""
-        state, last_seq = self._lifecycles.get(table, (initial_state(table), 0))
-        filter_subject = aggregate_filter(table, Aggregate.LIFECYCLE)
-        for stored in await self.store.read(filter_subject, after_seq=last_seq):
-            state = evolve(state, _lc_event.decode(stored.data))
-            last_seq = stored.seq
-        self._lifecycles[table] = (state, last_seq)
+        state: LifecycleState = (await self._lifecycles.load(table)).state
         return state
 
     async def events(self, subject_filter: str) -> list[StoredEvent]:

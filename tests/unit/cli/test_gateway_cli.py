@@ -1,22 +1,11 @@
 """``sicbo gateway`` through its real entry point: operator list entries, and refusing to serve
 without an operator list."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 from sicbo.gateway.operators import parse_operators
 from sicbo_contracts.base import Role
-
-
-def sicbo(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "sicbo.cli.main", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+from tests.unit.cli.test_rules_cli import sicbo
 
 
 def test_hash_pin_prints_an_entry_that_signs_in_with_that_pin() -> None:
