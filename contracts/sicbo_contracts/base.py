@@ -8,7 +8,7 @@ ignore unknown fields (forward-compatible readers); commands refuse them.
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta
@@ -67,3 +67,9 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     minimum: Stake
     maximum: Stake
     unit: Stake = 1  # the minimum unit for wagers above the minimum, where the sign says so
+
+
+def tag_of(message_or_type: Any) -> str:
+    """The type tag of a contract message or class (``round.started.v1``)."""
+    cls = message_or_type if isinstance(message_or_type, type) else type(message_or_type)
+    return str(getattr(cls, "__struct_config__").tag)  # noqa: B009 (msgspec sets it)

@@ -30,21 +30,6 @@ STATS_DEPTH = 50
 #: AGCO standard 13.1: the last 10 games can be recalled.
 RECALL_DEPTH = 10
 
-#: Every table's queries (one queue group across the board service's replicas).
-STATS_ALL = "sicbo.qry.*.stats"
-RECALL_ALL = "sicbo.qry.*.recall"
-
-
-def stats_subject(table: str) -> str:
-    """Where a table's statistics board is asked for."""
-    return f"sicbo.qry.{table}.stats"
-
-
-def recall_subject(table: str) -> str:
-    """Where a table's game recall is asked for."""
-    return f"sicbo.qry.{table}.recall"
-
-
 # ---- the statistics board ---------------------------------------------------------------------
 
 

@@ -1,12 +1,18 @@
-"""Every NATS subject of the floor, in one place (DESIGN.md "Event store on JetStream").
+"""Every NATS subject, stream and bucket name of the floor, built and parsed here only.
 
-Events: ``sicbo.evt.<table>.<aggregate>.<round>.<event-type>``. Table-level events (opened,
-limits, seats, faults) use round 0, so one filter still fetches a table's whole lifecycle.
+Events: ``sicbo.evt.<table>.<aggregate>.<round>.<event-type token>``. Table-level events
+(opened, limits, seats, faults, colour checks) use round 0, so one filter still fetches a
+table's whole lifecycle. The token is the event's type tag with its dots replaced
+(``round.started.v1`` -> ``round-started-v1``): subjects take no dots inside a token.
 Commands: ``sicbo.cmd.<table>.<service>`` (request/reply, a queue group per service).
+Queries: ``sicbo.qry.<table>.<query>`` (request/reply, a queue group per answering service).
 Public results for partners live apart: ``sicbo.results.<table>`` on their own stream.
 """
 
 from enum import StrEnum
+from typing import Any, NamedTuple
+
+from sicbo_contracts.base import tag_of
 
 EVENT_STREAM = "SICBO"
 EVENTS_ALL = "sicbo.evt.>"
@@ -16,6 +22,11 @@ TIMERS_BUCKET = "sicbo-timers"  # KV: betting countdown deadlines
 READMODELS_BUCKET = "sicbo-readmodels"  # KV: read models (statistics board, recall)
 TABLE_ROUND = 0  # the "round" token of table-level events
 
+_EVENTS = "sicbo.evt"
+_COMMANDS = "sicbo.cmd"
+_QUERIES = "sicbo.qry"
+_RESULTS = "sicbo.results"
+
 
 class Aggregate(StrEnum):
     LIFECYCLE = "lc"  # table and round phases, and the result
@@ -24,48 +35,152 @@ class Aggregate(StrEnum):
     LAMP = "lamp"
 
 
-def event(table: str, aggregate: Aggregate, round_no: int, event_type: str) -> str:
-    """Subject of one event; the event type token has its dots replaced (``round-started-v1``)."""
-    return f"sicbo.evt.{table}.{aggregate.value}.{round_no}.{event_type.replace('.', '-')}"
+# -- event subjects ----------------------------------------------------------------------------
+
+
+def token(event_type: Any) -> str:
+    """The subject token of an event type: its tag (a class, an instance or the tag itself)
+    with the dots replaced, ``round.started.v1`` -> ``round-started-v1``."""
+    tag = event_type if isinstance(event_type, str) else tag_of(event_type)
+    return tag.replace(".", "-")
+
+
+def tokens(*event_types: Any) -> frozenset[str]:
+    return frozenset(token(t) for t in event_types)
+
+
+def event(table: str, aggregate: Aggregate, round_no: int, event_type: Any) -> str:
+    """Subject of one event; ``event_type`` is a tag, a token or an event class."""
+    return f"{_EVENTS}.{table}.{aggregate.value}.{round_no}.{token(event_type)}"
+
+
+def subject_of(evt: Any, aggregate: Aggregate) -> str:
+    """Where an event is appended: round events under their round, table-level ones under 0."""
+    round_no = getattr(evt, "round", None) or TABLE_ROUND
+    return event(evt.table, aggregate, round_no, evt)
+
+
+def table_filter(table: str) -> str:
+    """Every event of one table, in log order: one consistent prefix of the table's log."""
+    return f"{_EVENTS}.{table}.>"
 
 
 def aggregate_filter(table: str, aggregate: Aggregate) -> str:
     """All events of one aggregate of a table (e.g. the lifecycle filter of 000 §3.9)."""
-    return f"sicbo.evt.{table}.{aggregate.value}.>"
+    return f"{_EVENTS}.{table}.{aggregate.value}.>"
 
 
 def round_filter(table: str, aggregate: Aggregate, round_no: int) -> str:
-    return f"sicbo.evt.{table}.{aggregate.value}.{round_no}.>"
+    return f"{_EVENTS}.{table}.{aggregate.value}.{round_no}.>"
 
 
 def round_history(table: str, round_no: int) -> str:
     """Every aggregate's events of one round: what replay reads."""
-    return f"sicbo.evt.{table}.*.{round_no}.>"
+    return f"{_EVENTS}.{table}.*.{round_no}.>"
+
+
+def events_of_type(
+    event_type: Any, aggregate: Aggregate, *, table: str = "*", round_no: int | None = None
+) -> str:
+    """One event type's subjects: of a table (or any, ``*``), of a round (or any)."""
+    round_token = "*" if round_no is None else str(round_no)
+    return f"{_EVENTS}.{table}.{aggregate.value}.{round_token}.{token(event_type)}"
 
 
 def all_tables(aggregate: Aggregate) -> str:
-    return f"sicbo.evt.*.{aggregate.value}.>"
+    return f"{_EVENTS}.*.{aggregate.value}.>"
+
+
+def table_level(table: str = "*", aggregate: Aggregate = Aggregate.LIFECYCLE) -> str:
+    """Table-level events (round 0) of a table, or of every table."""
+    return f"{_EVENTS}.{table}.{aggregate.value}.{TABLE_ROUND}.>"
+
+
+class EventSubject(NamedTuple):
+    table: str
+    aggregate: Aggregate
+    round: int
+    token: str
+
+
+def parse_event_subject(subject: str) -> EventSubject | None:
+    """The parts of a floor event subject; None for any other subject (another prefix, an
+    unknown aggregate, a round that is not a number)."""
+    parts = subject.split(".")
+    if len(parts) != 6 or f"{parts[0]}.{parts[1]}" != _EVENTS or not parts[4].isdigit():
+        return None
+    try:
+        aggregate = Aggregate(parts[3])
+    except ValueError:
+        return None
+    return EventSubject(parts[2], aggregate, int(parts[4]), parts[5])
+
+
+def aggregate_of(subject: str) -> Aggregate | None:
+    parsed = parse_event_subject(subject)
+    return parsed.aggregate if parsed is not None else None
+
+
+# -- commands, queries, results --------------------------------------------------------------
 
 
 def command(table: str, service: str) -> str:
-    return f"sicbo.cmd.{table}.{service}"
+    return f"{_COMMANDS}.{table}.{service}"
 
 
 def commands_of(service: str) -> str:
-    return f"sicbo.cmd.*.{service}"
+    return f"{_COMMANDS}.*.{service}"
+
+
+def query(table: str, name: str) -> str:
+    """A table's query (``bets.history``, ``stats``, ``recall``)."""
+    return f"{_QUERIES}.{table}.{name}"
+
+
+def queries_of(name: str) -> str:
+    """Every table's queries of one kind (one queue group across the replicas)."""
+    return f"{_QUERIES}.*.{name}"
+
+
+HISTORY_QUERY = "bets.history"  # 004 "Rekod Pertaruhan", answered by wager intake
+STATS_QUERY = "stats"  # the statistics board (004), answered by the board
+RECALL_QUERY = "recall"  # game recall of the last rounds, answered by the board
+
+
+def history_query(table: str) -> str:
+    """Where a player's bet history of a table is asked for (:mod:`.wagers`)."""
+    return query(table, HISTORY_QUERY)
+
+
+def stats_query(table: str) -> str:
+    """Where a table's statistics board is asked for (:mod:`.board`)."""
+    return query(table, STATS_QUERY)
+
+
+def recall_query(table: str) -> str:
+    """Where a table's game recall is asked for (:mod:`.board`)."""
+    return query(table, RECALL_QUERY)
 
 
 def results(table: str) -> str:
-    return f"sicbo.results.{table}"
+    return f"{_RESULTS}.{table}"
 
 
-def parse_event_subject(subject: str) -> tuple[str, Aggregate, int, str]:
-    """(table, aggregate, round, event type token) of an event subject."""
-    _, _, table, aggregate, round_no, event_type = subject.split(".", 5)
-    return table, Aggregate(aggregate), int(round_no), event_type
+def table_of(subject: str) -> str | None:
+    """The table of a command, query, result, layout, demo or event subject (the token after
+    the two-token prefix); None when the subject has none."""
+    parts = subject.split(".")
+    if len(parts) < 3 or parts[0] != "sicbo" or not parts[2]:
+        return None
+    return parts[2]
 
 
-# illumination
+# -- services, layout controllers, the gateway --------------------------------------------------
+
+
+def service_ping(service: str) -> str:
+    """Liveness of a service (any replica answers)."""
+    return f"sicbo.svc.{service}.ping"
 
 
 def layout_light(table: str) -> str:
@@ -76,3 +191,36 @@ def layout_light(table: str) -> str:
 def layout_ping(table: str) -> str:
     """Liveness of the table's layout controller process."""
     return f"sicbo.layout.{table}.ping"
+
+
+#: The gateway's replies and reads come on this inbox prefix only (its NATS permissions).
+GATEWAY_INBOX = "_INBOX.gateway"
+
+
+# -- the demo floor (``make run``) ---------------------------------------------------------------
+
+
+def demo_takeover(table: str) -> str:
+    """A person takes the demo table over from its simulated dealer (:mod:`.demo`)."""
+    return f"sicbo.demo.{table}.takeover"
+
+
+def demo_release(table: str) -> str:
+    return f"sicbo.demo.{table}.release"
+
+
+def demo_control(table: str) -> str:
+    """Who plays the demo table now."""
+    return f"sicbo.demo.{table}.control"
+
+
+# -- the partners' copy of the results -----------------------------------------------------------
+
+#: The partners' copy of the feed in the PARTNERS account.
+PARTNER_STREAM = "RESULTS"
+#: Where the floor's mirror consumer delivers; FLOOR exports ``sicbo.partners.deliver.>``.
+PARTNER_DELIVER_ALL = "sicbo.partners.deliver.>"
+
+
+def partner_deliver(stream: str = PARTNER_STREAM) -> str:
+    return f"sicbo.partners.deliver.{stream}"

@@ -30,6 +30,8 @@ from sicbo_contracts.subjects import (
     RESULTS_ALL,
     RESULTS_STREAM,
     TIMERS_BUCKET,
+    Aggregate,
+    all_tables,
 )
 
 API = "$JS.API"
@@ -61,10 +63,15 @@ class DurableConsumer:
 CONSUMERS: list[DurableConsumer] = [
     # A settlement job takes milliseconds; a short ack wait lets another replica take over a
     # crashed one's round quickly (the job is idempotent: expected sequence 0).
-    DurableConsumer("settlement", ("sicbo.evt.*.lc.>",), ack_wait_s=10),
-    DurableConsumer("illumination", ("sicbo.evt.*.lc.>",), ack_wait_s=10),
-    DurableConsumer("results-feed", ("sicbo.evt.*.lc.>",), ack_wait_s=10),
+    DurableConsumer("settlement", (all_tables(Aggregate.LIFECYCLE),), ack_wait_s=10),
+    DurableConsumer("illumination", (all_tables(Aggregate.LIFECYCLE),), ack_wait_s=10),
+    DurableConsumer("results-feed", (all_tables(Aggregate.LIFECYCLE),), ack_wait_s=10),
 ]
+
+
+def consumer_filter(name: str) -> str:
+    """The subject filter a service binds its durable consumer ``name`` with."""
+    return next(c for c in CONSUMERS if c.name == name).filters[0]
 
 
 class Outcome(StrEnum):

@@ -33,12 +33,11 @@ from nats.aio.msg import Msg
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeoutError
 
-from sicbo.gateway.floor import GATEWAY_INBOX
 from sicbo.infra import nats_config
 from sicbo.infra.nats_accounts import password_envs, users
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.provisioning import provision
-from sicbo_contracts.subjects import EVENT_STREAM, RESULTS_STREAM
+from sicbo_contracts.subjects import EVENT_STREAM, GATEWAY_INBOX, RESULTS_STREAM
 
 ROOT = Path(__file__).resolve().parents[2]
 NATS_DIR = ROOT / "deploy" / "nats"

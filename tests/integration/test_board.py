@@ -14,16 +14,10 @@ from nats.aio.client import Client as NATS
 
 from sicbo.board.readmodel import TableReadModel
 from sicbo.eventstore.store import EventStore
-from sicbo_contracts.board import (
-    BoardVoid,
-    Recall,
-    StatsBoard,
-    recall_subject,
-    stats_subject,
-)
+from sicbo_contracts.board import BoardVoid, Recall, StatsBoard
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.settlement import SettlementBasis, WagerOutcome
-from sicbo_contracts.subjects import Aggregate, round_filter
+from sicbo_contracts.subjects import Aggregate, recall_query, round_filter, stats_query
 from sicbo_contracts.wagers import Wager
 from tests.integration.conftest import Floor
 from tests.integration.test_settlement import (
@@ -48,13 +42,13 @@ async def ask(nc: NATS, subject: str, query: bytes, answer: Any) -> Any:
 
 
 async def stats(nc: NATS, table: str, query: bytes = b"{}") -> StatsBoard:
-    got = await ask(nc, stats_subject(table), query, StatsBoard)
+    got = await ask(nc, stats_query(table), query, StatsBoard)
     assert isinstance(got, StatsBoard), got
     return got
 
 
 async def recall(nc: NATS, table: str, query: bytes = b"{}") -> Recall:
-    got = await ask(nc, recall_subject(table), query, Recall)
+    got = await ask(nc, recall_query(table), query, Recall)
     assert isinstance(got, Recall), got
     return got
 
@@ -224,7 +218,7 @@ async def test_online_live_triples_and_carried_wagers(
 async def test_a_bad_query_gets_a_clear_error(
     floor: Floor, nc: NATS, table_id: str, kind: str, query: bytes, field: str | None, words: str
 ) -> None:
-    subject = stats_subject(table_id) if kind == "stats" else recall_subject(table_id)
+    subject = stats_query(table_id) if kind == "stats" else recall_query(table_id)
     got = await ask(nc, subject, query, StatsBoard if kind == "stats" else Recall)
     assert isinstance(got, Rejected), got
     assert got.code == "invalid" and got.field == field and words in got.reason, got.reason

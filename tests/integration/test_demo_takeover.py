@@ -18,18 +18,18 @@ from sicbo.demo.client import FloorClient
 from sicbo.demo.run import answer_takeovers
 from sicbo.demo.simulator import DEALER as SIMULATED_DEALER
 from sicbo.demo.simulator import DemoTable, TableSimulator
-from sicbo.demo.takeover import (
-    Control,
-    TakeoverRequest,
-    control_subject,
-    release_subject,
-    takeover_subject,
-)
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.base import Actor, Role
+from sicbo_contracts.demo import Control, TakeoverRequest
 from sicbo_contracts.lifecycle import CancelRound, StartRound, TableConfig
 from sicbo_contracts.replies import Accepted
-from sicbo_contracts.subjects import Aggregate, aggregate_filter
+from sicbo_contracts.subjects import (
+    Aggregate,
+    aggregate_filter,
+    demo_control,
+    demo_release,
+    demo_takeover,
+)
 from tests.integration.conftest import LIMITS, SUPERVISOR, Floor, new_id
 from tests.integration.test_settlement import wait_completed
 
@@ -90,17 +90,17 @@ async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
     playing = asyncio.create_task(sim.run())
     try:
         await rounds_until(store, table, bool, "the demo dealer never started a round")
-        before = await ask(nc, control_subject(table))
+        before = await ask(nc, demo_control(table))
         assert before.status == "demo" and before.by is None
         reply = await nc.request(
-            takeover_subject(table), msgspec.json.encode(TakeoverRequest(by="ana")), timeout=5
+            demo_takeover(table), msgspec.json.encode(TakeoverRequest(by="ana")), timeout=5
         )
         control = _control.decode(reply.data)
         assert control.status in ("after-round", "yours") and control.by == "ana"
         last = max(n for n, _ in await started_rounds(store, table))
         await wait_completed(store, table, last)
         await asyncio.sleep(1.0)  # the simulator would have started another round by now
-        assert await ask(nc, control_subject(table)) == Control(status="yours", by="ana")
+        assert await ask(nc, demo_control(table)) == Control(status="yours", by="ana")
         assert max(n for n, _ in await started_rounds(store, table)) == last
 
         person = Actor(id="ana", role=Role.DEALER)
@@ -110,11 +110,9 @@ async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
         assert isinstance(await floor.send(nc, start), Accepted)
         assert (last + 1, "ana") in await started_rounds(store, table)
 
-        released = _control.decode(
-            (await nc.request(release_subject(table), b"{}", timeout=5)).data
-        )
+        released = _control.decode((await nc.request(demo_release(table), b"{}", timeout=5)).data)
         assert released.status == "released"
-        assert (await ask(nc, control_subject(table))).status == "demo"
+        assert (await ask(nc, demo_control(table))).status == "demo"
         # the person's round is cancelled, then the demo plays on
         rounds = await rounds_until(
             store,

@@ -30,7 +30,7 @@ from sicbo.illumination.illuminator import Illuminator
 from sicbo.illumination.layout import winning_spots
 from sicbo.illumination.processes import LayoutControllerProcess
 from sicbo.replay.report import MATCH, round_report
-from sicbo.shell.codec import encode, subject_of
+from sicbo.shell.codec import encode
 from sicbo_contracts.base import Dice
 from sicbo_contracts.dice import ResultConfirmed
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated
@@ -46,7 +46,7 @@ from sicbo_contracts.lifecycle import (
 )
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.settlement import SettlementVoided, WagerOutcome
-from sicbo_contracts.subjects import Aggregate, aggregate_filter, round_filter
+from sicbo_contracts.subjects import Aggregate, aggregate_filter, round_filter, subject_of
 from sicbo_contracts.wagers import Medium, Wager
 from tests.integration.conftest import (
     DEALER,

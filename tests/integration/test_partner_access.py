@@ -32,7 +32,7 @@ from sicbo.provisioning import Outcome, provision
 from sicbo.results.feed import Feed
 from sicbo.results.partners import PARTNER_STREAM, partner_copy
 from sicbo.results.reader import last_results
-from sicbo.shell.codec import encode, subject_of
+from sicbo.shell.codec import encode
 from sicbo_contracts.base import Actor, Role
 from sicbo_contracts.dice import ResultConfirmed
 from sicbo_contracts.lifecycle import RoundStarted
@@ -43,6 +43,7 @@ from sicbo_contracts.subjects import (
     RESULTS_STREAM,
     Aggregate,
     results,
+    subject_of,
 )
 
 ROOT = Path(__file__).resolve().parents[2]

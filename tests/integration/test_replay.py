@@ -31,7 +31,7 @@ from sicbo.replay.report import MATCH, round_report
 from sicbo.settlement.engine import settle
 from sicbo.settlement.facts import TableLog
 from sicbo.settlement.settler import SETTLEMENT_ACTOR
-from sicbo.shell.codec import encode, subject_of
+from sicbo.shell.codec import encode
 from sicbo_contracts.base import Actor, Limits, Role
 from sicbo_contracts.dice import ResultConfirmed
 from sicbo_contracts.lifecycle import (
@@ -45,7 +45,7 @@ from sicbo_contracts.lifecycle import (
 )
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.settlement import RoundSettled, WagersSettled
-from sicbo_contracts.subjects import EVENT_STREAM, Aggregate, round_filter
+from sicbo_contracts.subjects import EVENT_STREAM, Aggregate, round_filter, subject_of
 from sicbo_contracts.wagers import (
     CarriedChoice,
     ChooseForCarriedSlip,

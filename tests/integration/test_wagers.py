@@ -25,9 +25,8 @@ from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.errors import AppendConflict
 from sicbo.eventstore.store import Appended, EventStore, Expect, StoredEvent
-from sicbo.shell.codec import encode, subject_of
+from sicbo.shell.codec import encode
 from sicbo.shell.commands import CommandHandler
-from sicbo.wagers.queries import history_subject
 from sicbo.wagers.service import SPEC
 from sicbo_contracts.base import Actor, Event, Role
 from sicbo_contracts.dice import ConfirmResult, EnterDice
@@ -49,7 +48,7 @@ from sicbo_contracts.settlement import (
     WagerResult,
     WagersSettled,
 )
-from sicbo_contracts.subjects import EVENT_STREAM, Aggregate
+from sicbo_contracts.subjects import EVENT_STREAM, Aggregate, history_query, subject_of
 from sicbo_contracts.wagers import (
     BetHistory,
     ChangeSlip,
@@ -529,7 +528,7 @@ async def test_the_bet_history_lists_a_players_slips_newest_first_with_settlemen
         await store.append(subject_of(evt, Aggregate.SETTLE), encode(evt))
 
     async def ask(query: bytes) -> BetHistory | Rejected:
-        msg = await nc.request(history_subject(table_id), query, timeout=10)
+        msg = await nc.request(history_query(table_id), query, timeout=10)
         return msgspec.json.decode(msg.data, type=BetHistory | Rejected)
 
     answer = await ask(b'{"player": "alice", "limit": 10}')

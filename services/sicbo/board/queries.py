@@ -1,17 +1,19 @@
-"""The board's queries, answered from the log: ``sicbo.qry.<table>.stats`` and
-``sicbo.qry.<table>.recall`` (request/reply, queue group ``board``).
+"""The board's queries, answered from the log: the statistics board and game recall of a table
+(:func:`~sicbo_contracts.subjects.stats_query`, ``recall_query``; request/reply, queue group
+``board``).
 
-Each process keeps one :class:`TableReadModel` per table asked about, and before answering
-catches it up with what the log gained since (one Direct Get read of the table's events after
-the model's mark). The first query of a table, or one after the table played more rounds than
-recall shows since the last, loads the model bounded to the rounds needed:
+Each process keeps one :class:`TableReadModel` per table asked about in the shell's follower,
+which before each answer reads what the table's log gained since. A new model (the first
+query of a table, or one after the table played more rounds than recall shows since the last)
+starts bounded to the rounds needed:
 
 1. the latest round: the last ``round-started`` event on the table's lifecycle filter;
-2. the lifecycle events of the last 64 rounds (one read of ``sicbo.evt.<table>.lc.>`` from the
-   ``round-started`` of the oldest), reaching further back (x4) while they hold fewer than 50
-   results and older rounds exist: enough for the board;
-3. every event of the table from the ``round-started`` of the oldest round recall needs (the
-   last 10 rounds with an outcome, and the void rounds whose wagers were carried into them).
+2. the lifecycle events of the last 64 rounds (one read of the table's lifecycle filter from
+   the ``round-started`` of the oldest), reaching further back (x4) while they hold fewer than
+   50 results and older rounds exist: enough for the board;
+3. then the follower reads every event of the table from the ``round-started`` of the oldest
+   round recall needs (the last 10 rounds with an outcome, and the void rounds whose wagers
+   were carried into them). The model forgets the rounds no answer needs (``trim``).
 
 Reads are consistent prefixes of the log in stream order, so an event is never seen without
 those before it; an event read twice is held once (by its stream sequence).
@@ -19,7 +21,6 @@ those before it; an event read twice is held once (by its stream sequence).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from collections.abc import Callable
@@ -30,9 +31,10 @@ from nats.aio.msg import Msg
 
 from sicbo.board.readmodel import TableReadModel
 from sicbo.eventstore.errors import StoreError
-from sicbo.eventstore.store import EventStore
+from sicbo.eventstore.store import EventStore, StoredEvent
 from sicbo.game.errors import GameError
-from sicbo.shell.codec import encode, invalid_input, tag_of
+from sicbo.shell.codec import encode, invalid_input
+from sicbo.shell.follower import Follower, Start
 from sicbo_contracts.board import (
     RECALL_DEPTH,
     Recall,
@@ -42,7 +44,14 @@ from sicbo_contracts.board import (
 )
 from sicbo_contracts.lifecycle import RoundStarted
 from sicbo_contracts.replies import Rejected
-from sicbo_contracts.subjects import Aggregate, aggregate_filter, parse_event_subject
+from sicbo_contracts.subjects import (
+    Aggregate,
+    aggregate_filter,
+    events_of_type,
+    parse_event_subject,
+    table_filter,
+    table_of,
+)
 
 log = logging.getLogger(__name__)
 A = TypeVar("A", StatsBoard, Recall)
@@ -50,11 +59,15 @@ A = TypeVar("A", StatsBoard, Recall)
 #: Rounds of lifecycle events read first when loading a table (then x4 while too few).
 FIRST_READ = 64
 _TABLE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")  # sicbo_contracts.base.TableId
-_STARTED = tag_of(RoundStarted).replace(".", "-")
 
 
-def _started_filter(table: str, round_token: str = "*") -> str:
-    return f"sicbo.evt.{table}.{Aggregate.LIFECYCLE.value}.{round_token}.{_STARTED}"
+def _started_filter(table: str, round_no: int | None = None) -> str:
+    return events_of_type(RoundStarted, Aggregate.LIFECYCLE, table=table, round_no=round_no)
+
+
+def _add(model: TableReadModel, stored: StoredEvent, _: object) -> TableReadModel:
+    model.extend((stored,))
+    return model
 
 
 class BoardQueries:
@@ -62,18 +75,25 @@ class BoardQueries:
 
     def __init__(self, store: EventStore) -> None:
         self._store = store
-        self._models: dict[str, TableReadModel] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._models: Follower[TableReadModel] = Follower(
+            store,
+            name="board",
+            filter_of=table_filter,
+            initial=TableReadModel,
+            evolve=_add,
+            start=self._start,
+            trim=TableReadModel.trim,
+        )
         self._stats = msgspec.json.Decoder(StatsQuery)
         self._recall = msgspec.json.Decoder(RecallQuery)
 
     # -- the NATS callbacks -----------------------------------------------------------------
 
     async def on_stats(self, msg: Msg) -> None:
-        await msg.respond(encode(await self.stats(msg.subject.split(".")[2], msg.data)))
+        await msg.respond(encode(await self.stats(table_of(msg.subject) or "", msg.data)))
 
     async def on_recall(self, msg: Msg) -> None:
-        await msg.respond(encode(await self.recall(msg.subject.split(".")[2], msg.data)))
+        await msg.respond(encode(await self.recall(table_of(msg.subject) or "", msg.data)))
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -95,9 +115,8 @@ class BoardQueries:
         if not _TABLE.match(table):
             return Rejected(command_id=None, code="invalid", reason=f"not a table id: {table!r}")
         try:
-            async with self._locks.setdefault(table, asyncio.Lock()):
-                model = await self._caught_up(table)
-                return answer(model)
+            async with self._models.lock(table):
+                return answer(await self._caught_up(table))
         except (StoreError, TimeoutError) as err:
             log.exception("board of %s unavailable", table)
             return Rejected(
@@ -109,39 +128,42 @@ class BoardQueries:
 
     # -- keeping the read model caught up ---------------------------------------------------
 
-    async def _latest(self, table: str, model: TableReadModel | None) -> int:
+    async def _latest(self, table: str) -> int:
         """The table's latest round (0: none yet)."""
         seq = await self._store.last_sequence(_started_filter(table))
         if seq == 0:
             return 0
-        if model is not None and model.holds(seq):
-            return model.latest_round()
+        known = self._models.peek(table)
+        if known is not None and known.state.holds(seq):
+            return known.state.latest_round()
         event = await self._store.get(seq)
-        if event is None:
+        parsed = parse_event_subject(event.subject) if event is not None else None
+        if parsed is None:
             raise StoreError(f"round-started event {seq} of {table} vanished")
-        return parse_event_subject(event.subject)[2]
+        return parsed.round
 
     async def _caught_up(self, table: str) -> TableReadModel:
-        model = self._models.get(table)
-        latest = await self._latest(table, model)
+        latest = await self._latest(table)
         if latest == 0:  # no round played (or no such table): nothing to show, nothing kept
             return TableReadModel(table)
-        if model is None or latest - model.latest_round() > RECALL_DEPTH:
-            model = await self._load(table, latest)
-        else:
-            model.extend(await self._store.read(f"sicbo.evt.{table}.>", after_seq=model.mark))
-            if model.missing():
-                model = await self._load(table, latest)
-        model.trim()
-        self._models[table] = model
+        known = self._models.peek(table)
+        if known is not None and latest - known.state.latest_round() > RECALL_DEPTH:
+            self._models.forget(table)  # far behind: start bounded again, not from its mark
+        model = (await self._models.get(table)).state
+        if model.missing():  # what the log gained needs older rounds: start again
+            self._models.forget(table)
+            model = (await self._models.get(table)).state
         return model
 
-    async def _load(self, table: str, latest: int) -> TableReadModel:
-        """A model of ``table`` read from the log, bounded to the rounds the answers need."""
+    async def _start(self, table: str) -> Start[TableReadModel]:
+        """A new model of ``table``, bounded to the rounds the answers need: the lifecycle
+        events of the last 64 rounds (x4 while they hold too few results), then the follower
+        reads every event from the ``round-started`` of the oldest round recall needs."""
+        latest = await self._latest(table)
         span = FIRST_READ
         while True:
             lowest = max(1, latest - span + 1)
-            start = await self._store.last_sequence(_started_filter(table, str(lowest)))
+            start = await self._store.last_sequence(_started_filter(table, lowest))
             if start == 0:
                 raise StoreError(f"round {lowest} of {table} has no round-started event")
             lifecycle = await self._store.read(
@@ -158,13 +180,5 @@ class BoardQueries:
             raise StoreError(f"round {full_from} of {table} has no round-started event")
         model.full_from = full_from
         model.mark = 0  # caught up only once the table's events are read too
-        model.extend(await self._store.read(f"sicbo.evt.{table}.>", after_seq=start_seq - 1))
-        log.info(
-            "board loaded %s: rounds %s..%s, full from %s, as of %s",
-            table,
-            model.lowest,
-            model.latest_round(),
-            full_from,
-            model.mark,
-        )
-        return model
+        log.info("board loads %s: rounds %s.., full from %s", table, model.lowest, full_from)
+        return Start(model, start_seq - 1)

@@ -20,10 +20,9 @@ import msgspec
 from sicbo.game.bets import Bet, BetKind, parse_bet
 from sicbo.game.dice import FACES, Roll, is_triple, make_roll
 from sicbo.game.evaluation import pay_for, pay_level
-from sicbo.game.profiles import Paytable, parse_paytable_ref
+from sicbo.game.profiles import Paytable, carries_wagers, parse_paytable_ref
 from sicbo.replay.history import Stored
 from sicbo.settlement.facts import FactEvent, TableLog
-from sicbo.settlement.standing import CARRY_OVER
 from sicbo_contracts.base import Dice
 from sicbo_contracts.board import BoardResult, BoardVoid, StatsBoard
 from sicbo_contracts.lifecycle import (
@@ -133,7 +132,7 @@ def round_line(table: str, round_no: int, events: Iterable[Stored]) -> RoundLine
         corrected=bool(facts.corrections),
         reason=str(ended_by.reason) if ended_by is not None else "",
         carries_over=any(
-            isinstance(e, NoResultDeclared) and e.consequence in CARRY_OVER for _, e in decoded
+            isinstance(e, NoResultDeclared) and carries_wagers(e.consequence) for _, e in decoded
         ),
     )
 

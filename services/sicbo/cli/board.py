@@ -27,10 +27,9 @@ from sicbo_contracts.board import (
     RecallRound,
     StatsBoard,
     StatsQuery,
-    recall_subject,
-    stats_subject,
 )
 from sicbo_contracts.replies import Rejected
+from sicbo_contracts.subjects import recall_query, stats_query
 
 T = TypeVar("T")
 
@@ -92,7 +91,7 @@ def stats(
 ) -> None:
     """The statistics board: the table's last results (004: 50) and their counts."""
     board: StatsBoard = _ask(
-        nats_url, stats_subject(_table(table)), StatsQuery(limit=limit), StatsBoard, timeout
+        nats_url, stats_query(_table(table)), StatsQuery(limit=limit), StatsBoard, timeout
     )
     _show(board, as_json, print_board)
 
@@ -109,7 +108,7 @@ def recall(
 ) -> None:
     """Game recall: the table's last rounds (AGCO 13.1: 10) in full detail, oldest first."""
     answer: Recall = _ask(
-        nats_url, recall_subject(_table(table)), RecallQuery(limit=limit), Recall, timeout
+        nats_url, recall_query(_table(table)), RecallQuery(limit=limit), Recall, timeout
     )
     _show(answer, as_json, print_recall)
 

@@ -18,17 +18,13 @@ from rich.console import Console
 
 from sicbo.demo.client import FloorClient
 from sicbo.demo.simulator import DEMO_TABLES, RoundLine, TableSimulator
-from sicbo.demo.takeover import (
-    TakeoverRequest,
-    control_subject,
-    release_subject,
-    takeover_subject,
-)
 from sicbo.gateway.process import GatewayProcess
 from sicbo.illumination.processes import LayoutControllerProcess
 from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import provision
+from sicbo_contracts.demo import TakeoverRequest
+from sicbo_contracts.subjects import demo_control, demo_release, demo_takeover
 
 _takeover = msgspec.json.Decoder(TakeoverRequest)
 
@@ -112,9 +108,9 @@ async def answer_takeovers(nc: NATS, tables: list[TableSimulator]) -> None:
         async def on_control(msg: Msg, sim: TableSimulator = sim) -> None:
             await msg.respond(msgspec.json.encode(sim.control()))
 
-        await nc.subscribe(takeover_subject(sim.table), cb=on_takeover)
-        await nc.subscribe(release_subject(sim.table), cb=on_release)
-        await nc.subscribe(control_subject(sim.table), cb=on_control)
+        await nc.subscribe(demo_takeover(sim.table), cb=on_takeover)
+        await nc.subscribe(demo_release(sim.table), cb=on_release)
+        await nc.subscribe(demo_control(sim.table), cb=on_control)
 
 
 async def run_floor(

@@ -18,11 +18,11 @@ from datetime import UTC, datetime
 import msgspec
 
 from sicbo.demo.client import FloorClient, new_id
-from sicbo.demo.takeover import Control
 from sicbo.eventstore.store import StoredEvent
 from sicbo.game.profiles import parse_paytable_ref
 from sicbo.lifecycle.state import PLAYING, Phase
 from sicbo_contracts.base import Actor, Limits, Role
+from sicbo_contracts.demo import Control
 from sicbo_contracts.dice import ConfirmResult, EnterDice
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault
 from sicbo_contracts.lifecycle import (

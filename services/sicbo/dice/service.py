@@ -3,7 +3,7 @@
 from faststream import FastStream
 
 from sicbo.dice import decider
-from sicbo.shell.app import create_app
+from sicbo.shell.bootstrap import service_app
 from sicbo.shell.commands import DeciderSpec
 from sicbo_contracts.dice import DiceCommand, DiceEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
@@ -21,4 +21,4 @@ SPEC: DeciderSpec[decider.DiceState] = DeciderSpec(
 
 
 def app(nats_url: str) -> FastStream:
-    return create_app(SPEC, nats_url)
+    return service_app(SPEC.service, nats_url, commands=SPEC)

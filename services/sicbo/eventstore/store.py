@@ -52,6 +52,7 @@ from sicbo.eventstore.errors import (
     DuplicateBatch,
     StoreError,
 )
+from sicbo_contracts.subjects import EVENTS_ALL
 
 MSG_ID = "Nats-Msg-Id"
 EXPECTED_LAST_SUBJECT_SEQUENCE = "Nats-Expected-Last-Subject-Sequence"
@@ -280,7 +281,7 @@ class EventStore:
         return events
 
     async def read_all(
-        self, *, after_seq: int = 0, filter_subject: str = "sicbo.evt.>"
+        self, *, after_seq: int = 0, filter_subject: str = EVENTS_ALL
     ) -> list[StoredEvent]:
         """The floor's whole log (or a sub-filter) after ``after_seq``: replay's entry point."""
         return await self.read(filter_subject, after_seq=after_seq)

@@ -34,6 +34,16 @@ class NoResultPolicy(StrEnum):
         return self is not NoResultPolicy.REFUND
 
 
+def carries_wagers(consequence: str | None) -> bool:
+    """Whether a "no result" with this recorded consequence leaves the void round's wagers
+    standing in the re-run round (002/2003 art. 3(3) and 004: locked; 002/2004 art. 3(4): the
+    player cancels, keeps or changes them). The one place the carry-over rule is decided."""
+    try:
+        return consequence is not None and NoResultPolicy(consequence).carries_wagers
+    except ValueError:  # a consequence this version does not know carries nothing
+        return False
+
+
 class IlluminationFaultPolicy(StrEnum):
     SUSPEND_TABLE = "suspend-table"  # 000 §7.6-7.7: settle by the dice, inspector clears
     SUSPEND_ROUND = "suspend-round"  # 004: resume if fixed in time, else cancel and refund

@@ -31,20 +31,12 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from sicbo.demo.takeover import (
-    Control,
-    TakeoverRequest,
-    control_subject,
-    release_subject,
-    takeover_subject,
-)
 from sicbo.game.errors import GameError
 from sicbo.game.profiles import parse_paytable_ref
-from sicbo.gateway.access import TERMINAL_ACTIONS, may_send
 from sicbo.gateway.attempts import SignInAttempts
 from sicbo.gateway.changes import ChangeHub
 from sicbo.gateway.displays import serve_display
-from sicbo.gateway.floor import GATEWAY_INBOX, Floor, Unavailable
+from sicbo.gateway.floor import Floor, Unavailable
 from sicbo.gateway.http import (
     ID_CHARS,
     STATIC,
@@ -62,15 +54,27 @@ from sicbo.gateway.layout import layout_of
 from sicbo.gateway.operators import Operator
 from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import servers
-from sicbo.shell.app import ping_subject
 from sicbo.shell.codec import invalid_input
-from sicbo.wagers.queries import history_subject
+from sicbo_contracts.access import TERMINAL_ACTIONS, may_send
 from sicbo_contracts.base import Role
-from sicbo_contracts.board import recall_subject, stats_subject
+from sicbo_contracts.demo import Control, TakeoverRequest
 from sicbo_contracts.dice import DiceCommand
 from sicbo_contracts.lifecycle import LifecycleCommand
 from sicbo_contracts.replies import Rejected
-from sicbo_contracts.subjects import parse_event_subject
+from sicbo_contracts.subjects import (
+    GATEWAY_INBOX,
+    Aggregate,
+    all_tables,
+    demo_control,
+    demo_release,
+    demo_takeover,
+    history_query,
+    parse_event_subject,
+    recall_query,
+    service_ping,
+    stats_query,
+    table_filter,
+)
 from sicbo_contracts.wagers import BetHistoryQuery, WagerCommand
 
 log = logging.getLogger(__name__)
@@ -126,7 +130,7 @@ class Gateway:
         )
         self._floor = Floor(self._nc)
         self._hub = ChangeHub(self._nc)
-        await self._nc.subscribe(ping_subject("gateway"), cb=self._pong)
+        await self._nc.subscribe(service_ping("gateway"), cb=self._pong)
         await self._nc.flush()
         log.info("gateway connected to %s", url)
         try:
@@ -282,17 +286,17 @@ class Gateway:
         operator = self._operator(request)
         request_body = _encode(TakeoverRequest(by=operator.id))
         yours = Control(status="yours", by=operator.id)
-        return await self._ask_demo(takeover_subject(table), request_body, yours)
+        return await self._ask_demo(demo_takeover(table), request_body, yours)
 
     async def control(self, request: Request) -> Response:
         """Who plays the table now: the demo dealer, or the person who took it over."""
         table = await self._opened(table_of(request))
-        return await self._ask_demo(control_subject(table), b"{}", Control(status="none"))
+        return await self._ask_demo(demo_control(table), b"{}", Control(status="none"))
 
     async def release(self, request: Request) -> Response:
         table = table_of(request)
         self._operator(request)
-        return await self._ask_demo(release_subject(table), b"{}", Control(status="released"))
+        return await self._ask_demo(demo_release(table), b"{}", Control(status="released"))
 
     async def _opened(self, table: str) -> str:
         """404 for a table never opened: the services keep a read model per table asked about,
@@ -351,7 +355,7 @@ class Gateway:
     async def history(self, request: Request) -> Response:
         query = BetHistoryQuery(player=self._player(request))
         table = await self._opened(table_of(request))
-        return reply_response(await self.floor.request(history_subject(table), _encode(query)))
+        return reply_response(await self.floor.request(history_query(table), _encode(query)))
 
     # ---- reads ------------------------------------------------------------------------------
 
@@ -380,8 +384,8 @@ class Gateway:
     async def get_board(self, request: Request) -> Response:
         table = await self._opened(table_of(request))
         stats, recall = await asyncio.gather(
-            self.floor.request(stats_subject(table), b"{}"),
-            self.floor.request(recall_subject(table), b"{}"),
+            self.floor.request(stats_query(table), b"{}"),
+            self.floor.request(recall_query(table), b"{}"),
         )
         for raw in (stats, recall):
             if json.loads(raw).get("type") == Rejected.__struct_config__.tag:
@@ -409,7 +413,7 @@ class Gateway:
         table = request.query_params.get("table")
         if table is not None:
             table_id(table)
-        subject = f"sicbo.evt.{table}.>" if table else "sicbo.evt.*.lc.>"
+        subject = table_filter(table) if table else all_tables(Aggregate.LIFECYCLE)
         hub = self.hub
 
         async def stream() -> AsyncIterator[bytes]:
@@ -421,12 +425,14 @@ class Gateway:
                     except TimeoutError:
                         yield b": keep-alive\n\n"
                         continue
-                    name, aggregate, round_no, event_type = parse_event_subject(msg.subject)
+                    parsed = parse_event_subject(msg.subject)
+                    if parsed is None:
+                        continue  # not a floor event: nothing a page re-reads for
                     change = {
-                        "table": name,
-                        "aggregate": aggregate.value,
-                        "round": round_no,
-                        "type": event_type,
+                        "table": parsed.table,
+                        "aggregate": parsed.aggregate.value,
+                        "round": parsed.round,
+                        "type": parsed.token,
                     }
                     yield b"event: change\ndata: " + json.dumps(change).encode() + b"\n\n"
 

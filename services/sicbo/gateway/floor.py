@@ -13,7 +13,7 @@ from nats.aio.client import Client as NATS
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 
-from sicbo.eventstore.store import EventStore
+from sicbo.eventstore.store import EventStore, StoredEvent
 from sicbo.gateway.views import (
     TableView,
     evolve_lamps,
@@ -25,9 +25,10 @@ from sicbo.gateway.views import (
 from sicbo.lifecycle.state import TableStatus
 from sicbo.replay.report import RoundReport, round_report
 from sicbo.shell.aggregates import Aggregates
+from sicbo.shell.follower import Follower
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.illumination import IlluminationEvent
-from sicbo_contracts.lifecycle import LifecycleEvent
+from sicbo_contracts.lifecycle import LifecycleEvent, TableOpened
 from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.subjects import (
     EVENT_STREAM,
@@ -35,19 +36,23 @@ from sicbo_contracts.subjects import (
     Aggregate,
     aggregate_filter,
     command,
+    events_of_type,
     parse_event_subject,
     round_history,
+    table_filter,
 )
 
-#: Table-level lifecycle events of every table: where tables are discovered (TableOpened).
-_TABLE_EVENTS = f"sicbo.evt.*.{Aggregate.LIFECYCLE.value}.{TABLE_ROUND}.>"
-_OPENED = "table-opened-v1"
 #: Round reports kept for the dispute pages (the most recently asked for).
 REPORTS_KEPT = 256
+#: The follower key of the floor's table list (every table's TableOpened).
+_EVERY_TABLE = "*"
 
 
-#: The gateway's replies and reads come on this inbox prefix only (its NATS permissions).
-GATEWAY_INBOX = "_INBOX.gateway"
+def _opened(known: set[str], stored: StoredEvent, _: object) -> set[str]:
+    parsed = parse_event_subject(stored.subject)
+    if parsed is not None:
+        known.add(parsed.table)
+    return known
 
 
 class Unavailable(Exception):
@@ -78,23 +83,25 @@ class Floor:
             service="gateway",
         )
         self._reports: OrderedDict[tuple[str, int], tuple[RoundReport, int]] = OrderedDict()
-        self._known: set[str] = set()
-        self._discovered_seq = 0
-        self._discovering = asyncio.Lock()
+        # Tables are discovered by their TableOpened, of every table at once.
+        self._tables_opened: Follower[set[str]] = Follower(
+            self.store,
+            name="gateway tables",
+            filter_of=lambda _: events_of_type(
+                TableOpened, Aggregate.LIFECYCLE, round_no=TABLE_ROUND
+            ),
+            initial=lambda _: set(),
+            evolve=_opened,
+        )
 
     async def table_ids(self) -> list[str]:
         """Every table ever opened, from the log."""
-        async with self._discovering:
-            for stored in await self.store.read(_TABLE_EVENTS, after_seq=self._discovered_seq):
-                self._discovered_seq = stored.seq
-                table, _, _, event_type = parse_event_subject(stored.subject)
-                if event_type == _OPENED:
-                    self._known.add(table)
-        return sorted(self._known)
+        return sorted((await self._tables_opened.get(_EVERY_TABLE)).state)
 
     async def opened(self, table: str) -> bool:
         """Whether the table was ever opened (the log read on only for an id not known yet)."""
-        return table in self._known or table in await self.table_ids()
+        known = self._tables_opened.peek(_EVERY_TABLE)
+        return (known is not None and table in known.state) or table in await self.table_ids()
 
     async def view(self, table: str) -> TableView | None:
         """The table as its log has it now; None if it was never opened."""
@@ -121,7 +128,7 @@ class Floor:
                 self._reports.move_to_end(key)
                 return report
         # The whole table: limits, and wagers carried in from earlier void rounds, are facts too.
-        stored = await self.store.read_all(filter_subject=f"sicbo.evt.{table}.>")
+        stored = await self.store.read_all(filter_subject=table_filter(table))
         report = round_report(stored, table, round_no)
         if report.status != "NOT STARTED" and stored:
             # Kept with the last sequence read (the report's own as_of is the settlement's).

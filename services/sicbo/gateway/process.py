@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from sicbo.infra.processes import ServiceProcess
-from sicbo.shell.app import ping_subject
+from sicbo_contracts.subjects import service_ping
 
 
 class GatewayProcess(ServiceProcess):
@@ -45,7 +45,7 @@ class GatewayProcess(ServiceProcess):
         ]
 
     def ready_subject(self) -> str:
-        return ping_subject("gateway")
+        return service_ping("gateway")
 
     async def wait_ready(self, timeout: float = 30.0) -> None:
         """Connected to NATS (its ping), then listening on its port."""

@@ -22,7 +22,6 @@ Settlement never waits for any of this (000 §7.6: the wagers settle by the dice
 
 from __future__ import annotations
 
-import asyncio
 import bisect
 import logging
 from collections.abc import Callable
@@ -35,7 +34,7 @@ from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeoutError
 
 from sicbo.eventstore.retry import retry_on_conflict
-from sicbo.eventstore.store import MSG_ID, EventStore, Expect
+from sicbo.eventstore.store import MSG_ID, EventStore, Expect, StoredEvent
 from sicbo.illumination.layout import (
     ILLUMINATION_ACTOR,
     malfunction,
@@ -43,8 +42,10 @@ from sicbo.illumination.layout import (
     verdict,
     winning_spots,
 )
-from sicbo.shell.codec import encode, subject_of, tag_of
+from sicbo.shell.codec import encode
+from sicbo.shell.follower import Follower
 from sicbo.shell.headers import COMMAND_ID
+from sicbo.shell.reacting import NotDone, ask_lifecycle
 from sicbo_contracts.base import Actor, Dice
 from sicbo_contracts.dice import ResultConfirmed, ResultCorrected
 from sicbo_contracts.illumination import (
@@ -60,8 +61,18 @@ from sicbo_contracts.lifecycle import (
     RoundStarted,
     TableOpened,
 )
-from sicbo_contracts.replies import Accepted, Reply
-from sicbo_contracts.subjects import Aggregate, command, layout_light, round_filter
+from sicbo_contracts.replies import Accepted
+from sicbo_contracts.subjects import (
+    TABLE_ROUND,
+    Aggregate,
+    events_of_type,
+    layout_light,
+    parse_event_subject,
+    round_filter,
+    subject_of,
+    token,
+    tokens,
+)
 
 log = logging.getLogger(__name__)
 
@@ -69,16 +80,11 @@ log = logging.getLogger(__name__)
 DEFAULT_DEADLINE = 2.0
 
 
-def _token(event_type: type) -> str:
-    return tag_of(event_type).replace(".", "-")
-
-
-_CONFIRMED = _token(ResultConfirmed)
-_CORRECTED = _token(ResultCorrected)
+_CONFIRMED = token(ResultConfirmed)
+_CORRECTED = token(ResultCorrected)
 TRIGGERS = frozenset({_CONFIRMED, _CORRECTED})
-_STARTED = _token(RoundStarted)
-_VOIDS = frozenset(_token(t) for t in (NoResultDeclared, RoundInvalidated, RoundCancelled))
-_OPENED = _token(TableOpened)
+_STARTED = token(RoundStarted)
+_VOIDS = tokens(NoResultDeclared, RoundInvalidated, RoundCancelled)
 
 _confirmed = msgspec.json.Decoder(ResultConfirmed)
 _corrected = msgspec.json.Decoder(ResultCorrected)
@@ -86,19 +92,14 @@ _started = msgspec.json.Decoder(RoundStarted)
 _opened = msgspec.json.Decoder(TableOpened)
 _verdict: msgspec.json.Decoder[IlluminationEvent] = msgspec.json.Decoder(IlluminationEvent)
 _report = msgspec.json.Decoder(LayoutReport)
-_reply: msgspec.json.Decoder[Reply] = msgspec.json.Decoder(Reply)
-
-
-class NotDone(Exception):
-    """The job is not finished (e.g. the lifecycle did not answer): redeliver it later."""
 
 
 @dataclass
-class _Table:
+class Openings:
+    """How a table was opened, as far as read: whether it has a layout controller."""
+
     #: (seq, layout_controller) of each TableOpened read so far, in log order.
     openings: list[tuple[int, bool]] = field(default_factory=list)
-    read_to: int = 0
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def has_controller(self, at_seq: int) -> bool:
         """Whether the table was opened with a layout controller as of ``at_seq``."""
@@ -123,23 +124,32 @@ class Illuminator:
         self._deadline = deadline
         self._actor = actor
         self._timeout = request_timeout
-        self._tables: dict[str, _Table] = {}
+        self._openings: Follower[Openings] = Follower(
+            store,
+            name="illumination",
+            filter_of=lambda table: events_of_type(
+                TableOpened, Aggregate.LIFECYCLE, table=table, round_no=TABLE_ROUND
+            ),
+            initial=lambda _: Openings(),
+            evolve=_opening,
+            decoder=_opened,
+        )
 
     async def on_event(self, subject: str, seq: int, data: bytes) -> IlluminationEvent | None:
         """React to one lifecycle event (its subject, stream sequence and body). Returns the
         verdict stored for a result (None for anything else); raises to be redelivered."""
-        tokens = subject.split(".")
-        if len(tokens) != 6 or tokens[5] not in TRIGGERS or not tokens[4].isdigit():
+        parsed = parse_event_subject(subject)
+        if parsed is None or parsed.token not in TRIGGERS:
             return None
-        table, round_no = tokens[2], int(tokens[4])
-        if tokens[5] == _CONFIRMED:
+        table, round_no = parsed.table, parsed.round
+        if parsed.token == _CONFIRMED:
             dice: Dice = _confirmed.decode(data).dice
         else:
             dice = _corrected.decode(data).after
-        entry = self._tables.setdefault(table, _Table())
-        async with entry.lock:
-            await self._read_openings(table, entry)
-            if not entry.has_controller(seq):
+        async with self._openings.lock(table):
+            # The leader's view: a lagging replica must not hide how the table was opened.
+            openings = (await self._openings.get(table, consistent=True)).state
+            if not openings.has_controller(seq):
                 return None
             stored = await retry_on_conflict(
                 lambda: self._light(table, round_no, dice, seq), attempts=5
@@ -149,12 +159,6 @@ class Illuminator:
             return stored
 
     # -- steps ------------------------------------------------------------------------------
-
-    async def _read_openings(self, table: str, entry: _Table) -> None:
-        opened = f"sicbo.evt.{table}.lc.0.{_OPENED}"
-        for e in await self._store.read(opened, after_seq=entry.read_to):
-            entry.openings.append((e.seq, _opened.decode(e.data).config.layout_controller))
-            entry.read_to = e.seq
 
     async def _light(
         self, table: str, round_no: int, dice: Dice, source_seq: int
@@ -207,7 +211,8 @@ class Illuminator:
         result (a late confirmation only records the dice: nothing to light)."""
         paytable = None
         for e in await self._store.read(round_filter(table, Aggregate.LIFECYCLE, round_no)):
-            event_type = e.subject.rsplit(".", 1)[1]
+            parsed = parse_event_subject(e.subject)
+            event_type = parsed.token if parsed is not None else ""
             if event_type == _STARTED:
                 paytable = _started.decode(e.data).paytable
             elif event_type in _VOIDS and e.seq < source_seq:
@@ -240,13 +245,7 @@ class Illuminator:
     async def _report_fault(self, fault: IlluminationFault) -> None:
         """Tell the lifecycle (000 §7.7: the inspector is notified, play stops)."""
         cmd = malfunction(fault, actor=self._actor)
-        try:
-            msg = await self._nc.request(
-                command(fault.table, "lifecycle"), encode(cmd), timeout=self._timeout
-            )
-        except (NoRespondersError, NatsTimeoutError) as exc:
-            raise NotDone(f"lifecycle did not answer ReportMalfunction {cmd.command_id}") from exc
-        reply = _reply.decode(msg.data)
+        reply = await ask_lifecycle(self._nc, cmd, timeout=self._timeout)
         if isinstance(reply, Accepted):
             log.info("malfunction %s reported (duplicate: %s)", cmd.command_id, reply.duplicate)
             return
@@ -254,3 +253,8 @@ class Illuminator:
             raise NotDone(f"ReportMalfunction {cmd.command_id}: {reply.code} {reply.reason}")
         # Refused by the rules (e.g. the table was closed meanwhile): nothing left to do here.
         log.warning("malfunction %s refused: %s", cmd.command_id, reply.reason)
+
+
+def _opening(openings: Openings, stored: StoredEvent, opened: TableOpened) -> Openings:
+    openings.openings.append((stored.seq, opened.config.layout_controller))
+    return openings

@@ -36,12 +36,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, get_args
 
-from sicbo.demo.takeover import control_subject, release_subject, takeover_subject
-from sicbo.gateway.access import TERMINAL_ACTIONS
-from sicbo.gateway.floor import GATEWAY_INBOX
-from sicbo.shell.app import ping_subject
-from sicbo.wagers.queries import HISTORY_ALL
-from sicbo_contracts.board import RECALL_ALL, STATS_ALL
+from sicbo_contracts.access import TERMINAL_ACTIONS
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.illumination import IlluminationEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
@@ -50,13 +45,22 @@ from sicbo_contracts.settlement import SettlementEvent
 from sicbo_contracts.subjects import (
     EVENT_STREAM,
     EVENTS_ALL,
+    GATEWAY_INBOX,
+    HISTORY_QUERY,
+    RECALL_QUERY,
     RESULTS_ALL,
     RESULTS_STREAM,
+    STATS_QUERY,
     TIMERS_BUCKET,
     Aggregate,
     commands_of,
+    demo_control,
+    demo_release,
+    demo_takeover,
     layout_light,
     layout_ping,
+    queries_of,
+    service_ping,
 )
 from sicbo_contracts.wagers import PlaceSlip, WagerEvent
 
@@ -144,7 +148,7 @@ def service(
         f"{name.upper()}_PASSWORD",
         Permissions(
             publish=tuple(publish),
-            subscribe=(ping_subject(name), *subscribe, INBOX),
+            subscribe=(service_ping(name), *subscribe, INBOX),
             allow_responses=True,
         ),
         why,
@@ -188,7 +192,7 @@ SERVICES: tuple[User, ...] = (
     service(
         "wagers",
         publish=(*appends(Aggregate.BETS, WagerEvent), *LOG),
-        subscribe=(commands_of("wagers"), HISTORY_ALL),
+        subscribe=(commands_of("wagers"), queries_of(HISTORY_QUERY)),
         why="wager intake: bet slips and colour checks; a player's bet history",
     ),
     service(
@@ -226,7 +230,7 @@ SERVICES: tuple[User, ...] = (
     service(
         "board",
         publish=LOG,
-        subscribe=(STATS_ALL, RECALL_ALL),
+        subscribe=(queries_of(STATS_QUERY), queries_of(RECALL_QUERY)),
         why="statistics board and game recall: queries answered from the log",
     ),
     User(
@@ -257,16 +261,16 @@ GATEWAY = User(
     Permissions(
         publish=(
             *(commands_of(s) for s in GATEWAY_COMMAND_SERVICES),
-            STATS_ALL,  # the board page: statistics ...
-            RECALL_ALL,  # ... and game recall
-            HISTORY_ALL,  # a player's bet history
-            takeover_subject("*"),  # demo only: nobody answers on a real floor
-            release_subject("*"),
-            control_subject("*"),
+            queries_of(STATS_QUERY),  # the board page: statistics ...
+            queries_of(RECALL_QUERY),  # ... and game recall
+            queries_of(HISTORY_QUERY),  # a player's bet history
+            demo_takeover("*"),  # demo only: nobody answers on a real floor
+            demo_release("*"),
+            demo_control("*"),
             *LOG,
         ),
         subscribe=(
-            ping_subject("gateway"),
+            service_ping("gateway"),
             EVENTS_ALL,
             layout_light("*"),
             layout_ping("*"),

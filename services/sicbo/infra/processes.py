@@ -16,7 +16,7 @@ from typing import Self
 import nats
 
 from sicbo.infra.nats_urls import servers
-from sicbo.shell.app import ping_subject
+from sicbo_contracts.subjects import service_ping
 
 
 class ServiceProcess:
@@ -52,7 +52,7 @@ class ServiceProcess:
 
     def ready_subject(self) -> str:
         """What the process answers once it is ready."""
-        return ping_subject(self.service)
+        return service_ping(self.service)
 
     def start(self) -> Self:
         command = self.argv()

@@ -19,7 +19,7 @@ from nats.aio.client import Client as NATS
 from nats.js.errors import KeyNotFoundError, NoKeysError
 from nats.js.kv import KeyValue
 
-from sicbo.shell.app import Runtime
+from sicbo.shell.bootstrap import Runtime
 from sicbo.shell.commands import Hook
 from sicbo_contracts.base import Actor, Event, Role
 from sicbo_contracts.lifecycle import BettingOpened, CloseBetting
@@ -127,6 +127,7 @@ class Countdown:
             round=deadline.round,
         )
         while True:
+            assert self._rt.handler is not None  # the lifecycle serves commands
             reply = await self._rt.handler.handle(msgspec.json.encode(command), deadline.table)
             if isinstance(reply, Rejected) and reply.code in ("unavailable", "conflict"):
                 await asyncio.sleep(RETRY_SECONDS)

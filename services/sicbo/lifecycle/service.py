@@ -4,7 +4,7 @@ from faststream import FastStream
 
 from sicbo.lifecycle import decider
 from sicbo.lifecycle.countdown import Countdown, record_deadlines
-from sicbo.shell.app import Runtime, create_app
+from sicbo.shell.bootstrap import Runtime, service_app
 from sicbo.shell.commands import DeciderSpec
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.lifecycle import LifecycleCommand, LifecycleEvent
@@ -33,4 +33,11 @@ def app(nats_url: str) -> FastStream:
         for countdown in countdowns:
             await countdown.stop()
 
-    return create_app(SPEC, nats_url, before_append=record_deadlines, on_start=start, on_stop=stop)
+    return service_app(
+        SPEC.service,
+        nats_url,
+        commands=SPEC,
+        before_append=record_deadlines,
+        on_start=start,
+        on_stop=stop,
+    )

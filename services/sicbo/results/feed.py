@@ -7,8 +7,9 @@ brings the projection up to that event:
 
 1. it knows (or reads) the last message on the table's results subject and the source sequence
    that message was made from;
-2. it reads the table's lifecycle events after that source sequence from the log (only stored
-   events are ever published: GLI-19 §C.6.4(d)) and publishes each source event in order;
+2. its follower reads the table's lifecycle events after that source sequence from the log
+   (only stored events are ever published: GLI-19 §C.6.4(d)), at least up to the event, and
+   it publishes each source event not published yet, in order;
 3. every publish expects the last sequence of the table's results subject as read
    (``Nats-Expected-Last-Subject-Sequence``) and carries ``Nats-Msg-Id: result-<source seq>``.
 
@@ -20,11 +21,11 @@ sequence at or below the last published one and publishes nothing.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import msgspec
 
@@ -32,13 +33,16 @@ from sicbo.eventstore.errors import AppendConflict
 from sicbo.eventstore.store import EventStore, Expect, StoredEvent
 from sicbo.results.project import (
     ROUND_STARTED,
+    SOURCE_TOKENS,
     is_source,
     round_result,
     round_started_decoder,
     source_decoder,
 )
 from sicbo.shell.codec import encode
-from sicbo_contracts.subjects import Aggregate, aggregate_filter, results
+from sicbo.shell.follower import Follower, Start
+from sicbo.shell.reacting import NotDone
+from sicbo_contracts.subjects import Aggregate, aggregate_filter, parse_event_subject, results
 from sicbo_contracts.subjects import event as event_subject
 
 log = logging.getLogger(__name__)
@@ -47,10 +51,6 @@ log = logging.getLogger(__name__)
 ATTEMPTS = 8
 #: Paytable references kept per table: rounds this far behind the newest are re-read if needed.
 KEEP_ROUNDS = 50
-
-
-class NotDone(Exception):
-    """The table's projection did not reach the event yet: redeliver it later."""
 
 
 class _Head(msgspec.Struct):
@@ -73,7 +73,30 @@ class TableFeed:
     seq: int = 0  # last message on sicbo.results.<table> (its results stream sequence)
     source_seq: int = 0  # the floor-log sequence that message was made from
     paytables: dict[int, str] = field(default_factory=dict)  # round -> paytable reference
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: Source events read from the log, in log order, not known to be published yet.
+    pending: list[tuple[int, Any]] = field(default_factory=list)
+
+    def trim(self) -> None:
+        self.pending = [(seq, e) for seq, e in self.pending if seq > self.source_seq]
+        newest = max(self.paytables, default=0)
+        for old in [r for r in self.paytables if r < newest - KEEP_ROUNDS]:
+            del self.paytables[old]
+
+
+def _fold(feed: TableFeed, stored: StoredEvent, _: Any) -> TableFeed:
+    subject = parse_event_subject(stored.subject)
+    if subject is None:
+        return feed
+    if subject.token == ROUND_STARTED:
+        try:
+            started = round_started_decoder.decode(stored.data)
+        except msgspec.DecodeError:  # looked up again if a result of its round needs it
+            log.warning("unreadable RoundStarted seq=%s on %s", stored.seq, stored.subject)
+        else:
+            feed.paytables[started.round] = started.paytable
+    elif subject.token in SOURCE_TOKENS and is_source(stored.subject):
+        feed.pending.append((stored.seq, source_decoder.decode(stored.data)))
+    return feed
 
 
 class Feed:
@@ -83,43 +106,57 @@ class Feed:
         self._log = log_store
         self._results = results_store
         self._clock = clock
-        self._tables: dict[str, TableFeed] = {}
+        self._feeds: Follower[TableFeed] = Follower(
+            log_store,
+            name="results feed",
+            filter_of=lambda table: aggregate_filter(table, Aggregate.LIFECYCLE),
+            initial=TableFeed,
+            evolve=_fold,
+            start=self._start,
+            trim=TableFeed.trim,
+        )
 
     async def on_event(self, subject: str, seq: int) -> int:
         """React to one stored lifecycle event; returns how many messages this call published.
 
         Raises :class:`NotDone` (or a store error) when the job must be redelivered."""
-        if not is_source(subject):
+        parsed = parse_event_subject(subject)
+        if parsed is None or not is_source(subject):
             return 0
-        table = subject.split(".")[2]
-        feed = self._tables.setdefault(table, TableFeed(table))
-        async with feed.lock:
-            if feed.source_seq >= seq:
+        table = parsed.table
+        async with self._feeds.lock(table):
+            known = self._feeds.peek(table)
+            if known is not None and known.state.source_seq >= seq:
                 return 0  # published already (the projection only ever grows)
-            return await self._catch_up(feed, seq)
+            return await self._publish_up_to(table, seq)
 
-    async def _catch_up(self, feed: TableFeed, upto: int) -> int:
+    async def _publish_up_to(self, table: str, upto: int) -> int:
         published = 0
         for _ in range(ATTEMPTS):
+            # Only stored events, at least up to the one delivered (a lagging replica's read
+            # is read again, or the job redelivered).
+            feed = (await self._feeds.get(table, at_least=upto)).state
             if not feed.known:
                 await self._read_head(feed)
-            if feed.source_seq >= upto:
-                return published
-            stored = await self._log.read(
-                aggregate_filter(feed.table, Aggregate.LIFECYCLE), after_seq=feed.source_seq
-            )
+            feed.trim()
             try:
-                for event in stored:
-                    published += await self._project(feed, event)
+                while feed.pending:
+                    seq, source = feed.pending[0]
+                    published += await self._project(feed, seq, source)
+                    feed.pending.pop(0)
             except AppendConflict:
                 feed.known = False  # someone else published: read the head again
                 continue
             if feed.source_seq >= upto:
                 return published
-            # The log was read before the event reached this replica's view (a cluster
-            # follower answered): the job is not done, try the read again.
             feed.known = False
-        raise NotDone(f"results of {feed.table} did not reach sequence {upto}")
+        raise NotDone(f"results of {table} did not reach sequence {upto}")
+
+    async def _start(self, table: str) -> Start[TableFeed]:
+        """A table's feed begins at the source of its last published message."""
+        feed = TableFeed(table)
+        await self._read_head(feed)
+        return Start(feed, feed.source_seq)
 
     async def _read_head(self, feed: TableFeed) -> None:
         subject = results(feed.table)
@@ -132,22 +169,11 @@ class Feed:
             source_seq = _head.decode(found.data).source_seq
         feed.seq, feed.source_seq, feed.known = last, source_seq, True
 
-    async def _project(self, feed: TableFeed, event: StoredEvent) -> int:
-        if event.subject.endswith(f".{ROUND_STARTED}"):
-            try:
-                started = round_started_decoder.decode(event.data)
-            except msgspec.DecodeError:  # looked up again if a result of its round needs it
-                log.warning("unreadable RoundStarted seq=%s on %s", event.seq, event.subject)
-                return 0
-            feed.paytables[started.round] = started.paytable
-            return 0
-        if event.seq <= feed.source_seq or not is_source(event.subject):
-            return 0
-        source = source_decoder.decode(event.data)
+    async def _project(self, feed: TableFeed, source_seq: int, source: Any) -> int:
         result = round_result(
             source,
             paytable=await self._paytable(feed, source.round),
-            source_seq=event.seq,
+            source_seq=source_seq,
             published_at=self._clock(),
         )
         subject = results(feed.table)
@@ -155,10 +181,9 @@ class Feed:
             subject,
             encode(result),
             expect=Expect(subject, feed.seq),
-            msg_id=msg_id(event.seq),
+            msg_id=msg_id(source_seq),
         )
-        feed.seq, feed.source_seq = appended.seq, event.seq
-        self._forget_old(feed, source.round)
+        feed.seq, feed.source_seq = appended.seq, source_seq
         if appended.duplicate:
             return 0
         log.info(
@@ -166,7 +191,7 @@ class Feed:
             result.status.value,
             feed.table,
             result.round,
-            event.seq,
+            source_seq,
         )
         return 1
 
@@ -181,7 +206,3 @@ class Feed:
             ref = round_started_decoder.decode(found[-1].data).paytable
             feed.paytables[round_no] = ref
         return ref
-
-    def _forget_old(self, feed: TableFeed, round_no: int) -> None:
-        for old in [r for r in feed.paytables if r < round_no - KEEP_ROUNDS]:
-            del feed.paytables[old]

@@ -25,6 +25,7 @@ from sicbo_contracts.lifecycle import (
     RoundStarted,
 )
 from sicbo_contracts.results import ResultStatus, RoundResult
+from sicbo_contracts.subjects import TABLE_ROUND, Aggregate, parse_event_subject, token, tokens
 
 SourceEvent = (
     ResultConfirmed | NoResultDeclared | RoundInvalidated | RoundCancelled | ResultCorrected
@@ -38,13 +39,8 @@ SOURCE_TYPES: tuple[type, ...] = (
 )
 
 
-def token(event_type: type) -> str:
-    """The event-type token of an event subject (``result-confirmed-v1``)."""
-    return str(event_type.__struct_config__.tag).replace(".", "-")  # type: ignore[attr-defined]
-
-
 #: Last subject token of every source event: a lifecycle event with another token is skipped.
-SOURCE_TOKENS = frozenset(token(t) for t in SOURCE_TYPES)
+SOURCE_TOKENS = tokens(*SOURCE_TYPES)
 ROUND_STARTED = token(RoundStarted)
 
 source_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(SourceEvent)
@@ -52,14 +48,13 @@ round_started_decoder = msgspec.json.Decoder(RoundStarted)
 
 
 def is_source(subject: str) -> bool:
-    """True for ``sicbo.evt.<table>.lc.<round>.<source token>`` with a numeric round."""
-    tokens = subject.split(".")
+    """True for a round's (not the table's) lifecycle event of a source type."""
+    parsed = parse_event_subject(subject)
     return (
-        len(tokens) == 6
-        and tokens[3] == "lc"
-        and tokens[4].isdigit()
-        and tokens[4] != "0"
-        and tokens[5] in SOURCE_TOKENS
+        parsed is not None
+        and parsed.aggregate is Aggregate.LIFECYCLE
+        and parsed.round != TABLE_ROUND
+        and parsed.token in SOURCE_TOKENS
     )
 
 

@@ -1,32 +1,34 @@
-"""The results feed process: a FastStream app on the provisioned ``results-feed`` consumer.
+"""The results feed process: a job on the provisioned ``results-feed`` consumer.
 
 It also needs the ``SICBO_RESULTS`` stream. Any number of replicas may run: the server's
 expectations make each public message exist once (:mod:`sicbo.results.feed`). A message is
-acknowledged once the table's public subject covers it (:mod:`sicbo.shell.consumer_app`).
+acknowledged once the table's public subject covers it (:mod:`sicbo.shell.bootstrap`).
 """
 
 from __future__ import annotations
 
 from faststream import FastStream
-from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.store import EventStore
+from sicbo.provisioning import consumer_filter
 from sicbo.results.feed import Feed
-from sicbo.shell.app import utc_now
-from sicbo.shell.consumer_app import GRACEFUL_TIMEOUT as GRACEFUL_TIMEOUT
-from sicbo.shell.consumer_app import Job, consumer_app
-from sicbo_contracts.subjects import EVENT_STREAM, RESULTS_STREAM
+from sicbo.shell.bootstrap import Reacts, Runtime, service_app
+from sicbo.shell.reacting import Job
+from sicbo_contracts.subjects import RESULTS_STREAM
 
 SERVICE = "results"
+CONSUMER = "results-feed"
 
 
 def app(nats_url: str) -> FastStream:
-    def start(nc: NATS) -> Job:
-        feed = Feed(EventStore(nc, EVENT_STREAM), EventStore(nc, RESULTS_STREAM), utc_now)
+    def start(runtime: Runtime) -> Job:
+        results_store = EventStore(runtime.nc, RESULTS_STREAM)
+        feed = Feed(runtime.store, results_store, runtime.clock)
 
         async def job(subject: str, seq: int, data: bytes) -> None:
             await feed.on_event(subject, seq)
 
         return job
 
-    return consumer_app(SERVICE, "results-feed", nats_url, start, needs_streams=[RESULTS_STREAM])
+    reacts = Reacts(CONSUMER, consumer_filter(CONSUMER), start, needs_streams=[RESULTS_STREAM])
+    return service_app(SERVICE, nats_url, reacts=reacts)

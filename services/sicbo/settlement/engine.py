@@ -30,10 +30,10 @@ from datetime import datetime
 from msgspec.structs import replace as replace_struct
 
 from sicbo.game.dice import make_roll
-from sicbo.game.profiles import parse_paytable_ref
+from sicbo.game.profiles import carries_wagers, parse_paytable_ref
 from sicbo.game.settlement import Outcome, settle_round, void_wager
 from sicbo.settlement.facts import Correction, RoundFacts, TableLog, facts_of_round
-from sicbo.settlement.standing import CARRY_OVER, Standing
+from sicbo.wagers.state import StandingWager as Standing
 from sicbo_contracts.base import Actor, Dice
 from sicbo_contracts.settlement import (
     RoundSettled,
@@ -131,7 +131,7 @@ def wager_results(facts: RoundFacts) -> list[WagerResult]:
             for w, s in zip(wagers, settled, strict=True)
         ]
     if basis is SettlementBasis.NO_RESULT:
-        if facts.consequence in CARRY_OVER:
+        if carries_wagers(facts.consequence):
             return [_result(w, WagerOutcome.CARRIED, 0, 0) for w in wagers]
         if facts.consequence != "refund":
             raise SettlementError(

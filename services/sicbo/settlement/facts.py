@@ -14,7 +14,8 @@ Facts of round R:
   cancelled, 004, ends invalidated or cancelled; a confirmation after "no result" only records
   the dice);
 - the dice (the confirmed result after every correction up to ``as_of``) and the corrections;
-- the standing wagers, from the wager intake decider's own fold (:mod:`.standing`).
+- the standing wagers, from the wager intake decider's own fold (:func:`sicbo.wagers.state.fold`):
+  settlement settles exactly the wagers intake accepted, never a copy of its rules.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from typing import Any
 
 import msgspec
 
-from sicbo.settlement import standing
-from sicbo.settlement.standing import CARRY_OVER, Standing
+from sicbo.game.profiles import carries_wagers
+from sicbo.wagers.state import StandingWager as Standing
+from sicbo.wagers.state import fold, wagers_of_round
 from sicbo_contracts.base import Dice
 from sicbo_contracts.dice import DiceEvent, ResultConfirmed, ResultCorrected
 from sicbo_contracts.lifecycle import (
@@ -222,7 +224,7 @@ class TableLog:
         if previous is None:
             return False
         return any(
-            isinstance(e, NoResultDeclared) and e.consequence in CARRY_OVER and s <= limit
+            isinstance(e, NoResultDeclared) and carries_wagers(e.consequence) and s <= limit
             for s, e in previous.events
         )
 
@@ -257,8 +259,7 @@ class TableLog:
             for s, e in self._rounds[number].events
             if s <= limit
         ]
-        state = standing.fold(self.table, events)
-        return standing.wagers_of_round(state, round_no)
+        return wagers_of_round(fold(self.table, events), round_no)
 
 
 def facts_of_round(table: str, round_no: int, events: Iterable[tuple[int, Any]]) -> RoundFacts:

@@ -13,6 +13,11 @@ Guarantees, all enforced by the server and not by this process (DESIGN.md invari
   fixed in time) is voided: every wager refunded by a compensating SettlementVoided batch on the
   same filter, ``Nats-Msg-Id: void-<table>-<round>``, at most once per round.
 
+What is due for a round (settle, void, adjust, complete) is the pure
+:func:`~sicbo.settlement.decider.due`, on the state the shell's follower keeps caught up with
+the table's log (at least up to the triggering event, and to what the stream leader holds:
+never a lagging replica's partial view). This module only carries it out.
+
 Only after the settlement is stored (by us or anyone) is the lifecycle asked to complete the
 round (``CompleteRound``, command id ``complete-<table>-<round>``), and only after that is the
 JetStream message acknowledged: a crash anywhere in between redelivers it and the job finishes.
@@ -21,70 +26,81 @@ Settlement never waits for the layout lamps or a suspension: 000 §7.6 settles b
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 import msgspec
 from nats.aio.client import Client as NATS
-from nats.errors import NoRespondersError
-from nats.errors import TimeoutError as NatsTimeoutError
 
-from sicbo.eventstore.errors import AppendConflict, DuplicateBatch, StoreError
-from sicbo.eventstore.retry import retry_on_conflict
-from sicbo.eventstore.store import EventStore, Expect
+from sicbo.eventstore.errors import AppendConflict, DuplicateBatch
+from sicbo.eventstore.store import EventStore, Expect, StoredEvent
 from sicbo.settlement import engine
-from sicbo.settlement.facts import Cancellation, RoundFacts, TableLog
-from sicbo.shell.codec import encode, subject_of, tag_of
+from sicbo.settlement.decider import (
+    Adjust,
+    Complete,
+    Due,
+    Settle,
+    SettlementState,
+    Void,
+    due,
+    evolve,
+    forget_old,
+    initial_state,
+)
+from sicbo.settlement.facts import FactEvent
+from sicbo.shell.codec import encode
+from sicbo.shell.follower import Follower
 from sicbo.shell.headers import COMMAND_ID
-from sicbo_contracts.base import Actor, Role
+from sicbo.shell.reacting import NotDone, ask_lifecycle
+from sicbo_contracts.base import Actor, Event, Role
 from sicbo_contracts.dice import ResultConfirmed, ResultCorrected
 from sicbo_contracts.lifecycle import (
     BettingClosed,
     CompleteRound,
     NoResultDeclared,
     RoundCancelled,
-    RoundCompleted,
     RoundInvalidated,
     Uncovered,
 )
-from sicbo_contracts.replies import Accepted, Reply
+from sicbo_contracts.replies import Accepted
 from sicbo_contracts.settlement import (
     RoundSettled,
     SettlementAdjusted,
-    SettlementBasis,
     SettlementVoided,
+    WagerResult,
     WagersSettled,
 )
-from sicbo_contracts.subjects import Aggregate, command, round_filter
+from sicbo_contracts.subjects import (
+    Aggregate,
+    EventSubject,
+    parse_event_subject,
+    round_filter,
+    subject_of,
+    table_filter,
+    token,
+    tokens,
+)
 
 log = logging.getLogger(__name__)
 
 SETTLEMENT_ACTOR = Actor(id="settlement", role=Role.SERVICE)
-#: Rounds of a table kept in memory before the current one (older ones are re-read if needed).
-KEEP_ROUNDS = 20
-
-
-def _token(event_type: type) -> str:
-    return tag_of(event_type).replace(".", "-")
-
+#: Steps one job takes at most (settle, void or adjust, complete; a lost race reads again).
+MAX_STEPS = 6
 
 #: Event types (subject tokens) that end a round and so call for its settlement.
-SETTLE_ON = frozenset(
-    _token(t) for t in (ResultConfirmed, NoResultDeclared, RoundInvalidated, RoundCancelled)
-)
-ADJUST_ON = _token(ResultCorrected)
+SETTLE_ON = tokens(ResultConfirmed, NoResultDeclared, RoundInvalidated, RoundCancelled)
+ADJUST_ON = token(ResultCorrected)
 #: Once betting is closed no slip can be stored any more (the server refuses it), so the
 #: round's wagers are read ahead then: at the result only the last few events are left to read.
-PREFETCH_ON = frozenset(_token(t) for t in (BettingClosed, Uncovered))
+PREFETCH_ON = tokens(BettingClosed, Uncovered)
 TRIGGERS = SETTLE_ON | {ADJUST_ON} | PREFETCH_ON
-_ROUND_SETTLED = _token(RoundSettled)
-_ADJUSTED = _token(SettlementAdjusted)
-_VOIDED = _token(SettlementVoided)
-_WAGERS_SETTLED = _token(WagersSettled)
-_COMPLETED = _token(RoundCompleted)
+#: The settlement events folded: the summaries, not the wager results (megabytes a round).
+_SUMMARIES = tokens(RoundSettled, SettlementAdjusted, SettlementVoided)
+_WAGERS_SETTLED = token(WagersSettled)
+_ADJUSTED = token(SettlementAdjusted)
+_VOIDED = token(SettlementVoided)
 
 
 def settle_msg_id(table: str, round_no: int) -> str:
@@ -103,42 +119,21 @@ def complete_command_id(table: str, round_no: int) -> str:
     return f"complete-{table}-{round_no}"
 
 
-class NotDone(Exception):
-    """The job is not finished (e.g. the lifecycle is unavailable): redeliver it later."""
+def _folded(subject: EventSubject) -> bool:
+    if subject.aggregate is Aggregate.SETTLE:
+        return subject.token in _SUMMARIES
+    return subject.aggregate in (Aggregate.LIFECYCLE, Aggregate.BETS)
 
 
-class _Head(msgspec.Struct):
-    """The part of a SettlementAdjusted the cache needs."""
-
-    correction_seq: int
+def _evolve(state: SettlementState, stored: StoredEvent, event: Any) -> SettlementState:
+    return evolve(state, stored.seq, event)
 
 
-@dataclass
-class TableCache:
-    table: str
-    log: TableLog
-    settled: dict[int, RoundSettled] = field(default_factory=dict)
-    adjusted_to: dict[int, int] = field(default_factory=dict)  # round -> last correction_seq
-    completed: set[int] = field(default_factory=set)
-    voided: set[int] = field(default_factory=set)  # rounds refunded after a cancellation (004)
-    kept_from: int = 0  # rounds before this one were forgotten
-    read_to: int = 0  # the log is read up to this stream sequence
-    #: (aggregate, round) -> the last stream sequence read there: to check a read is complete.
-    seen: dict[tuple[str, int], int] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    def covered(self, round_no: int) -> int:
-        """The last sequence of corrections already reflected in what was paid."""
-        settled = self.settled.get(round_no)
-        return max(settled.as_of if settled else 0, self.adjusted_to.get(round_no, 0))
-
-
-_round_settled = msgspec.json.Decoder(RoundSettled)
-_head = msgspec.json.Decoder(_Head)
-_wagers_settled = msgspec.json.Decoder(WagersSettled)
+_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
+    FactEvent | RoundSettled | SettlementAdjusted | SettlementVoided
+)
+_results = msgspec.json.Decoder(WagersSettled)
 _adjusted = msgspec.json.Decoder(SettlementAdjusted)
-_voided = msgspec.json.Decoder(SettlementVoided)
-_reply = msgspec.json.Decoder(Reply)
 
 
 class Settler:
@@ -156,275 +151,130 @@ class Settler:
         self._clock = clock
         self._actor = actor
         self._timeout = request_timeout
-        self._tables: dict[str, TableCache] = {}
-
-    # -- entry point ------------------------------------------------------------------------
+        self._tables: Follower[SettlementState] = Follower(
+            store,
+            name="settlement",
+            filter_of=table_filter,
+            initial=initial_state,
+            evolve=_evolve,
+            decoder=_decoder,
+            wants=_folded,
+            trim=forget_old,
+        )
 
     async def on_event(self, subject: str, seq: int | None = None) -> None:
         """React to one lifecycle event (by its subject and stream sequence). Returns when the
         job is done; raises (:class:`NotDone`, a store error) when it must be redelivered."""
-        tokens = subject.split(".")
-        if len(tokens) != 6 or tokens[5] not in TRIGGERS or not tokens[4].isdigit():
+        parsed = parse_event_subject(subject)
+        if parsed is None or parsed.token not in TRIGGERS:
             return  # not an event settlement acts on (or not one the floor writes)
-        table, round_no, event_type = tokens[2], int(tokens[4]), tokens[5]
-        cache = self._tables.get(table)
-        if cache is None:
-            cache = self._tables[table] = TableCache(table, TableLog(table))
-        async with cache.lock:
-            if round_no < cache.kept_from:  # an old redelivery: read the table afresh
-                cache = TableCache(table, TableLog(table))
-            await self._catch_up(cache)
-            if event_type in PREFETCH_ON:
+        table, round_no = parsed.table, parsed.round
+        async with self._tables.lock(table):
+            known = self._tables.peek(table)
+            if known is not None and round_no < known.state.kept_from:
+                self._tables.forget(table)  # an old redelivery: read the table afresh
+            # Never on a partial read: up to the event, and to what the leader holds.
+            state = await self._state(table, seq or 0)
+            if parsed.token in PREFETCH_ON:
                 return
-            await self._require_complete(cache, round_no, seq)
-            facts = cache.log.facts(round_no)
-            if facts is None or not facts.ended:
-                log.warning("%s on %s: round %s has no outcome", event_type, table, round_no)
-                return
-            settled = await self._ensure_settled(cache, facts)
-            cancelled = cache.log.cancellation(round_no)
-            if (  # 004: cancelled after it was settled by its result: refund every wager
-                cancelled is not None
-                and cancelled.seq > settled.as_of
-                and settled.basis is SettlementBasis.RESULT
-            ):
-                if round_no not in cache.voided:
-                    await retry_on_conflict(
-                        lambda: self._void(cache, settled, cancelled), attempts=8
-                    )
-            elif facts.corrections and facts.corrections[-1].seq > cache.covered(round_no):
-                await retry_on_conflict(lambda: self._adjust(cache, settled), attempts=8)
-            if round_no not in cache.completed:
-                await self._complete(table, round_no, settled.players)
-                cache.completed.add(round_no)
-            self._forget_old(cache, round_no)
+            if state.log.facts(round_no) is None:
+                log.warning("%s on %s: round %s has not started", parsed.token, table, round_no)
+            for _ in range(MAX_STEPS):
+                step = due(state, round_no)
+                if step is None:
+                    return
+                appended = await self._carry_out(table, round_no, step)
+                if isinstance(step, Complete):
+                    return
+                state = await self._state(table, appended)
+            raise NotDone(f"round {round_no} of {table}: still due after {MAX_STEPS} steps")
 
-    # -- reading ----------------------------------------------------------------------------
+    async def _state(self, table: str, at_least: int) -> SettlementState:
+        return (await self._tables.get(table, consistent=True, at_least=at_least)).state
 
-    async def _catch_up(self, cache: TableCache) -> None:
-        """Read what the table's log gained since the last catch-up: its lifecycle and bets
-        events, and its settlement summaries and adjustments (not the wager results: a big
-        round's are megabytes). The reads are cut at one sequence read first, so together
-        they are one consistent prefix of the log."""
-        table = cache.table
-        upto = await self._store.last_sequence(f"sicbo.evt.{table}.>")
-        if upto <= cache.read_to:
-            return
-        reads = await asyncio.gather(
-            *(
-                self._store.read(subject_filter, after_seq=cache.read_to)
-                for subject_filter in (
-                    f"sicbo.evt.{table}.lc.>",
-                    f"sicbo.evt.{table}.bets.>",
-                    f"sicbo.evt.{table}.settle.*.{_ROUND_SETTLED}",
-                    f"sicbo.evt.{table}.settle.*.{_ADJUSTED}",
-                    f"sicbo.evt.{table}.settle.*.{_VOIDED}",
+    async def _carry_out(self, table: str, round_no: int, step: Due) -> int:
+        """Do one step; the stream sequence the next read must reach (0: what it finds)."""
+        match step:
+            case Settle(facts=facts):
+                events: list[Any] = list(engine.settle(facts, actor=self._actor, at=self._clock()))
+                return await self._append(
+                    table, round_no, events, settle_msg_id(table, round_no), 0
                 )
+            case Adjust(summary=summary, correction=correction):
+                current, last = await self._paid_wagers(table, round_no)
+                before = current.before_dice if current.before_dice else summary.dice
+                assert summary.dice is not None and before is not None  # settled by its result
+                events = engine.adjust(
+                    current.wagers,
+                    table=table,
+                    round_no=round_no,
+                    paytable=summary.paytable,
+                    unit=summary.unit,
+                    before=before,
+                    after=correction.after,
+                    correction_seq=correction.seq,
+                    actor=self._actor,
+                    at=self._clock(),
+                )
+                msg_id = adjust_msg_id(table, round_no, correction.seq)
+                return await self._append(table, round_no, events, msg_id, last)
+            case Void(cancellation=cancelled):
+                current, last = await self._paid_wagers(table, round_no)
+                events = engine.void(
+                    current.wagers,
+                    table=table,
+                    round_no=round_no,
+                    cancel_seq=cancelled.seq,
+                    reason=cancelled.reason,
+                    actor=self._actor,
+                    at=self._clock(),
+                )
+                return await self._append(
+                    table, round_no, events, void_msg_id(table, round_no), last
+                )
+            case Complete(players=players):
+                await self._complete(table, round_no, list(players))
+                return 0
+        raise AssertionError(f"unknown step {step!r}")
+
+    async def _append(
+        self, table: str, round_no: int, events: Sequence[Event], msg_id: str, expect_last: int
+    ) -> int:
+        """Append a settlement batch once: expecting the round's settlement filter where it was
+        read (0 for the first), with a msg id; a lost race is read again, never repeated."""
+        try:
+            batch = await self._store.append_batch(
+                [(subject_of(e, Aggregate.SETTLE), encode(e)) for e in events],
+                expect=Expect(round_filter(table, Aggregate.SETTLE, round_no), expect_last),
+                msg_id=msg_id,
+                headers={COMMAND_ID: msg_id},
             )
+        except AppendConflict as refused:  # DuplicateBatch included: it is stored already
+            kind = "duplicate" if isinstance(refused, DuplicateBatch) else "conflict"
+            log.info("%s of round %s of %s: %s, read again", msg_id, round_no, table, kind)
+            return 0
+        delta = sum(getattr(e, "delta", 0) for e in events)
+        log.info(
+            "%s of %s round %s: %s events, delta %s", msg_id, table, round_no, len(batch), delta
         )
-        stored = sorted((e for read in reads for e in read if e.seq <= upto), key=lambda e: e.seq)
-        for e in stored:
-            _, _, _, aggregate, round_token, _ = e.subject.split(".", 5)
-            if round_token.isdigit():
-                cache.seen[(aggregate, int(round_token))] = e.seq
-            if cache.log.add_stored(e.seq, e.subject, e.data):
-                if e.subject.endswith(_COMPLETED):
-                    cache.completed.add(int(e.subject.split(".")[4]))
-                continue
-            _, _, _, aggregate, round_token, event_type = e.subject.split(".", 5)
-            if aggregate != Aggregate.SETTLE.value or not round_token.isdigit():
-                continue
-            round_no = int(round_token)
-            if event_type == _ROUND_SETTLED:
-                cache.settled[round_no] = _round_settled.decode(e.data)
-            elif event_type == _ADJUSTED:
-                seq = _head.decode(e.data).correction_seq
-                cache.adjusted_to[round_no] = max(cache.adjusted_to.get(round_no, 0), seq)
-            elif event_type == _VOIDED:
-                cache.voided.add(round_no)
-        cache.read_to = upto
+        return batch[-1].seq
 
-    async def _require_complete(self, cache: TableCache, round_no: int, seq: int | None) -> None:
-        """Never settle on a partial read. In a cluster any replica may answer a history read
-        and a lagging one answers with an older prefix of the log; the stream leader's last
-        sequence on the round's bets (and the previous round's, for carried slips) and the
-        triggering event itself must be in what was read, or the job is redelivered later."""
-        table = cache.table
-        lc_seen = max((v for (agg, _), v in cache.seen.items() if agg == "lc"), default=0)
-        missing = seq is not None and lc_seen < seq
-        for r in (round_no - 1, round_no):
-            if r < 1 or missing:
-                continue
-            leader = await self._store.last_sequence(round_filter(table, Aggregate.BETS, r))
-            missing = leader > cache.seen.get((Aggregate.BETS.value, r), 0)
-        if missing:
-            self._tables.pop(table, None)  # read the table afresh on the redelivery
-            raise NotDone(f"round {round_no} of {table}: the history read was not complete")
-
-    def _forget_old(self, cache: TableCache, round_no: int) -> None:
-        keep_from = round_no - KEEP_ROUNDS
-        if keep_from > cache.kept_from:
-            cache.log.forget_before(keep_from)
-            for mapping in (cache.settled, cache.adjusted_to):
-                for r in [r for r in mapping if r < keep_from]:
-                    del mapping[r]
-            cache.completed = {r for r in cache.completed if r >= keep_from}
-            cache.seen = {k: v for k, v in cache.seen.items() if k[1] >= keep_from}
-            cache.voided = {r for r in cache.voided if r >= keep_from}
-            cache.kept_from = keep_from
-
-    async def _stored_settlement(
-        self, table: str, round_no: int
-    ) -> tuple[
-        list[WagersSettled],
-        RoundSettled | None,
-        list[SettlementAdjusted],
-        list[SettlementVoided],
-        int,
-    ]:
-        """The round's settlement as stored: parts, summary, adjustments, voids, last seq."""
-        parts: list[WagersSettled] = []
-        summary: RoundSettled | None = None
+    async def _paid_wagers(self, table: str, round_no: int) -> tuple[_Current, int]:
+        """Every wager's result as paid now (settled, then adjusted), and the last sequence of
+        the round's settlement filter: what a compensating batch expects."""
+        results: list[WagerResult] = []
         adjustments: list[SettlementAdjusted] = []
-        voids: list[SettlementVoided] = []
         last = 0
         for e in await self._store.read(round_filter(table, Aggregate.SETTLE, round_no)):
             last = e.seq
-            event_type = e.subject.rsplit(".", 1)[1]
-            if event_type == _WAGERS_SETTLED:
-                parts.append(_wagers_settled.decode(e.data))
-            elif event_type == _ROUND_SETTLED:
-                summary = _round_settled.decode(e.data)
-            elif event_type == _ADJUSTED:
+            parsed = parse_event_subject(e.subject)
+            kind = parsed.token if parsed is not None else ""
+            if kind == _WAGERS_SETTLED:
+                results.extend(_results.decode(e.data).wagers)
+            elif kind == _ADJUSTED:
                 adjustments.append(_adjusted.decode(e.data))
-            elif event_type == _VOIDED:
-                voids.append(_voided.decode(e.data))
-        return parts, summary, adjustments, voids, last
-
-    # -- settling ---------------------------------------------------------------------------
-
-    async def _ensure_settled(self, cache: TableCache, facts: RoundFacts) -> RoundSettled:
-        """The round's settlement: the one in the log, or the one we append now."""
-        table, round_no = cache.table, facts.round
-        known = cache.settled.get(round_no)
-        if known is not None:
-            return known
-        events = engine.settle(facts, actor=self._actor, at=self._clock())
-        items = [(subject_of(e, Aggregate.SETTLE), encode(e)) for e in events]
-        try:
-            await self._store.append_batch(
-                items,
-                expect=Expect(round_filter(table, Aggregate.SETTLE, round_no), 0),
-                msg_id=settle_msg_id(table, round_no),
-                headers={COMMAND_ID: settle_msg_id(table, round_no)},
-            )
-        except AppendConflict as refused:  # DuplicateBatch included: it is settled already
-            kind = "duplicate" if isinstance(refused, DuplicateBatch) else "conflict"
-            _, summary, _, _, _ = await self._stored_settlement(table, round_no)
-            if summary is None:
-                raise NotDone(f"round {round_no} of {table}: {kind} but no settlement") from None
-            log.info("round %s of %s was already settled (%s)", round_no, table, kind)
-            cache.settled[round_no] = summary
-            return summary
-        last = events[-1]
-        assert isinstance(last, RoundSettled)
-        summary = last
-        log.info(
-            "settled round %s of %s: %s wagers, staked %s, returned %s",
-            round_no,
-            table,
-            summary.wagers,
-            summary.staked,
-            summary.returned,
-        )
-        cache.settled[round_no] = summary
-        return summary
-
-    async def _adjust(self, cache: TableCache, settled: RoundSettled) -> None:
-        """Bring what was paid up to the latest correction of the round (one read-decide-append
-        cycle; an AppendConflict makes the caller run it again on a fresh read)."""
-        table, round_no = cache.table, settled.round
-        await self._catch_up(cache)
-        facts = cache.log.facts(round_no)
-        if facts is None or not facts.corrections:
-            return
-        latest = facts.corrections[-1]
-        if settled.basis is not SettlementBasis.RESULT or settled.dice is None:
-            log.warning("correction of round %s of %s, settled %s", round_no, table, settled.basis)
-            cache.adjusted_to[round_no] = latest.seq
-            return
-        parts, _, adjustments, _, last = await self._stored_settlement(table, round_no)
-        covered = max([settled.as_of, *(a.correction_seq for a in adjustments)])
-        if latest.seq <= covered:
-            cache.adjusted_to[round_no] = covered
-            return
-        current = engine.apply_adjustments([w for p in parts for w in p.wagers], adjustments)
-        before = adjustments[-1].after if adjustments else settled.dice
-        events = engine.adjust(
-            current,
-            table=table,
-            round_no=round_no,
-            paytable=settled.paytable,
-            unit=settled.unit,
-            before=before,
-            after=latest.after,
-            correction_seq=latest.seq,
-            actor=self._actor,
-            at=self._clock(),
-        )
-        msg_id = adjust_msg_id(table, round_no, latest.seq)
-        try:
-            await self._store.append_batch(
-                [(subject_of(e, Aggregate.SETTLE), encode(e)) for e in events],
-                expect=Expect(round_filter(table, Aggregate.SETTLE, round_no), last),
-                msg_id=msg_id,
-                headers={COMMAND_ID: msg_id},
-            )
-        except DuplicateBatch:
-            log.info("adjustment %s was already stored", msg_id)
-        else:
-            delta = sum(e.delta for e in events)
-            log.info(
-                "adjusted round %s of %s to %s: delta %s", round_no, table, latest.after, delta
-            )
-        cache.adjusted_to[round_no] = latest.seq
-
-    async def _void(
-        self, cache: TableCache, settled: RoundSettled, cancelled: Cancellation
-    ) -> None:
-        """Refund every wager of a round settled by its result and then cancelled (004), once
-        (one read-decide-append cycle; an AppendConflict makes the caller run it again)."""
-        table, round_no = cache.table, settled.round
-        parts, _, adjustments, voids, last = await self._stored_settlement(table, round_no)
-        if voids:
-            cache.voided.add(round_no)
-            return
-        current = engine.apply_adjustments([w for p in parts for w in p.wagers], adjustments)
-        events = engine.void(
-            current,
-            table=table,
-            round_no=round_no,
-            cancel_seq=cancelled.seq,
-            reason=cancelled.reason,
-            actor=self._actor,
-            at=self._clock(),
-        )
-        msg_id = void_msg_id(table, round_no)
-        try:
-            await self._store.append_batch(
-                [(subject_of(e, Aggregate.SETTLE), encode(e)) for e in events],
-                expect=Expect(round_filter(table, Aggregate.SETTLE, round_no), last),
-                msg_id=msg_id,
-                headers={COMMAND_ID: msg_id},
-            )
-        except DuplicateBatch:
-            log.info("void %s was already stored", msg_id)
-        else:
-            delta = sum(e.delta for e in events)
-            log.info("voided round %s of %s (cancelled): refunds delta %s", round_no, table, delta)
-        cache.voided.add(round_no)
-
-    # -- completing -------------------------------------------------------------------------
+        wagers = engine.apply_adjustments(results, adjustments)
+        return _Current(wagers, adjustments[-1].after if adjustments else None), last
 
     async def _complete(self, table: str, round_no: int, players: list[str]) -> None:
         """Ask the lifecycle to complete the round; done when accepted, a duplicate, or the
@@ -436,22 +286,14 @@ class Settler:
             round=round_no,
             players=players,
         )
-        try:
-            msg = await self._nc.request(
-                command(table, "lifecycle"), encode(cmd), timeout=self._timeout
-            )
-        except (NoRespondersError, NatsTimeoutError) as exc:
-            raise NotDone(f"lifecycle did not answer CompleteRound for {table}/{round_no}") from exc
-        reply = _reply.decode(msg.data)
+        reply = await ask_lifecycle(self._nc, cmd, timeout=self._timeout)
         if isinstance(reply, Accepted):
             return
-        if await self._completed_in_log(table, round_no):
+        if round_no in (await self._state(table, 0)).completed:
             return
         raise NotDone(f"CompleteRound {table}/{round_no} refused: {reply.code} {reply.reason}")
 
-    async def _completed_in_log(self, table: str, round_no: int) -> bool:
-        try:
-            stored = await self._store.read(round_filter(table, Aggregate.LIFECYCLE, round_no))
-        except StoreError:
-            return False
-        return any(e.subject.endswith(_COMPLETED) for e in stored)
+
+class _Current(msgspec.Struct, frozen=True):
+    wagers: list[WagerResult]
+    before_dice: tuple[int, int, int] | None  # the dice of the last adjustment, if any

@@ -1,4 +1,4 @@
-"""Per-table decider state kept in memory and caught up from the log before each decision.
+"""Per-table decider state, kept by the shell's :class:`~sicbo.shell.follower.Follower`.
 
 Any replica may serve any table: before deciding, a replica reads only what was appended after
 the sequence it last saw, and its append states that sequence as its expectation, so a stale
@@ -6,7 +6,6 @@ replica is refused by the server and simply reads again.
 """
 
 import asyncio
-import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -14,11 +13,12 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from sicbo.eventstore.store import EventStore, subject_matches
+from sicbo.eventstore.store import EventStore, StoredEvent, subject_matches
+from sicbo.shell.follower import Follower
 from sicbo.shell.headers import COMMAND_DIGEST, COMMAND_ID, COMMAND_SERVICE
+from sicbo_contracts.subjects import EventSubject
 
 S = TypeVar("S")
-log = logging.getLogger(__name__)
 
 #: How many recent command ids a table remembers for duplicate replies; older retries are
 #: still caught by the stream's duplicate window and the decider's own rules.
@@ -27,6 +27,7 @@ REMEMBERED_COMMANDS = 10_000
 
 @dataclass
 class Loaded(Generic[S]):
+    table: str
     state: S
     last_seq: int = 0  # the last event read: where the next catch-up starts
     expect_seq: int = 0  # the last event on the expectation filter: what an append expects
@@ -35,6 +36,9 @@ class Loaded(Generic[S]):
 
 
 class Aggregates(Generic[S]):
+    """A decider's state per table, with what the command path needs beside it: the last
+    sequence on the expectation filter and the command ids this service already applied."""
+
     def __init__(
         self,
         store: EventStore,
@@ -45,23 +49,29 @@ class Aggregates(Generic[S]):
         evolve: Callable[[S, Any], S],
         event_type: Any,
         service: str,
-        decodes: Callable[[str], bool] = lambda subject: True,
+        decodes: Callable[[EventSubject], bool] | None = None,
     ) -> None:
-        self._store = store
         self._service = service
-        self._filter_of = filter_of
         self._expect_filter_of = expect_filter_of
-        self._decodes = decodes
-        self._initial = initial
-        self._evolve = evolve
-        self._decoder = msgspec.json.Decoder(event_type)
-        self._cache: dict[str, Loaded[S]] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._refreshing: dict[str, asyncio.Future[None]] = {}
+
+        def fold(loaded: Loaded[S], _: StoredEvent, event: Any) -> Loaded[S]:
+            loaded.state = evolve(loaded.state, event)
+            return loaded
+
+        self.follower: Follower[Loaded[S]] = Follower(
+            store,
+            name=service,
+            filter_of=filter_of,
+            initial=lambda table: Loaded(table, initial(table)),
+            evolve=fold,
+            decoder=msgspec.json.Decoder(event_type),
+            wants=decodes,
+            on_stored=self._note,
+        )
 
     def lock(self, table: str) -> asyncio.Lock:
         """Serialises one process's commands per table, so they don't race each other."""
-        return self._locks.setdefault(table, asyncio.Lock())
+        return self.follower.lock(table)
 
     async def load(self, table: str) -> Loaded[S]:
         """The table's state caught up with the log.
@@ -71,38 +81,15 @@ class Aggregates(Generic[S]):
         appended meanwhile; the append's expectation catches that, and the command is decided
         again. Read the fields of the result before the next ``await``: they move on.
         """
-        loaded = self._cache.get(table)
-        if loaded is None:
-            loaded = self._cache[table] = Loaded(self._initial(table))
-        refreshing = self._refreshing.get(table)
-        if refreshing is None:
-            refreshing = asyncio.ensure_future(self._catch_up(table, loaded))
-            self._refreshing[table] = refreshing
-            refreshing.add_done_callback(lambda _: self._refreshing.pop(table, None))
-        await asyncio.shield(refreshing)
-        return loaded
+        return (await self.follower.get(table)).state
 
-    async def _catch_up(self, table: str, loaded: Loaded[S]) -> None:
-        expect_filter = self._expect_filter_of(table)
-        for stored in await self._store.read(self._filter_of(table), after_seq=loaded.last_seq):
-            if self._decodes(stored.subject):
-                try:
-                    evt = self._decoder.decode(stored.data)
-                except msgspec.DecodeError:
-                    # Forward compatibility: an event type this version doesn't know is skipped.
-                    log.warning("skipping undecodable event %s on %s", stored.seq, stored.subject)
-                else:
-                    try:
-                        loaded.state = self._evolve(loaded.state, evt)
-                    except Exception:
-                        # Never go on from a state that missed an event: start afresh next time.
-                        self._cache.pop(table, None)
-                        raise
-            loaded.last_seq = stored.seq
-            if subject_matches(stored.subject, expect_filter):
-                loaded.expect_seq = stored.seq
-            command_id = stored.headers.get(COMMAND_ID)
-            if command_id and stored.headers.get(COMMAND_SERVICE) == self._service:
-                loaded.commands[command_id] = (stored.seq, stored.headers.get(COMMAND_DIGEST, ""))
-                if len(loaded.commands) > REMEMBERED_COMMANDS:
-                    loaded.commands.popitem(last=False)
+    def _note(self, loaded: Loaded[S], stored: StoredEvent) -> None:
+        """Every message read, folded or not: the read mark, the expectation, command ids."""
+        loaded.last_seq = stored.seq
+        if subject_matches(stored.subject, self._expect_filter_of(loaded.table)):
+            loaded.expect_seq = stored.seq
+        command_id = stored.headers.get(COMMAND_ID)
+        if command_id and stored.headers.get(COMMAND_SERVICE) == self._service:
+            loaded.commands[command_id] = (stored.seq, stored.headers.get(COMMAND_DIGEST, ""))
+            if len(loaded.commands) > REMEMBERED_COMMANDS:
+                loaded.commands.popitem(last=False)

@@ -1,4 +1,4 @@
-"""JSON on the wire: one encoder, and the event tag <-> subject mapping."""
+"""JSON on the wire: one encoder, command digests, and clear errors for bad input."""
 
 import hashlib
 import re
@@ -6,9 +6,7 @@ from typing import Any
 
 import msgspec
 
-from sicbo_contracts.base import Event
 from sicbo_contracts.replies import Rejected
-from sicbo_contracts.subjects import TABLE_ROUND, Aggregate, event
 
 encoder = msgspec.json.Encoder()
 encode = encoder.encode
@@ -20,17 +18,6 @@ def digest(command: Any) -> str:
     """Of the decoded command re-encoded (field order is fixed), so a retry matches even if the
     client's JSON differs in spacing or key order."""
     return hashlib.blake2b(encode(command), digest_size=16).hexdigest()
-
-
-def tag_of(event_or_type: Event | type[Event]) -> str:
-    cls = event_or_type if isinstance(event_or_type, type) else type(event_or_type)
-    return str(cls.__struct_config__.tag)
-
-
-def subject_of(evt: Event, aggregate: Aggregate) -> str:
-    """Round events go under their round, table-level events under round 0."""
-    round_no = getattr(evt, "round", None) or TABLE_ROUND
-    return event(evt.table, aggregate, round_no, tag_of(evt))
 
 
 def invalid_input(

@@ -19,11 +19,17 @@ from sicbo.eventstore.errors import AppendConflict, StoreError
 from sicbo.eventstore.retry import retry_on_conflict
 from sicbo.eventstore.store import EventStore, Expect
 from sicbo.shell.aggregates import Aggregates
-from sicbo.shell.codec import digest, encode, invalid_input, peek_command_id, subject_of, tag_of
+from sicbo.shell.codec import digest, encode, invalid_input, peek_command_id
 from sicbo.shell.headers import COMMAND_DIGEST, COMMAND_ID, COMMAND_SERVICE
-from sicbo_contracts.base import Command, Event
+from sicbo_contracts.base import Command, Event, tag_of
 from sicbo_contracts.replies import Accepted, Rejected, Reply
-from sicbo_contracts.subjects import Aggregate, aggregate_filter
+from sicbo_contracts.subjects import (
+    Aggregate,
+    EventSubject,
+    aggregate_filter,
+    subject_of,
+    table_filter,
+)
 
 S = TypeVar("S")
 log = logging.getLogger(__name__)
@@ -60,14 +66,13 @@ class DeciderSpec(Generic[S]):
         aggregates = self.reads or frozenset({self.aggregate})
         if len(aggregates) == 1:
             return aggregate_filter(table, next(iter(aggregates)))
-        return f"sicbo.evt.{table}.>"  # the decoder skips the aggregates it does not read
+        return table_filter(table)  # the decoder skips the aggregates it does not read
 
     def expect_filter(self, table: str) -> str:
         return aggregate_filter(table, self.expects_on or self.aggregate)
 
-    def decodes(self, subject: str) -> bool:
-        aggregates = self.reads or frozenset({self.aggregate})
-        return subject.split(".", 4)[3] in aggregates
+    def decodes(self, subject: EventSubject) -> bool:
+        return subject.aggregate in (self.reads or frozenset({self.aggregate}))
 
 
 class CommandHandler(Generic[S]):

@@ -10,6 +10,7 @@ caller's trace, so the events appended under it carry the same trace id.
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
@@ -20,7 +21,7 @@ from opentelemetry.trace import SpanKind
 from sicbo.shell.codec import encode, peek_command_id
 from sicbo.shell.commands import CommandHandler
 from sicbo_contracts.replies import Rejected
-from sicbo_contracts.subjects import commands_of
+from sicbo_contracts.subjects import commands_of, table_of
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +88,7 @@ class CommandListener:
             },
         ):
             try:
-                table = msg.subject.split(".")[2]
+                table = table_of(msg.subject)
                 reply = await self._handler.handle_raw(msg.data, table)
             except Exception as err:  # a bug must not kill the listener, nor leave the caller
                 log.exception("command on %s failed", msg.subject)
@@ -101,3 +102,46 @@ class CommandListener:
                 )
         if msg.reply:
             await msg.respond(reply)
+
+
+#: Answers one query message (it responds itself).
+QueryHandler = Callable[[Msg], Awaitable[None]]
+
+
+class Concurrent:
+    """Query subscriptions whose messages are each handed to a task (nats-py awaits a
+    callback before the next message), at most ``max_in_flight`` at once."""
+
+    def __init__(self, max_in_flight: int) -> None:
+        self._slots = asyncio.Semaphore(max_in_flight)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._subs: list[Subscription] = []
+
+    @property
+    def subscriptions(self) -> int:
+        return len(self._subs)
+
+    async def subscribe(self, nc: NATS, subject: str, queue: str, handler: QueryHandler) -> None:
+        async def on_msg(msg: Msg) -> None:
+            await self._slots.acquire()
+            task = asyncio.create_task(self._run(handler, msg))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        self._subs.append(await nc.subscribe(subject, queue=queue, cb=on_msg))
+
+    async def _run(self, handler: QueryHandler, msg: Msg) -> None:
+        try:
+            await handler(msg)
+        except Exception:
+            log.exception("query on %s failed", msg.subject)
+        finally:
+            self._slots.release()
+
+    async def stop(self) -> None:
+        """Stop taking queries, then let the ones in hand finish."""
+        for sub in self._subs:
+            await sub.unsubscribe()
+        self._subs.clear()
+        if self._tasks:
+            await asyncio.wait(set(self._tasks))

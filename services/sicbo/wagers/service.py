@@ -9,15 +9,15 @@ slip decided before it is refused by the server (10071) and re-decided on the cl
 """
 
 from faststream import FastStream
-from nats.aio.subscription import Subscription
 
-from sicbo.shell.app import Runtime, create_app
+from sicbo.shell.bootstrap import Runtime, service_app
 from sicbo.shell.commands import DeciderSpec
+from sicbo.shell.listener import QueryHandler
 from sicbo.wagers import decider
-from sicbo.wagers.queries import HISTORY_ALL, HistoryQueries
+from sicbo.wagers.queries import HistoryQueries
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
-from sicbo_contracts.subjects import Aggregate
+from sicbo_contracts.subjects import HISTORY_QUERY, Aggregate, queries_of
 from sicbo_contracts.wagers import WagerCommand, WagerEvent
 
 SPEC: DeciderSpec[decider.WagerState] = DeciderSpec(
@@ -36,15 +36,7 @@ SPEC: DeciderSpec[decider.WagerState] = DeciderSpec(
 
 
 def app(nats_url: str) -> FastStream:
-    subscriptions: list[Subscription] = []
+    def queries(runtime: Runtime) -> dict[str, QueryHandler]:
+        return {queries_of(HISTORY_QUERY): HistoryQueries(runtime.store).on_request}
 
-    async def start(runtime: Runtime) -> None:
-        queries = HistoryQueries(runtime.store)
-        sub = await runtime.nc.subscribe(HISTORY_ALL, queue="wagers", cb=queries.on_request)
-        subscriptions.append(sub)
-
-    async def stop(runtime: Runtime) -> None:
-        for sub in subscriptions:
-            await sub.unsubscribe()
-
-    return create_app(SPEC, nats_url, on_start=start, on_stop=stop)
+    return service_app(SPEC.service, nats_url, commands=SPEC, queries=queries)

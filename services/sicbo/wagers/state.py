@@ -22,7 +22,7 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import NamedTuple, TypeVar
 
-from sicbo.game.profiles import NoResultPolicy
+from sicbo.game.profiles import NoResultPolicy, carries_wagers
 from sicbo.wagers.pmap import PMap
 from sicbo_contracts.base import Limits
 from sicbo_contracts.dice import DiceEvent
@@ -59,11 +59,6 @@ from sicbo_contracts.wagers import (
 K = TypeVar("K")
 V = TypeVar("V")
 
-#: The "no result" consequences whose wagers stay on the layout for the re-run round:
-#: 002/2003 art. 3(3) and 004 (locked), 002/2004 art. 3(4) (the player chooses).
-CARRY_OVER: frozenset[str] = frozenset(
-    {NoResultPolicy.CARRY_OVER_LOCKED.value, NoResultPolicy.PLAYER_CHOICE.value}
-)
 
 Fact = LifecycleEvent | DiceEvent | WagerEvent
 
@@ -223,7 +218,7 @@ def evolve(state: WagerState, event: Fact) -> WagerState:
             ended = replace(state, round=_end_betting(state.round, n))
             return (
                 _carry(ended, n, NoResultPolicy(consequence))
-                if consequence in CARRY_OVER
+                if carries_wagers(consequence)
                 else ended
             )
         case SlipPlaced(round=r, slip_id=slip_id, player=player, wagers=wagers):

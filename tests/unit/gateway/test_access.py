@@ -20,11 +20,11 @@ import pytest
 
 from sicbo.decider import Refused
 from sicbo.dice import decider as dice_decider
-from sicbo.gateway.access import TERMINAL_ACTIONS, may_send
 from sicbo.gateway.operators import TERMINAL_ROLES
 from sicbo.lifecycle import Phase
 from sicbo.lifecycle import decider as lifecycle_decider
 from sicbo.wagers import decider as wagers_decider
+from sicbo_contracts.access import TERMINAL_ACTIONS, may_send
 from sicbo_contracts.base import Role
 from sicbo_contracts.dice import DiceCommand
 from sicbo_contracts.lifecycle import LifecycleCommand, ProposePaytable, TableSuspended

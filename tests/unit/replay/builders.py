@@ -7,9 +7,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sicbo.settlement.engine import adjust, apply_adjustments, settle
-from sicbo.shell.codec import encode, subject_of
+from sicbo.shell.codec import encode
 from sicbo_contracts.settlement import SettlementAdjusted, WagerResult, WagersSettled
-from sicbo_contracts.subjects import Aggregate
+from sicbo_contracts.subjects import Aggregate, subject_of
 from tests.unit.settlement.builders import NOW, SERVICE, TABLE, Log
 
 __all__ = ["TABLE", "Stored", "StoredLog"]

@@ -1,26 +1,15 @@
-"""A person takes a demo table over from its simulated dealer, and hands it back.
+"""The demo floor's take-over messages: a person takes a demo table over from its simulated
+dealer, and hands it back (``make run`` only).
 
-Core NATS request/reply between the web gateway and ``make run``'s simulator, demo only:
-``sicbo.demo.<table>.takeover``, ``.release`` and ``.control`` (who plays the table now).
-Where no simulator answers (a real floor), nobody else is playing the table and it is the
-person's already.
+Core NATS request/reply between the web gateway and the demo floor's simulator, on
+:func:`~sicbo_contracts.subjects.demo_takeover`, ``demo_release`` and ``demo_control`` (who
+plays the table now). Where no simulator answers (a real floor), nobody else is playing the
+table and it is the person's already.
 """
 
 import msgspec
 
 from sicbo_contracts.base import Id
-
-
-def takeover_subject(table: str) -> str:
-    return f"sicbo.demo.{table}.takeover"
-
-
-def release_subject(table: str) -> str:
-    return f"sicbo.demo.{table}.release"
-
-
-def control_subject(table: str) -> str:
-    return f"sicbo.demo.{table}.control"
 
 
 class TakeoverRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

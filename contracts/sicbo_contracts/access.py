@@ -1,10 +1,10 @@
-"""What each role may do from a terminal (pure).
+"""Which role may send which command from a terminal, by the command's type tag.
 
 The services decide: every decider checks the actor's role (``require_role``) and cites the
-rule. This table only says which buttons a terminal shows and which commands the gateway
-forwards for a signed-in operator, so a dealer never sees a supervisor's action (GLI-19 §C.6:
-access by role). It mirrors the deciders' checks; tests/unit/gateway/test_access.py holds each
-entry against the service's decider.
+rule. This table says which buttons a terminal shows and which commands the gateway forwards
+for a signed-in operator, so a dealer never sees a supervisor's action (GLI-19 §C.6: access by
+role), and which commands a NATS user of that role may send. It mirrors the deciders' checks;
+tests/unit/gateway/test_access.py holds each entry against the service's decider.
 """
 
 from collections.abc import Mapping
@@ -35,7 +35,7 @@ TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
             "bets.place-slip.v1",  # 000 §3.10-3.11: a dealer places for a player
             "bets.change-slip.v1",  # 000 §3.9-3.11: or changes and withdraws for them
             "bets.withdraw-slip.v1",
-            "bets.choose-carried.v1",  # 002 art. 3(3): the player's choice, through the dealer
+            "bets.choose-carried.v1",  # 002/2004 art. 3(4): the player's choice, by the dealer
             "bets.issue-color-checks.v1",  # 000 §3.7
             "bets.redeem-color-checks.v1",  # 000 §3.5
         }

@@ -1,0 +1,215 @@
+"""The one app factory of every service process: a FastStream app on NATS.
+
+A service is made of the parts it needs, all wired here once (telemetry, health checks, the
+ping, a graceful stop):
+
+- ``commands``: a pure decider behind the shell's command path (:mod:`sicbo.shell.commands`),
+  served by a lean nats-py queue subscription (:mod:`sicbo.shell.listener`);
+- ``reacts``: a job run for every event of a provisioned durable consumer on ``SICBO``
+  (settlement, illumination, the results feed). A message is acknowledged only when its job is
+  done; a job that raises (:class:`~sicbo.shell.reacting.NotDone`, a store error) is
+  negatively acknowledged with a growing delay and comes back. Any number of replicas may run:
+  the consumer spreads the events among them and each job is idempotent by the server's
+  expectations;
+- ``queries``: request/reply subjects answered from the log (the board, the bet history), in a
+  queue group named after the service, concurrently;
+- ``on_start`` / ``on_stop``: anything else (the betting countdown).
+
+Streams and consumers are never declared here (DESIGN.md: provisioning is an explicit step):
+a reacting service refuses to start when its consumer (or a stream it needs) is missing.
+"""
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import nats
+from fast_depends.msgspec import MsgSpecSerializer
+from faststream import AckPolicy, FastStream
+from faststream.nats import JStream, NatsBroker, NatsMessage, PullSub
+from faststream.nats.opentelemetry import NatsTelemetryMiddleware
+from nats.aio.client import Client as NATS
+from nats.js.errors import NotFoundError
+
+from sicbo.eventstore.store import EventStore
+from sicbo.infra import health as healthz
+from sicbo.infra.nats_auth import broker_security, connect_options
+from sicbo.infra.nats_urls import servers
+from sicbo.infra.telemetry import setup_tracing
+from sicbo.shell.commands import Clock, CommandHandler, DeciderSpec, Hook
+from sicbo.shell.listener import CommandListener, Concurrent, QueryHandler
+from sicbo.shell.reacting import Job
+from sicbo_contracts.subjects import EVENT_STREAM, service_ping
+
+log = logging.getLogger(__name__)
+
+#: Commands (or queries) one service process works on at once (other tables, pipelined
+#: slips); the handler serialises per table where the decider asks for it.
+MAX_IN_FLIGHT = 64
+#: Messages of a durable consumer fetched at once; they run concurrently.
+FETCH_BATCH = 16
+#: Seconds before a message whose job failed is delivered again (grows with each delivery).
+RETRY_DELAY = 0.5
+MAX_RETRY_DELAY = 10.0
+#: Seconds a stopping process waits for the jobs in hand (SIGTERM).
+GRACEFUL_TIMEOUT = 20.0
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class NotProvisioned(RuntimeError):
+    pass
+
+
+@dataclass
+class Runtime:
+    """What a service's parts get once connected."""
+
+    nc: NATS
+    store: EventStore
+    clock: Clock
+    handler: CommandHandler[Any] | None = None
+
+
+Component = Callable[[Runtime], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Reacts:
+    """A durable consumer of ``SICBO`` and the job made for each of its events."""
+
+    consumer: str
+    filter_subject: str
+    job: Callable[[Runtime], Job]
+    needs_streams: Sequence[str] = ()
+
+
+def service_app(
+    service: str,
+    nats_url: str,
+    *,
+    clock: Clock = utc_now,
+    commands: DeciderSpec[Any] | None = None,
+    before_append: Callable[[NATS], Hook] | None = None,
+    reacts: Reacts | None = None,
+    queries: Callable[[Runtime], Mapping[str, QueryHandler]] | None = None,
+    on_start: Component | None = None,
+    on_stop: Component | None = None,
+    ready_note: str = "",
+) -> FastStream:
+    provider = setup_tracing(f"sicbo-{service}")
+    broker = NatsBroker(
+        servers(nats_url),
+        middlewares=[NatsTelemetryMiddleware(tracer_provider=provider)],
+        serializer=MsgSpecSerializer(),
+        name=f"sicbo-{service}",
+        graceful_timeout=GRACEFUL_TIMEOUT,
+        security=broker_security(nats_url),
+    )
+    app = FastStream(broker)
+    health = healthz.install(app, service)
+    held: dict[str, Runtime] = {}
+    jobs: list[Job] = []
+    listeners: list[CommandListener] = []
+    answering = Concurrent(MAX_IN_FLIGHT)
+
+    @app.on_startup
+    async def connect() -> None:
+        nc = await nats.connect(
+            servers(nats_url), name=f"sicbo-{service}-store", **connect_options(nats_url)
+        )
+        if reacts is not None:
+            await _require_provisioned(nc, reacts)
+            health.add_consumer(nc, EVENT_STREAM, reacts.consumer)
+        health.add_nats("store", nc)
+        store = EventStore(nc, EVENT_STREAM)
+        runtime = held["rt"] = Runtime(nc, store, clock)
+        if commands is not None:
+            hook = before_append(nc) if before_append is not None else None
+            runtime.handler = CommandHandler(commands, store, clock, before_append=hook)
+            tracer = provider.get_tracer("sicbo.shell")
+            listener = CommandListener(
+                nc, runtime.handler, service, tracer, max_in_flight=MAX_IN_FLIGHT
+            )
+            listeners.append(listener)
+            health.add("commands", lambda: listener.subscribed)
+        if reacts is not None:
+            jobs.append(reacts.job(runtime))
+        if queries is not None:
+            # Subscribed before the broker answers pings: ready means the queries are served.
+            handlers = queries(runtime)
+            for subject, handler in handlers.items():
+                await answering.subscribe(nc, subject, service, handler)
+            health.add("queries", lambda: answering.subscriptions == len(handlers))
+
+    @app.after_startup
+    async def started() -> None:
+        runtime = held["rt"]
+        if on_start is not None:
+            await on_start(runtime)
+        for listener in listeners:
+            await listener.start()
+        log.info("sicbo-%s ready%s", service, ready_note)
+
+    @app.on_shutdown
+    async def stop_taking() -> None:
+        runtime = held.get("rt")
+        if runtime is None:
+            return
+        for listener in listeners:
+            await listener.stop()
+        await answering.stop()
+        if on_stop is not None:
+            await on_stop(runtime)
+
+    @app.after_shutdown
+    async def disconnect() -> None:
+        runtime = held.get("rt")
+        if runtime is not None:
+            await runtime.nc.drain()
+
+    if reacts is not None:
+
+        @broker.subscriber(
+            reacts.filter_subject,
+            stream=JStream(EVENT_STREAM, declare=False),
+            durable=reacts.consumer,
+            pull_sub=PullSub(batch_size=FETCH_BATCH, timeout=1.0),
+            ack_policy=AckPolicy.MANUAL,
+        )
+        async def on_event(msg: NatsMessage) -> None:
+            raw = msg.raw_message
+            try:
+                await jobs[0](raw.subject, raw.metadata.sequence.stream, raw.data)
+            except Exception:
+                delivered = raw.metadata.num_delivered or 1
+                delay = min(MAX_RETRY_DELAY, RETRY_DELAY * 2 ** (delivered - 1))
+                log.exception("%s (delivery %s): retry in %.1f s", raw.subject, delivered, delay)
+                await msg.nack(delay=delay)
+                return
+            await msg.ack()
+
+    @broker.subscriber(service_ping(service))
+    async def on_ping(msg: NatsMessage) -> bytes:
+        return b'{"ok":true}'
+
+    return app
+
+
+async def _require_provisioned(nc: NATS, reacts: Reacts) -> None:
+    js = nc.jetstream()
+    try:
+        await js.consumer_info(EVENT_STREAM, reacts.consumer)
+        for stream in reacts.needs_streams:
+            await js.stream_info(stream)
+    except NotFoundError:
+        await nc.close()
+        raise NotProvisioned(
+            f"consumer {EVENT_STREAM}/{reacts.consumer} or a stream of"
+            f" {list(reacts.needs_streams)} does not exist: run `sicbo provision` first"
+            " (services never declare JetStream resources)"
+        ) from None

@@ -1,0 +1,184 @@
+"""The one way the floor reads its log: per-key state caught up from the last sequence read.
+
+Every service that folds the log (a decider's state, settlement, the board, the bet history,
+the results feed, the layout lamps, the gateway's views) keeps its state in a
+:class:`Follower`. Before it acts, it asks for the key's state (a table, or any filter the
+key names) and the follower reads only what the log gained since the last read: one read of
+one filter, in log order, each stored event decoded (or skipped, when a newer version wrote
+a type this one does not know) and folded by the reader's ``evolve``.
+
+What a reader may rely on:
+
+- the state is a fold of a consistent prefix of the log: the events read are every event of
+  the filter up to some sequence, never one without those before it;
+- with ``consistent=True`` (or ``at_least=seq``) that prefix reaches what the stream leader
+  holds on the filter (or the event ``seq``): in a cluster a history read may be answered by
+  a lagging replica, and no reader may act on its partial view. :class:`BehindLeader` is
+  raised when it still does not after a few reads; a reacting service redelivers the event;
+- reads of one key are single-flight: callers arriving during a catch-up share it;
+- ``lock(key)`` serialises a process's decide-and-append cycles on one key;
+- an ``evolve`` that raises leaves no state behind: the key is read afresh next time.
+
+Forgetting old rounds is the state's own business (``trim``, called after each catch-up), so
+a long-running service's memory stays bounded by what it still needs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from sicbo.eventstore.errors import StoreError
+from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo_contracts.subjects import EventSubject, parse_event_subject
+
+S = TypeVar("S")
+log = logging.getLogger(__name__)
+
+#: Reads of a key before :class:`BehindLeader` (each answered by a lagging replica).
+CONSISTENT_READS = 5
+#: Seconds between those reads: a lagging replica usually catches up within milliseconds.
+LAGGING_PAUSE = 0.05
+
+#: Folds one stored event into the state: ``evolve(state, stored, decoded event)``.
+Evolve = Callable[[S, StoredEvent, Any], S]
+
+
+class BehindLeader(StoreError):
+    """The reads answered kept ending before what the stream leader holds: not acted on."""
+
+
+@dataclass
+class Followed(Generic[S]):
+    """A key's state and the last stream sequence read on its filter."""
+
+    state: S
+    last_seq: int = 0
+
+
+@dataclass(frozen=True)
+class Start(Generic[S]):
+    """Where a key's state begins: an initial state and the sequence it already reflects."""
+
+    state: S
+    after_seq: int = 0
+
+
+class Follower(Generic[S]):
+    """Keeps each key's state caught up with the log (see the module's docstring).
+
+    ``filter_of(key)`` is the subject filter read; ``wants(subject)`` says which of its events
+    are decoded with ``decoder`` and folded (the rest only move the read mark); ``decoder``
+    None folds the raw stored event (``evolve`` gets None as the event). ``on_stored`` sees
+    every message read, folded or not (bookkeeping by sequence or header, such as the last
+    sequence on an expectation filter). ``start(key)`` (async) overrides where a new key
+    begins: a read model bounded to recent rounds."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        name: str,
+        filter_of: Callable[[str], str],
+        initial: Callable[[str], S],
+        evolve: Evolve[S],
+        decoder: msgspec.json.Decoder[Any] | None = None,
+        wants: Callable[[EventSubject], bool] | None = None,
+        on_stored: Callable[[S, StoredEvent], None] | None = None,
+        start: Callable[[str], Awaitable[Start[S]]] | None = None,
+        trim: Callable[[S], None] | None = None,
+    ) -> None:
+        self._store = store
+        self.name = name
+        self.filter_of = filter_of
+        self._initial = initial
+        self._evolve = evolve
+        self._decoder = decoder
+        self._wants = wants
+        self._on_stored = on_stored
+        self._start = start
+        self._trim = trim
+        self._followed: dict[str, Followed[S]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._reading: dict[str, asyncio.Future[Followed[S]]] = {}
+
+    def lock(self, key: str) -> asyncio.Lock:
+        """Serialises one process's decide-and-append cycles on ``key``."""
+        return self._locks.setdefault(key, asyncio.Lock())
+
+    def forget(self, key: str) -> None:
+        """Drop the key's state: the next ``get`` reads it from its start again."""
+        self._followed.pop(key, None)
+
+    def peek(self, key: str) -> Followed[S] | None:
+        """The key's state as last read, without reading (None if never read)."""
+        return self._followed.get(key)
+
+    async def get(self, key: str, *, consistent: bool = False, at_least: int = 0) -> Followed[S]:
+        """The key's state caught up with the log.
+
+        Read the fields of the result before the next ``await``: they move on."""
+        need = at_least
+        if consistent:
+            need = max(need, await self._store.last_sequence(self.filter_of(key)))
+        for attempt in range(CONSISTENT_READS):
+            followed = await self._caught_up(key)
+            if followed.last_seq >= need:
+                return followed
+            await asyncio.sleep(LAGGING_PAUSE * (attempt + 1))
+        raise BehindLeader(
+            f"{self.name}: reads of {self.filter_of(key)} end at {followed.last_seq}, the"
+            f" stream leader holds {need}"
+        )
+
+    async def _caught_up(self, key: str) -> Followed[S]:
+        reading = self._reading.get(key)
+        if reading is None:
+            reading = asyncio.ensure_future(self._read(key))
+            self._reading[key] = reading
+            reading.add_done_callback(lambda _: self._reading.pop(key, None))
+        return await asyncio.shield(reading)
+
+    async def _read(self, key: str) -> Followed[S]:
+        followed = self._followed.get(key)
+        if followed is None:
+            if self._start is not None:
+                begun = await self._start(key)
+                followed = Followed(begun.state, begun.after_seq)
+            else:
+                followed = Followed(self._initial(key))
+            self._followed[key] = followed
+        stored = await self._store.read(self.filter_of(key), after_seq=followed.last_seq)
+        try:
+            for e in stored:
+                if self._on_stored is not None:
+                    self._on_stored(followed.state, e)
+                followed.state = self._fold(followed.state, e)
+                followed.last_seq = e.seq
+        except Exception:
+            # Never go on from a state that missed an event: start afresh next time.
+            self._followed.pop(key, None)
+            raise
+        if self._trim is not None:
+            self._trim(followed.state)
+        return followed
+
+    def _fold(self, state: S, e: StoredEvent) -> S:
+        if self._wants is not None:
+            subject = parse_event_subject(e.subject)
+            if subject is None or not self._wants(subject):
+                return state
+        if self._decoder is None:
+            return self._evolve(state, e, None)
+        try:
+            event = self._decoder.decode(e.data)
+        except msgspec.DecodeError:
+            # Forward compatibility: an event type this version doesn't know is skipped.
+            log.warning("%s skips undecodable event %s on %s", self.name, e.seq, e.subject)
+            return state
+        return self._evolve(state, e, event)
