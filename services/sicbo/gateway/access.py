@@ -35,7 +35,7 @@ TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
             "bets.place-slip.v1",  # 000 §3.10-3.11: a dealer places for a player
             "bets.change-slip.v1",  # 000 §3.9-3.11: or changes and withdraws for them
             "bets.withdraw-slip.v1",
-            "bets.choose-carried.v1",  # 002 art. 3(3): the player's choice, through the dealer
+            "bets.choose-carried.v1",  # 002/2004 art. 3(4): the player's choice, through the dealer
             "bets.issue-color-checks.v1",  # 000 §3.7
             "bets.redeem-color-checks.v1",  # 000 §3.5
         }
