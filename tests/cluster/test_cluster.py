@@ -8,7 +8,7 @@ the middle of play. Play goes on, and every wager is settled exactly once.
   (``--nats a,b,c``), so it reconnects to a surviving node. Illumination (with a layout
   controller), the results feed and the board run too, one replica each, not killed: no
   service of the floor needs more than its user may do, before or after the failover.
-- The tables are played by the demo's :class:`TableSimulator` through a terminal client that
+- The tables are played by the demo's simulated dealers through a terminal client that
   does what a real terminal must across a failover: on a timeout or a "try again" answer it
   sends the same command again (same command id: it takes effect once).
 - The node killed is the leader of the event stream ``SICBO``, so the log itself fails over.
@@ -44,7 +44,9 @@ from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeoutError
 
 from sicbo.demo.client import FloorClient
-from sicbo.demo.simulator import LIMITS, DemoTable, RoundLine, TableSimulator
+from sicbo.demo.dealer import RoundLine, SimulatedDealer
+from sicbo.demo.run import simulated_table
+from sicbo.demo.tables import LIMITS, DemoTable
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_accounts import password_envs, users
 from sicbo.infra.nats_server import LocalNatsServer, free_port
@@ -299,7 +301,7 @@ class RetryingClient(FloorClient):
             await asyncio.sleep(0.3)
 
 
-class Simulator(TableSimulator):
+class Simulator(SimulatedDealer):
     async def _summary(self, number: int) -> RoundLine:
         # The round is completed in the log, so its settlement is stored; a read served by a
         # replica that has not applied it yet (after a reconnect) is read again.
@@ -343,7 +345,7 @@ async def mid_round(client: FloorClient, seconds: float = 10) -> dict[str, str]:
         await asyncio.sleep(0.02)
 
 
-async def play_until_stopped(sim: TableSimulator, play: Play) -> None:
+async def play_until_stopped(sim: SimulatedDealer, play: Play) -> None:
     while not play.stop.is_set():
         await sim.run(1)  # ends between rounds only
 
@@ -416,7 +418,8 @@ async def test_play_goes_on_and_every_wager_is_settled_once_after_a_node_and_rep
     client = RetryingClient(nc)
     play = Play()
     sims = [
-        Simulator(client, t, play.report, seed=n, betting_seconds=0.3) for n, t in enumerate(TABLES)
+        simulated_table(client, t, play.report, seed=n, betting_seconds=0.3, dealer=Simulator)
+        for n, t in enumerate(TABLES)
     ]
     tasks = [asyncio.create_task(play_until_stopped(s, play)) for s in sims]
     try:

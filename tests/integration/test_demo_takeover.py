@@ -1,5 +1,5 @@
 """A person takes a demo table over from `make run`'s simulated dealer and hands it back
-(sicbo.demo.takeover), against the real floor: the simulator finishes the round it plays, plays
+(sicbo_contracts.demo), against the real floor: the simulator finishes the round it plays, plays
 no other until handed back, then plays on from whatever the person left."""
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ import pytest
 from nats.aio.client import Client as NATS
 
 from sicbo.demo.client import FloorClient
-from sicbo.demo.run import answer_takeovers
-from sicbo.demo.simulator import DEALER as SIMULATED_DEALER
-from sicbo.demo.simulator import DemoTable, TableSimulator
+from sicbo.demo.dealer import SimulatedDealer
+from sicbo.demo.run import answer_takeovers, simulated_table
+from sicbo.demo.tables import DEALER as SIMULATED_DEALER
+from sicbo.demo.tables import DemoTable
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.base import Actor, Role
 from sicbo_contracts.demo import Control, TakeoverRequest
@@ -50,7 +51,7 @@ async def started_rounds(store: EventStore, table: str) -> list[tuple[int, str]]
     ]
 
 
-async def stopped(sim: TableSimulator, playing: asyncio.Task[None]) -> None:
+async def stopped(sim: SimulatedDealer, playing: asyncio.Task[None]) -> None:
     """Stop the simulator for good (a cancellation alone can be lost in Python 3.11)."""
     sim.stop()
     playing.cancel()
@@ -83,10 +84,10 @@ async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
 ) -> None:
     table = new_id("demo")[:32]
     demo = DemoTable(table, TableConfig(profile="cca-1992", limits=LIMITS))
-    sim = TableSimulator(
+    sim = simulated_table(
         FloorClient(nc), demo, lambda line: None, seed=7, betting_seconds=0.2, no_result_every=1000
     )
-    await answer_takeovers(nc, [sim])
+    await answer_takeovers(nc, [sim.control])
     playing = asyncio.create_task(sim.run())
     try:
         await rounds_until(store, table, bool, "the demo dealer never started a round")
@@ -131,7 +132,7 @@ async def test_a_press_in_the_middle_of_a_demo_round_does_not_stop_the_demo(
     table = new_id("demo")[:32]
     demo = DemoTable(table, TableConfig(profile="cca-1992", limits=LIMITS))
     notices: list[str] = []
-    sim = TableSimulator(
+    sim = simulated_table(
         FloorClient(nc),
         demo,
         lambda line: None,

@@ -1,6 +1,5 @@
 """What the subcommands share: the NATS URL option and running a coroutine."""
 
-import os
 from typing import Annotated
 
 import typer
@@ -13,10 +12,6 @@ NatsOption = Annotated[
         "--nats", envvar="NATS_URL", help="NATS server URL (default: $NATS_URL or local 4222)"
     ),
 ]
-
-
-def default_nats_url() -> str:
-    return os.environ.get("NATS_URL", DEFAULT_NATS_URL)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

@@ -5,6 +5,7 @@ Everything started here is stopped here, by PID, when the floor is stopped (Ctrl
 
 import asyncio
 import contextlib
+import random
 import signal
 import socket
 from collections.abc import Callable
@@ -17,7 +18,10 @@ from nats.aio.msg import Msg
 from rich.console import Console
 
 from sicbo.demo.client import FloorClient
-from sicbo.demo.simulator import DEMO_TABLES, RoundLine, TableSimulator
+from sicbo.demo.control import TableControl
+from sicbo.demo.dealer import RoundLine, SimulatedDealer
+from sicbo.demo.players import SimulatedPlayers
+from sicbo.demo.tables import DEMO_TABLES, DemoTable
 from sicbo.gateway.process import GatewayProcess
 from sicbo.illumination.processes import LayoutControllerProcess
 from sicbo.infra.nats_server import LocalNatsServer, free_port
@@ -57,7 +61,7 @@ def print_line(console: Console, line: RoundLine) -> None:
 def stop_on_signals(*also: Callable[[], None]) -> None:
     """SIGINT (Ctrl-C) and SIGTERM cancel the floor, so the ``finally`` below stops every
     process it started, even where SIGINT was inherited as ignored (a background job); ``also``
-    runs first (the simulators' stop: a lone cancellation can be lost)."""
+    runs first (the simulated dealers' stop: a lone cancellation can be lost)."""
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
@@ -91,26 +95,56 @@ def port_or_free(preferred: int) -> int:
     return preferred
 
 
-async def answer_takeovers(nc: NATS, tables: list[TableSimulator]) -> None:
-    """The web terminal's "take over", "hand back" and "who plays" (sicbo.demo.takeover)."""
-    for sim in tables:
+def simulated_table(
+    client: FloorClient,
+    demo: DemoTable,
+    report: Callable[[RoundLine], None],
+    *,
+    seed: int | None = None,
+    betting_seconds: float = 1.5,
+    no_result_every: int = 12,
+    notice: Callable[[str], None] | None = None,
+    inspector_seconds: float = 4.0,
+    dealer: type[SimulatedDealer] = SimulatedDealer,
+) -> SimulatedDealer:
+    """A demo table's simulated dealer, with its players and its control (who plays it), one
+    random source for both dealer and players (a seed replays the same rounds). ``dealer``: a
+    subclass may stand in (one that reads again, say)."""
+    rng = random.Random(seed)
+    return dealer(
+        client,
+        demo,
+        report,
+        control=TableControl(client, demo.table, notice),
+        players=SimulatedPlayers(client, demo, rng),
+        rng=rng,
+        betting_seconds=betting_seconds,
+        no_result_every=no_result_every,
+        notice=notice,
+        inspector_seconds=inspector_seconds,
+    )
 
-        async def on_takeover(msg: Msg, sim: TableSimulator = sim) -> None:
+
+async def answer_takeovers(nc: NATS, tables: list[TableControl]) -> None:
+    """The web terminal's "take over", "hand back" and "who plays" (sicbo_contracts.demo)."""
+    for control in tables:
+
+        async def on_takeover(msg: Msg, control: TableControl = control) -> None:
             try:
                 request = _takeover.decode(msg.data)
             except msgspec.DecodeError:
                 return
-            await msg.respond(msgspec.json.encode(sim.take_over(request.by)))
+            await msg.respond(msgspec.json.encode(control.take_over(request.by)))
 
-        async def on_release(msg: Msg, sim: TableSimulator = sim) -> None:
-            await msg.respond(msgspec.json.encode(sim.hand_back()))
+        async def on_release(msg: Msg, control: TableControl = control) -> None:
+            await msg.respond(msgspec.json.encode(control.hand_back()))
 
-        async def on_control(msg: Msg, sim: TableSimulator = sim) -> None:
-            await msg.respond(msgspec.json.encode(sim.control()))
+        async def on_control(msg: Msg, control: TableControl = control) -> None:
+            await msg.respond(msgspec.json.encode(control.who_plays()))
 
-        await nc.subscribe(demo_takeover(sim.table), cb=on_takeover)
-        await nc.subscribe(demo_release(sim.table), cb=on_release)
-        await nc.subscribe(demo_control(sim.table), cb=on_control)
+        await nc.subscribe(demo_takeover(control.table), cb=on_takeover)
+        await nc.subscribe(demo_release(control.table), cb=on_release)
+        await nc.subscribe(demo_control(control.table), cb=on_control)
 
 
 async def run_floor(
@@ -162,8 +196,8 @@ async def run_floor(
                 console.print("no demo tables: drive your own with `sicbo send`")
                 await asyncio.Event().wait()  # until Ctrl-C / SIGTERM cancels the floor
             client = FloorClient(nc)
-            tables = [
-                TableSimulator(
+            dealers = [
+                simulated_table(
                     client,
                     table,
                     lambda line: print_line(console, line),
@@ -171,14 +205,14 @@ async def run_floor(
                 )
                 for table in DEMO_TABLES
             ]
-            stop_on_signals(*(t.stop for t in tables))
-            await answer_takeovers(nc, tables)
+            stop_on_signals(*(d.stop for d in dealers))
+            await answer_takeovers(nc, [d.control for d in dealers])
             console.print(
                 f"playing on {len(DEMO_TABLES)} demo tables, one per rule profile; take one over"
                 f" at {gateway.url}/tables/<table>/terminal",
                 soft_wrap=True,
             )
-            await asyncio.gather(*(t.run() for t in tables))
+            await asyncio.gather(*(d.run() for d in dealers))
         finally:
             for proc in processes:
                 proc.stop()

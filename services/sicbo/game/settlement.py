@@ -1,6 +1,6 @@
 """Settlement of wagers: what goes back to the player (RULES.md "Money", "Wagering media")."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -108,10 +108,3 @@ def void_wager(stake: int, medium: Medium) -> Settled:
     """A void round (no result, invalidation) returns every wager, a token included (000 §7.5,
     §8.5; 000 §1.1 forfeits a token only after a valid result)."""
     return Settled(Outcome.VOID, 0, stake)
-
-
-def round_totals(stakes: Sequence[int], settled: Sequence[Settled]) -> tuple[int, int, int]:
-    """(staked, returned, house result) of a round."""
-    staked = sum(stakes)
-    returned = sum(s.returned for s in settled)
-    return staked, returned, staked - returned

@@ -3,7 +3,7 @@
 
 import pytest
 
-from sicbo.dice.decider import Phase
+from sicbo.dice.state import Phase
 from sicbo_contracts.base import Actor
 
 from .builders import (

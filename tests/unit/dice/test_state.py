@@ -1,6 +1,6 @@
 """evolve/fold: the state follows the round's phases from the lifecycle events."""
 
-from sicbo.dice.decider import DiceState, Entry, Phase, RoundState, evolve, initial_state
+from sicbo.dice.state import DiceState, Entry, Phase, RoundState, evolve, initial_state
 
 from .builders import (
     DEALER,

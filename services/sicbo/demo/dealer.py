@@ -1,6 +1,6 @@
-"""Simulated dealers and players: rounds going on at every table until stopped.
+"""The simulated dealer of a demo table: plays rounds until stopped.
 
-Randomness lives here, in the simulator, never in the game or the deciders.
+Randomness lives here and in the simulated players, never in the game or the deciders.
 
 Every demo table has a layout controller (its own process, started by ``make run``); one
 land table's controller has a lamp that fails now and then. The dealer looks at the lamps
@@ -13,16 +13,23 @@ import contextlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 import msgspec
 
 from sicbo.demo.client import FloorClient, new_id
+from sicbo.demo.control import TableControl
+from sicbo.demo.players import SimulatedPlayers
+from sicbo.demo.tables import (
+    DEALER,
+    INSPECTOR,
+    OPERATOR,
+    PLAYERS,
+    SECOND_DEALER,
+    SUPERVISOR,
+    DemoTable,
+)
 from sicbo.eventstore.store import StoredEvent
-from sicbo.game.profiles import parse_paytable_ref
 from sicbo.lifecycle.state import PLAYING, Phase
-from sicbo_contracts.base import Actor, Limits, Role
-from sicbo_contracts.demo import Control
 from sicbo_contracts.dice import ConfirmResult, EnterDice
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault
 from sicbo_contracts.lifecycle import (
@@ -34,62 +41,13 @@ from sicbo_contracts.lifecycle import (
     OpenBetting,
     OpenTable,
     StartRound,
-    TableConfig,
     TableSuspended,
     Uncover,
 )
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.settlement import RoundSettled
 from sicbo_contracts.subjects import Aggregate, aggregate_filter, round_filter
-from sicbo_contracts.wagers import IssueColorChecks, Medium, PlaceSlip, Wager
-
-DEALER = Actor(id="dealer-1", role=Role.DEALER)
-SECOND_DEALER = Actor(id="dealer-2", role=Role.DEALER)
-SUPERVISOR = Actor(id="supervisor-1", role=Role.SUPERVISOR)
-OPERATOR = Actor(id="operator-1", role=Role.OPERATOR)
-INSPECTOR = Actor(id="inspector-1", role=Role.INSPECTOR)
-PLAYERS = tuple(f"player-{n}" for n in range(1, 6))
-LIMITS = Limits(minimum=100, maximum=50_000, unit=100)
-#: A table taken over and left alone this long goes back to the demo dealer.
-HOLD_SECONDS = 30 * 60
-
-
-@dataclass(frozen=True)
-class DemoTable:
-    table: str
-    config: TableConfig
-    #: The fault of the table's simulated layout controller (``sicbo layout-controller``).
-    layout_fault: str = "none"
-    layout_fault_every: int = 1
-
-
-DEMO_TABLES = (
-    DemoTable(
-        "demo-cca",
-        TableConfig(profile="cca-1992", limits=LIMITS, layout_controller=True),
-        # The "big" lamp fails on every 7th round (a fault shows when big wins): 000 §7.6-7.7.
-        layout_fault="dark:big",
-        layout_fault_every=7,
-    ),
-    DemoTable(
-        "demo-macau03", TableConfig(profile="macau-2003", limits=LIMITS, layout_controller=True)
-    ),
-    DemoTable(
-        "demo-macau04",
-        TableConfig(
-            profile="macau-2004",
-            limits=LIMITS,
-            second_person_confirmation=True,
-            layout_controller=True,
-        ),
-    ),
-    DemoTable(
-        "demo-online",
-        TableConfig(
-            profile="online-live", limits=LIMITS, betting_seconds=5, layout_controller=True
-        ),
-    ),
-)
+from sicbo_contracts.wagers import IssueColorChecks
 
 _verdict = msgspec.json.Decoder(IlluminationEvent)
 _suspended = msgspec.json.Decoder(TableSuspended)
@@ -106,43 +64,44 @@ class RoundLine:
     returned: int
 
 
-class TableSimulator:
+class SimulatedDealer:
+    """Plays the table's rounds, with ``players`` betting; steps aside while a person holds the
+    table (``control``). ``rng`` is the players' too, so one seed replays the same rounds."""
+
     def __init__(
         self,
         client: FloorClient,
         demo: DemoTable,
         report: Callable[[RoundLine], None],
         *,
-        seed: int | None = None,
-        betting_seconds: float = 1.5,
-        no_result_every: int = 12,
-        notice: Callable[[str], None] | None = None,
-        inspector_seconds: float = 4.0,
+        control: TableControl,
+        players: SimulatedPlayers,
+        rng: random.Random,
+        betting_seconds: float,
+        no_result_every: int,
+        notice: Callable[[str], None] | None,
+        inspector_seconds: float,
     ) -> None:
         self.client = client
         self.demo = demo
         self.table = demo.table
         self.report = report
-        self.rng = random.Random(seed)
+        self.control = control
+        self.players = players
+        self.rng = rng
         self.betting_seconds = betting_seconds
         self.no_result_every = no_result_every
         self.notice = notice or (lambda text: None)
         self.inspector_seconds = inspector_seconds
-        #: The operator who took the table over from the simulated dealer (``make run``'s web
-        #: terminal); the simulator finishes its round, then waits until it is handed back.
-        self.held_by: str | None = None
-        self.playing: int | None = None  # the round the simulated dealer is playing
-        self._handed_back = asyncio.Event()
-        self._stopping = False
 
     async def run(self, rounds: int | None = None) -> None:
         await self._ensure_open()
         played = 0
-        while not self._stopping and (rounds is None or played < rounds):
+        while not self.control.stopped and (rounds is None or played < rounds):
             try:
-                if self.held_by is not None:
-                    await self._wait_handed_back()
-                    if self._stopping:
+                if self.control.held_by is not None:
+                    await self.control.wait_handed_back()
+                    if self.control.stopped:
                         break
                     await self._ensure_open()  # whatever the person left: cancel, or wait
                 await self.play_round()
@@ -158,53 +117,7 @@ class TableSimulator:
     def stop(self) -> None:
         """Play no further round. A cancellation alone may be lost: Python 3.11's
         ``asyncio.wait_for`` can swallow one that lands as its awaitable completes."""
-        self._stopping = True
-        self._handed_back.set()
-
-    def take_over(self, operator: str) -> Control:
-        """A person takes the table: the simulated dealer stops after the round it plays."""
-        self.held_by = operator
-        self._handed_back.clear()
-        self.notice(f"{self.table}: taken over by {operator}")
-        return self.control()
-
-    def control(self) -> Control:
-        """Who plays the table now."""
-        if self.held_by is None:
-            return Control(status="demo", round=self.playing)
-        if self.playing is not None:
-            return Control(status="after-round", round=self.playing, by=self.held_by)
-        return Control(status="yours", by=self.held_by)
-
-    def hand_back(self) -> Control:
-        if self.held_by is not None:
-            self.notice(f"{self.table}: handed back to the demo dealer by {self.held_by}")
-        self.held_by = None
-        self._handed_back.set()
-        return Control(status="released")
-
-    async def _wait_handed_back(self) -> None:
-        """Until handed back, or until nobody has played the table for HOLD_SECONDS."""
-        while self.held_by is not None and not self._stopping:
-            try:
-                await asyncio.wait_for(self._handed_back.wait(), HOLD_SECONDS)
-            except TimeoutError:
-                if await self._idle_seconds() >= HOLD_SECONDS:
-                    self.notice(
-                        f"{self.table}: unused for {HOLD_SECONDS // 60} minutes, demo resumes"
-                    )
-                    self.held_by = None
-            # Woken by a hand-back: a new take-over since then keeps the table held.
-
-    async def _idle_seconds(self) -> float:
-        """Since the table's latest lifecycle event (the person's last press)."""
-        store = self.client.store
-        latest = await store.get(
-            await store.last_sequence(aggregate_filter(self.table, Aggregate.LIFECYCLE))
-        )
-        if latest is None:
-            return float("inf")
-        return (datetime.now(UTC) - latest.time).total_seconds()
+        self.control.stop()
 
     async def _send(self, cmd: object) -> None:
         reply = await self.client.send(cmd)
@@ -252,15 +165,15 @@ class TableSimulator:
 
     async def play_round(self) -> None:
         state = await self.client.lifecycle(self.table)
-        if self.held_by is not None:  # taken over while reading
+        if self.control.held_by is not None:  # taken over while reading
             return
-        number = self.playing = state.next_round
+        number = self.control.playing = state.next_round
         try:
             if state.suspended:  # e.g. left over from an earlier run
                 await self._inspector_clears()
             await self._play(number)
         finally:
-            self.playing = None
+            self.control.playing = None
 
     async def _play(self, number: int) -> None:
         table = self.table
@@ -278,7 +191,7 @@ class TableSimulator:
         )
         paytable = (await self.client.lifecycle(table)).round
         assert paytable is not None
-        await self._place_slips(number, paytable.paytable)
+        await self.players.place_slips(number, paytable.paytable)
         if self.demo.config.betting_seconds:
             await self._wait_phase(number, Phase.BETTING_CLOSED)  # the countdown closes it
         else:
@@ -318,38 +231,6 @@ class TableSimulator:
         self.report(line)
         if line.dice is not None and self.demo.config.layout_controller:
             await self._look_at_the_lamps(number)
-
-    async def _place_slips(self, number: int, paytable_ref: str) -> None:
-        bets = [b.id for b in parse_paytable_ref(paytable_ref).offered_bets()]
-        limits = self.demo.config.limits
-        for player in self.rng.sample(PLAYERS, self.rng.randint(2, len(PLAYERS))):
-            wagers = []
-            for _ in range(self.rng.randint(1, 4)):
-                stake = limits.minimum + limits.unit * self.rng.randint(0, 20)
-                if player == PLAYERS[0] and self.demo.config.profile == "cca-1992":
-                    wagers.append(
-                        Wager(
-                            bet=self.rng.choice(bets), stake=400, medium=Medium.COLOR, color="red"
-                        )
-                    )
-                elif self.rng.random() < 0.05:
-                    wagers.append(
-                        Wager(bet=self.rng.choice(bets), stake=limits.minimum, medium=Medium.PROMO)
-                    )
-                else:
-                    wagers.append(Wager(bet=self.rng.choice(bets), stake=stake))
-            reply = await self.client.send(
-                PlaceSlip(
-                    command_id=new_id("slip"),
-                    table=self.table,
-                    actor=Actor(id=player, role=Role.PLAYER),
-                    round=number,
-                    player=player,
-                    wagers=wagers,
-                )
-            )
-            if isinstance(reply, Rejected):
-                return  # the countdown closed betting: the rest of the players were too late
 
     async def _look_at_the_lamps(self, number: int, timeout: float = 10.0) -> None:
         """000 §5.5: the winning areas are lit before the next round. A fault suspends the
