@@ -25,6 +25,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check services contracts tests
 	$(BIN)/ruff format --check services contracts tests
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	$(BIN)/python -m sicbo.bench

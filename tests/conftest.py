@@ -25,7 +25,7 @@ import pytest
 from nats.aio.client import Client as NATS
 from nats.js.client import JetStreamContext
 
-from sicbo.eventstore import EventStore
+from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.provisioning import ProvisionReport, provision
 from sicbo_contracts.subjects import EVENT_STREAM

@@ -116,6 +116,17 @@ def parse_event_subject(subject: str) -> EventSubject | None:
     return EventSubject(parts[2], aggregate, int(parts[4]), parts[5])
 
 
+def subject_matches(subject: str, filter_subject: str) -> bool:
+    """NATS subject matching: ``*`` is one token, a trailing ``>`` one or more."""
+    tokens, pattern = subject.split("."), filter_subject.split(".")
+    for i, want in enumerate(pattern):
+        if want == ">":
+            return len(tokens) > i
+        if i >= len(tokens) or (want != "*" and want != tokens[i]):
+            return False
+    return len(tokens) == len(pattern)
+
+
 def aggregate_of(subject: str) -> Aggregate | None:
     parsed = parse_event_subject(subject)
     return parsed.aggregate if parsed is not None else None

@@ -30,7 +30,7 @@ from sicbo.infra.nats_accounts import password_envs
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.provisioning import Outcome, provision
 from sicbo.results.feed import Feed
-from sicbo.results.partners import PARTNER_STREAM, partner_copy
+from sicbo.results.partners import partner_copy
 from sicbo.results.reader import last_results
 from sicbo.shell.codec import encode
 from sicbo_contracts.base import Actor, Role
@@ -39,6 +39,7 @@ from sicbo_contracts.lifecycle import RoundStarted
 from sicbo_contracts.results import PublicResult, ResultStatus, RoundResult
 from sicbo_contracts.subjects import (
     EVENT_STREAM,
+    PARTNER_STREAM,
     RESULTS_ALL,
     RESULTS_STREAM,
     Aggregate,

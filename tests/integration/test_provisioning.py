@@ -11,7 +11,7 @@ import pytest
 from nats.aio.client import Client as NATS
 from nats.js.client import JetStreamContext
 
-from sicbo.eventstore import EventStore
+from sicbo.eventstore.store import EventStore
 from sicbo.provisioning import (
     CONSUMERS,
     EVENT_STREAM,

@@ -33,7 +33,7 @@ from sicbo_contracts.lifecycle import (
     Uncover,
 )
 from sicbo_contracts.replies import Accepted, Rejected
-from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL
+from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL, round_history
 from sicbo_contracts.wagers import PlaceSlip, Wager
 
 DEALER = Actor(id="bench-dealer", role=Role.DEALER)
@@ -179,7 +179,7 @@ async def _settle_time(client: FloorClient, table: str, round_no: int) -> float:
         ):
             break
         await asyncio.sleep(0.05)
-    log = await client.events(f"sicbo.evt.{table}.*.{round_no}.>")
+    log = await client.events(round_history(table, round_no))
     confirmed = next(e.time for e in log if e.subject.endswith("dice-result-confirmed-v1"))
     settled = next(e.time for e in log if e.subject.endswith("settle-round-settled-v1"))
     return (settled - confirmed).total_seconds() * 1000

@@ -24,7 +24,7 @@ from sicbo_contracts.lifecycle import (
     OpenBetting,
     StartRound,
 )
-from sicbo_contracts.subjects import Aggregate, round_filter
+from sicbo_contracts.subjects import Aggregate, aggregate_filter, round_filter
 
 TABLE = "bench-gateway"
 
@@ -111,7 +111,7 @@ async def bench_gateway(
             client = FloorClient(nc)
             for round_no in range(1, rounds + 1):  # round 1 opens the table (cca-1992)
                 await _play(client, round_no)
-            events = len(await client.events(f"sicbo.evt.{TABLE}.lc.>"))
+            events = len(await client.events(aggregate_filter(TABLE, Aggregate.LIFECYCLE)))
             async with httpx.AsyncClient(base_url=gateway.url, timeout=30) as web:
                 start = time.perf_counter()
                 (await web.get(f"/api/tables/{TABLE}")).raise_for_status()

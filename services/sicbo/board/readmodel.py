@@ -22,7 +22,7 @@ from sicbo.board.recall import recall_of, recall_round
 from sicbo.board.stats import RoundLine, round_line, stats_board, window
 from sicbo.replay.history import Stored
 from sicbo_contracts.board import RECALL_DEPTH, STATS_DEPTH, Recall, RecallRound, StatsBoard
-from sicbo_contracts.subjects import TABLE_ROUND
+from sicbo_contracts.subjects import TABLE_ROUND, parse_event_subject
 
 #: Rounds kept below the oldest one an answer needs, so that a result invalidated before its
 #: round completed (one result fewer) does not send the service back to the log.
@@ -60,10 +60,10 @@ class TableReadModel:
 
     def add(self, e: Stored) -> None:
         """Add one stored event (another table's, a table-level one, a known one: ignored)."""
-        tokens = e.subject.split(".")
-        if len(tokens) != 6 or tokens[2] != self.table or not tokens[4].isdigit():
+        subject = parse_event_subject(e.subject)
+        if subject is None or subject.table != self.table:
             return
-        round_no = int(tokens[4])
+        round_no = subject.round
         if round_no == TABLE_ROUND or round_no < self.lowest:
             return
         held = self._rounds.get(round_no)

@@ -33,11 +33,10 @@ from sicbo_contracts.lifecycle import (
     RoundStarted,
 )
 from sicbo_contracts.settlement import SettlementBasis
-from sicbo_contracts.subjects import Aggregate
+from sicbo_contracts.subjects import Aggregate, parse_event_subject
 
 log = logging.getLogger(__name__)
 
-_LC = Aggregate.LIFECYCLE.value
 _decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(FactEvent)
 #: The event that gives a void round its outcome, by basis.
 _VOID_EVENT: dict[SettlementBasis, type] = {
@@ -76,8 +75,10 @@ def decode_lifecycle(events: Iterable[Stored], round_no: int) -> list[tuple[int,
     """The round's lifecycle (and dice) events, decoded, in the order given."""
     out: list[tuple[int, Any]] = []
     for e in events:
-        tokens = e.subject.split(".")
-        if len(tokens) != 6 or tokens[3] != _LC or tokens[4] != str(round_no):
+        subject = parse_event_subject(e.subject)
+        if subject is None or subject.aggregate is not Aggregate.LIFECYCLE:
+            continue
+        if subject.round != round_no:
             continue
         try:
             out.append((e.seq, _decoder.decode(e.data)))

@@ -15,7 +15,7 @@ from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_auth import connect_options
 from sicbo_contracts.routing import SERVICE_OF_TAG
-from sicbo_contracts.subjects import EVENT_STREAM, command, round_history
+from sicbo_contracts.subjects import EVENT_STREAM, command, round_history, table_filter
 
 app = typer.Typer(help="Drive a table and read its log.", no_args_is_help=True)
 
@@ -70,9 +70,7 @@ def log(
     nats_url: NatsOption = DEFAULT_NATS_URL,
 ) -> None:
     """Print a table's events in log order, with who did what and when."""
-    subject_filter = (
-        round_history(table, round_no) if round_no is not None else f"sicbo.evt.{table}.>"
-    )
+    subject_filter = round_history(table, round_no) if round_no is not None else table_filter(table)
     try:
         events = asyncio.run(_read(nats_url, subject_filter))
     except (OSError, nats.errors.NoServersError):

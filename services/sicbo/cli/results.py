@@ -13,10 +13,10 @@ import typer
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.eventstore.errors import StoreError
 from sicbo.provisioning import ProvisionError, ProvisionReport, provision
-from sicbo.results.partners import PARTNER_STREAM, partner_copy
+from sicbo.results.partners import partner_copy
 from sicbo.results.reader import describe, tail
 from sicbo_contracts.results import RoundResult
-from sicbo_contracts.subjects import RESULTS_ALL, RESULTS_STREAM, results
+from sicbo_contracts.subjects import PARTNER_STREAM, RESULTS_ALL, RESULTS_STREAM, results
 
 CONNECT_WITHIN = 10.0  # seconds
 

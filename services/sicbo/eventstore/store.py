@@ -52,7 +52,7 @@ from sicbo.eventstore.errors import (
     DuplicateBatch,
     StoreError,
 )
-from sicbo_contracts.subjects import EVENTS_ALL
+from sicbo_contracts.subjects import EVENTS_ALL, subject_matches
 
 MSG_ID = "Nats-Msg-Id"
 EXPECTED_LAST_SUBJECT_SEQUENCE = "Nats-Expected-Last-Subject-Sequence"
@@ -363,17 +363,6 @@ def last_seq_on(events: Sequence[StoredEvent], filter_subject: str) -> int:
         if subject_matches(event.subject, filter_subject):
             return event.seq
     return 0
-
-
-def subject_matches(subject: str, filter_subject: str) -> bool:
-    """NATS subject matching: ``*`` is one token, a trailing ``>`` one or more."""
-    tokens, pattern = subject.split("."), filter_subject.split(".")
-    for i, want in enumerate(pattern):
-        if want == ">":
-            return len(tokens) > i
-        if i >= len(tokens) or (want != "*" and want != tokens[i]):
-            return False
-    return len(tokens) == len(pattern)
 
 
 def parse_headers(raw: bytes) -> dict[str, str]:

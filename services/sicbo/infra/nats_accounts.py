@@ -47,6 +47,7 @@ from sicbo_contracts.subjects import (
     EVENTS_ALL,
     GATEWAY_INBOX,
     HISTORY_QUERY,
+    PARTNER_DELIVER_ALL,
     RECALL_QUERY,
     RESULTS_ALL,
     RESULTS_STREAM,
@@ -57,6 +58,7 @@ from sicbo_contracts.subjects import (
     demo_control,
     demo_release,
     demo_takeover,
+    events_of_type,
     layout_light,
     layout_ping,
     queries_of,
@@ -106,8 +108,7 @@ SYSTEM_ACCOUNT = "SYS"
 
 def appends(aggregate: Aggregate, events: Any) -> tuple[str, ...]:
     """The subjects of every event type of the union ``events``, any table, any round."""
-    tags = (cls.__struct_config__.tag for cls in get_args(events))
-    return tuple(f"sicbo.evt.*.{aggregate.value}.*.{tag.replace('.', '-')}" for tag in tags)
+    return tuple(events_of_type(cls, aggregate) for cls in get_args(events))
 
 
 def reads(stream: str) -> tuple[str, ...]:
@@ -356,7 +357,7 @@ ACCOUNTS: tuple[Account, ...] = (
             # stream: create its consumer (nats-server 2.15 asks on this exact subject) ...
             {"service": f"{API}.CONSUMER.CREATE.{RESULTS_STREAM}", "accounts": ["PARTNERS"]},
             # ... which pushes the messages to this prefix ...
-            {"stream": "sicbo.partners.deliver.>", "accounts": ["PARTNERS"]},
+            {"stream": PARTNER_DELIVER_ALL, "accounts": ["PARTNERS"]},
             # ... and is paced by flow-control replies (without this the copy stalls: 10228).
             {"service": f"$JS.FC.{RESULTS_STREAM}.>", "accounts": ["PARTNERS"]},
         ),
@@ -377,7 +378,7 @@ ACCOUNTS: tuple[Account, ...] = (
                 "to": f"$JS.floor.API.CONSUMER.CREATE.{RESULTS_STREAM}",
             },
             {"service": {"account": "FLOOR", "subject": f"$JS.FC.{RESULTS_STREAM}.>"}},
-            {"stream": {"account": "FLOOR", "subject": "sicbo.partners.deliver.>"}},
+            {"stream": {"account": "FLOOR", "subject": PARTNER_DELIVER_ALL}},
         ),
         why="integration partners: their own copy of the results feed, read-only users",
     ),

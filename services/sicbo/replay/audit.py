@@ -32,7 +32,6 @@ from sicbo.settlement.engine import (
     with_dice,
 )
 from sicbo.settlement.facts import TableLog
-from sicbo.shell.codec import encode
 from sicbo_contracts.base import Dice
 from sicbo_contracts.settlement import (
     RoundSettled,
@@ -43,6 +42,8 @@ from sicbo_contracts.settlement import (
     WagersSettled,
 )
 
+#: The bytes the settlement stored, byte for byte (one encoder, as the shell's).
+encode = msgspec.json.Encoder().encode
 Key = tuple[str, int]
 #: RoundSettled fields a recomputation must reproduce (not who or when).
 SUMMARY_FIELDS = (

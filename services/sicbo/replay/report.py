@@ -8,11 +8,10 @@ from datetime import datetime
 
 import msgspec
 
-from sicbo.eventstore.store import subject_matches
 from sicbo.replay.audit import RoundAudit, WagerCheck, audit_round
 from sicbo.replay.history import Stored, read_tables
 from sicbo_contracts.base import Actor, Dice
-from sicbo_contracts.subjects import round_history
+from sicbo_contracts.subjects import round_history, subject_matches
 
 MATCH = "MATCH"
 MISMATCH = "MISMATCH"

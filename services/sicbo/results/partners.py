@@ -14,14 +14,12 @@ floor's own resources: idempotent, conflicts reported and never overwritten.
 from __future__ import annotations
 
 from sicbo.provisioning import StreamSpec
-from sicbo_contracts.subjects import RESULTS_ALL, RESULTS_STREAM
+from sicbo_contracts.subjects import PARTNER_STREAM, RESULTS_ALL, RESULTS_STREAM, partner_deliver
 
-#: The copy's name in the PARTNERS account.
-PARTNER_STREAM = "RESULTS"
 #: The FLOOR account's JetStream API as the PARTNERS account imports it (floor.conf).
 FLOOR_API = "$JS.floor.API"
-#: Where the floor's mirror consumer delivers; FLOOR exports ``sicbo.partners.deliver.>``.
-DELIVER = f"sicbo.partners.deliver.{PARTNER_STREAM}"
+#: Where the floor's mirror consumer delivers (FLOOR exports every such subject).
+DELIVER = partner_deliver(PARTNER_STREAM)
 
 
 def partner_copy(

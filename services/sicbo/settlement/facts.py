@@ -44,14 +44,14 @@ from sicbo_contracts.lifecycle import (
     TableOpened,
 )
 from sicbo_contracts.settlement import SettlementBasis
-from sicbo_contracts.subjects import TABLE_ROUND, Aggregate
+from sicbo_contracts.subjects import TABLE_ROUND, Aggregate, parse_event_subject
 from sicbo_contracts.wagers import WagerEvent
 
 log = logging.getLogger(__name__)
 
 #: The events the facts are folded from: the lifecycle aggregate (with the result) and bets.
 FactEvent = LifecycleEvent | DiceEvent | WagerEvent
-FOLDED_AGGREGATES: frozenset[str] = frozenset({Aggregate.LIFECYCLE.value, Aggregate.BETS.value})
+FOLDED_AGGREGATES = frozenset({Aggregate.LIFECYCLE, Aggregate.BETS})
 _decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(FactEvent)
 
 
@@ -138,8 +138,8 @@ class TableLog:
         """Add a stored message if it is a lifecycle or bets event; False when skipped."""
         if seq > self.last_seq:
             self.last_seq = seq
-        tokens = subject.split(".")
-        if len(tokens) != 6 or tokens[3] not in FOLDED_AGGREGATES or not tokens[4].isdigit():
+        parsed = parse_event_subject(subject)
+        if parsed is None or parsed.aggregate not in FOLDED_AGGREGATES:
             return False
         try:
             event = _decoder.decode(data)

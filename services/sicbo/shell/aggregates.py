@@ -13,10 +13,10 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from sicbo.eventstore.store import EventStore, StoredEvent, subject_matches
+from sicbo.eventstore.store import EventStore, StoredEvent
 from sicbo.shell.follower import Follower
 from sicbo.shell.headers import COMMAND_DIGEST, COMMAND_ID, COMMAND_SERVICE
-from sicbo_contracts.subjects import EventSubject
+from sicbo_contracts.subjects import EventSubject, subject_matches
 
 S = TypeVar("S")
 
