@@ -27,7 +27,7 @@ from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.store import EventStore, StoredEvent
 from sicbo.illumination.illuminator import Illuminator
-from sicbo.illumination.layout import winning_spots
+from sicbo.illumination.lamps import winning_spots
 from sicbo.illumination.processes import LayoutControllerProcess
 from sicbo.replay.report import MATCH, round_report
 from sicbo.shell.codec import encode

@@ -6,7 +6,7 @@ from sicbo.cli import (
     board,
     floor,
     gateway,
-    layout,
+    layout_controller,
     provision,
     replay,
     rules,
@@ -28,7 +28,7 @@ app.command("serve")(services.serve)
 app.command("send")(floor.send)
 app.command("log")(floor.log)
 app.command("run")(run.run)
-app.command("layout-controller")(layout.layout_controller)
+app.command("layout-controller")(layout_controller.layout_controller)
 
 if __name__ == "__main__":
     app()

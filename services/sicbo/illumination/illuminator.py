@@ -35,7 +35,7 @@ from nats.errors import TimeoutError as NatsTimeoutError
 
 from sicbo.eventstore.retry import retry_on_conflict
 from sicbo.eventstore.store import MSG_ID, EventStore, Expect, StoredEvent
-from sicbo.illumination.layout import (
+from sicbo.illumination.lamps import (
     ILLUMINATION_ACTOR,
     malfunction,
     msg_id,

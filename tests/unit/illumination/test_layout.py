@@ -6,7 +6,7 @@ import pytest
 
 from sicbo.game.evaluation import winning_bets
 from sicbo.game.profiles import load_paytable
-from sicbo.illumination.layout import (
+from sicbo.illumination.lamps import (
     EQUIPMENT,
     ILLUMINATION_ACTOR,
     malfunction,
