@@ -2,6 +2,7 @@
 
 from typing import Any, get_args
 
+from sicbo_contracts.base import tag_of
 from sicbo_contracts.dice import DiceCommand
 from sicbo_contracts.lifecycle import LifecycleCommand
 from sicbo_contracts.wagers import WagerCommand
@@ -13,7 +14,5 @@ COMMANDS_BY_SERVICE: dict[str, tuple[Any, ...]] = {
 }
 
 SERVICE_OF_TAG: dict[str, str] = {
-    cls.__struct_config__.tag: service
-    for service, classes in COMMANDS_BY_SERVICE.items()
-    for cls in classes
+    tag_of(cls): service for service, classes in COMMANDS_BY_SERVICE.items() for cls in classes
 }

@@ -10,6 +10,7 @@ from nats.aio.client import Client as NATS
 from sicbo.eventstore.store import EventStore, StoredEvent
 from sicbo.lifecycle.decider import LifecycleState, evolve, initial_state
 from sicbo.shell.aggregates import Aggregates
+from sicbo_contracts.base import tag_of
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
 from sicbo_contracts.replies import Reply
@@ -40,7 +41,7 @@ class FloorClient:
         )
 
     async def send(self, cmd: Any) -> Reply:
-        service = SERVICE_OF_TAG[type(cmd).__struct_config__.tag]
+        service = SERVICE_OF_TAG[tag_of(cmd)]
         msg = await self.nc.request(
             command(cmd.table, service), msgspec.json.encode(cmd), timeout=self.timeout
         )

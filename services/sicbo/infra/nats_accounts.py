@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 from sicbo_contracts.access import TERMINAL_ACTIONS
+from sicbo_contracts.base import tag_of
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.illumination import IlluminationEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
@@ -247,7 +248,7 @@ SERVICES: tuple[User, ...] = (
 GATEWAY_COMMAND_SERVICES: tuple[str, ...] = tuple(
     sorted(
         {SERVICE_OF_TAG[tag] for actions in TERMINAL_ACTIONS.values() for tag in actions}
-        | {SERVICE_OF_TAG[str(PlaceSlip.__struct_config__.tag)]}
+        | {SERVICE_OF_TAG[tag_of(PlaceSlip)]}
     )
 )
 
