@@ -73,3 +73,13 @@ def tag_of(message_or_type: Any) -> str:
     """The type tag of a contract message or class (``round.started.v1``)."""
     cls = message_or_type if isinstance(message_or_type, type) else type(message_or_type)
     return str(getattr(cls, "__struct_config__").tag)  # noqa: B009 (msgspec sets it)
+
+
+#: What decoding bytes from outside can raise: malformed or invalid JSON (``DecodeError``,
+#: ``ValidationError``), bytes that are not UTF-8 inside a string, nesting deeper than the
+#: decoder follows. Every reader of messages catches all three: bad bytes get an answer.
+DECODE_ERRORS: tuple[type[Exception], ...] = (
+    msgspec.DecodeError,
+    UnicodeDecodeError,
+    RecursionError,
+)

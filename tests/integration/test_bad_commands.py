@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import msgspec
 import pytest
@@ -11,7 +12,7 @@ from nats.aio.client import Client as NATS
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.routing import SERVICE_OF_TAG
-from sicbo_contracts.subjects import command
+from sicbo_contracts.subjects import command, history_query, recall_query, stats_query
 from tests.integration.conftest import Floor
 
 TAGS = sorted(SERVICE_OF_TAG)
@@ -39,6 +40,15 @@ def bad_payloads(tag: str, table: str) -> list[tuple[bytes, str, str | None]]:
             "$.actor.role",
         ),
         (json.dumps({**head, "type": "round.teleport.v1"}).encode(), "Invalid value", "$.type"),
+        # Bytes that are not UTF-8 inside a JSON string, where the command id would be.
+        (
+            json.dumps(head).encode().replace(b'"c-1"', b'"c-\xff\xfe"'),
+            "not UTF-8",
+            None,
+        ),
+        (b"\xff\xfe\xfd", "malformed JSON", None),
+        (b"[" * 100_000, "Expected `object`, got `array`", None),
+        (b'{"a":' * 50_000 + b"1" + b"}" * 50_000, "nested too deeply", None),
     ]
 
 
@@ -53,6 +63,29 @@ async def test_every_command_subject_refuses_bad_input_and_appends_nothing(
         if field is not None:
             assert reply.field == field
     assert await store.last_sequence(f"sicbo.evt.{table_id}.>") == 0
+
+
+@pytest.mark.parametrize(
+    ("subject", "payload", "words"),
+    [
+        (history_query, b'{"player": "p\xff"}', "not UTF-8"),
+        (history_query, b"[" * 100_000, "Expected `object`, got `array`"),
+        (stats_query, b"\xff", "malformed JSON"),
+        (recall_query, b'{"limit":' * 50_000, "Expected `int`, got `object`"),
+        (history_query, b'{"a":' * 50_000 + b"1" + b"}" * 50_000, "unknown field `a`"),
+    ],
+)
+async def test_every_query_subject_answers_bad_bytes(
+    floor: Floor,
+    nc: NATS,
+    table_id: str,
+    subject: Callable[[str], str],
+    payload: bytes,
+    words: str,
+) -> None:
+    msg = await nc.request(subject(table_id), payload, timeout=10)
+    reply = msgspec.json.decode(msg.data, type=Rejected)
+    assert reply.code == "invalid" and words in reply.reason, reply
 
 
 @pytest.mark.parametrize("dice", [[0, 2, 3], [1, 2, 7], [1, 2], [1, 2, 3, 4], [1, "2", 3]])

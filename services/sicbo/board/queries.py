@@ -35,6 +35,7 @@ from sicbo.eventstore.store import EventStore, StoredEvent
 from sicbo.game.errors import GameError
 from sicbo.shell.codec import encode, invalid_input
 from sicbo.shell.follower import Follower, Start
+from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.board import (
     RECALL_DEPTH,
     Recall,
@@ -100,14 +101,14 @@ class BoardQueries:
     async def stats(self, table: str, raw: bytes) -> StatsBoard | Rejected:
         try:
             query = self._stats.decode(raw or b"{}")
-        except msgspec.DecodeError as err:
+        except DECODE_ERRORS as err:
             return invalid_input(err, what="stats query")
         return await self._answer(table, lambda model: model.stats(query.limit))
 
     async def recall(self, table: str, raw: bytes) -> Recall | Rejected:
         try:
             query = self._recall.decode(raw or b"{}")
-        except msgspec.DecodeError as err:
+        except DECODE_ERRORS as err:
             return invalid_input(err, what="recall query")
         return await self._answer(table, lambda model: model.recall(query.limit))
 

@@ -23,7 +23,7 @@ from sicbo.game.evaluation import pay_for, pay_level
 from sicbo.game.profiles import Paytable, carries_wagers, parse_paytable_ref
 from sicbo.replay.history import Stored
 from sicbo.settlement.facts import FactEvent, TableLog
-from sicbo_contracts.base import Dice
+from sicbo_contracts.base import DECODE_ERRORS, Dice
 from sicbo_contracts.board import BoardResult, BoardVoid, StatsBoard
 from sicbo_contracts.lifecycle import (
     NoResultDeclared,
@@ -82,7 +82,7 @@ def decode_lifecycle(events: Iterable[Stored], round_no: int) -> list[tuple[int,
             continue
         try:
             out.append((e.seq, _decoder.decode(e.data)))
-        except msgspec.DecodeError:
+        except DECODE_ERRORS:
             # Forward compatibility, as TableLog does: an unknown event type is skipped.
             log.warning("board skips undecodable event seq=%s on %s", e.seq, e.subject)
     return out

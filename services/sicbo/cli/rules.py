@@ -14,6 +14,7 @@ from sicbo.game.errors import GameError
 from sicbo.game.house_edge import EdgeReport, format_pay, house_edge_report
 from sicbo.game.profiles import PROFILE_IDS, Paytable, load_paytable
 from sicbo.game.settlement import check_unit, parse_medium, settle_wager
+from sicbo_contracts.base import DECODE_ERRORS
 
 app = typer.Typer(help="The game's rules: profiles, house edge, settlement.", no_args_is_help=True)
 
@@ -131,7 +132,7 @@ def settle_line(paytable: Paytable, unit: int, line: str) -> dict[str, object]:
         settled = settle_wager(
             paytable, roll, wager.bet, wager.stake, parse_medium(wager.medium), unit=unit
         )
-    except msgspec.DecodeError as err:  # malformed JSON, missing or unknown fields, wrong types
+    except DECODE_ERRORS as err:  # malformed JSON, missing or unknown fields, wrong types
         return {"error": f"bad line: {err}"}
     except GameError as err:
         return {"error": str(err)}

@@ -27,6 +27,7 @@ from sicbo.illumination.processes import LayoutControllerProcess
 from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import provision
+from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.demo import TakeoverRequest
 from sicbo_contracts.subjects import demo_control, demo_release, demo_takeover
 
@@ -132,7 +133,7 @@ async def answer_takeovers(nc: NATS, tables: list[TableControl]) -> None:
         async def on_takeover(msg: Msg, control: TableControl = control) -> None:
             try:
                 request = _takeover.decode(msg.data)
-            except msgspec.DecodeError:
+            except DECODE_ERRORS:
                 return
             await msg.respond(msgspec.json.encode(control.take_over(request.by)))
 

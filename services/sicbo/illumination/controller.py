@@ -28,6 +28,7 @@ from nats.aio.subscription import Subscription
 from sicbo.game.bets import parse_bet
 from sicbo.game.errors import InvalidBet
 from sicbo.infra.nats_urls import servers
+from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.illumination import LayoutReport, LightLayout
 from sicbo_contracts.subjects import layout_light, layout_ping
 
@@ -150,7 +151,7 @@ class LayoutController:
     async def _on_light(self, msg: Msg) -> None:
         try:
             request = _request.decode(msg.data)
-        except msgspec.DecodeError as err:
+        except DECODE_ERRORS as err:
             log.warning("%s: unreadable request: %s", self.table, err)
             return
         if request.table != self.table or not msg.reply:

@@ -46,7 +46,7 @@ from sicbo.shell.codec import encode
 from sicbo.shell.follower import Follower
 from sicbo.shell.headers import COMMAND_ID
 from sicbo.shell.reacting import NotDone, ask_lifecycle
-from sicbo_contracts.base import Actor, Dice
+from sicbo_contracts.base import DECODE_ERRORS, Actor, Dice
 from sicbo_contracts.dice import ResultConfirmed, ResultCorrected
 from sicbo_contracts.illumination import (
     IlluminationEvent,
@@ -236,7 +236,7 @@ class Illuminator:
             return None, f"no report from the layout controller within {self._deadline:g} s"
         try:
             report = _report.decode(msg.data)
-        except msgspec.DecodeError as err:
+        except DECODE_ERRORS as err:
             return None, f"unreadable report from the layout controller: {err}"
         if report.request_id != request_id:
             return None, f"the layout controller answered request {report.request_id!r}"

@@ -21,7 +21,7 @@ from nats.js.kv import KeyValue
 
 from sicbo.shell.bootstrap import Runtime
 from sicbo.shell.commands import Hook
-from sicbo_contracts.base import Actor, Event, Role
+from sicbo_contracts.base import DECODE_ERRORS, Actor, Event, Role
 from sicbo_contracts.lifecycle import BettingOpened, CloseBetting
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.subjects import TIMERS_BUCKET
@@ -98,7 +98,7 @@ class Countdown:
             return  # end of the initial replay, or a delete/purge marker
         try:
             deadline = msgspec.json.decode(entry.value, type=Deadline)
-        except msgspec.DecodeError:
+        except DECODE_ERRORS:
             log.error("bad deadline under %s: %r", entry.key, entry.value)
             return
         if entry.key not in self._scheduled:

@@ -15,6 +15,7 @@ import msgspec
 
 from sicbo.replay.audit import RoundSettlement
 from sicbo.settlement.facts import FOLDED_AGGREGATES, TableLog
+from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.settlement import (
     RoundSettled,
     SettlementAdjusted,
@@ -87,7 +88,7 @@ def read_tables(stored: Iterable[Stored], table: str | None = None) -> dict[str,
             decoder = _SETTLE_DECODERS.get(event_type)
             try:
                 event = decoder.decode(e.data) if decoder and round_token.isdigit() else None
-            except msgspec.DecodeError:
+            except DECODE_ERRORS:
                 event = None
             if event is None:  # a settlement message replay cannot read is never ignored
                 history.undecodable.append(e.seq)

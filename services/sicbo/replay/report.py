@@ -10,7 +10,7 @@ import msgspec
 
 from sicbo.replay.audit import RoundAudit, WagerCheck, audit_round
 from sicbo.replay.history import Stored, read_tables
-from sicbo_contracts.base import Actor, Dice
+from sicbo_contracts.base import DECODE_ERRORS, Actor, Dice
 from sicbo_contracts.subjects import round_history, subject_matches
 
 MATCH = "MATCH"
@@ -83,7 +83,7 @@ def history_rows(stored: Sequence[Stored], table: str, round_no: int) -> list[Hi
             continue
         try:
             head = _head.decode(e.data)
-        except msgspec.DecodeError:
+        except DECODE_ERRORS:
             head = _Head(type=e.subject.rsplit(".", 1)[1])
         who = f"{head.actor.id} ({head.actor.role.value})" if head.actor else "?"
         rows.append(HistoryRow(seq=e.seq, time=e.time, type=head.type, actor=who, at=head.at))

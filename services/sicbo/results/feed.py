@@ -42,6 +42,7 @@ from sicbo.results.project import (
 from sicbo.shell.codec import encode
 from sicbo.shell.follower import Follower, Start
 from sicbo.shell.reacting import NotDone
+from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.subjects import Aggregate, aggregate_filter, parse_event_subject, results
 from sicbo_contracts.subjects import event as event_subject
 
@@ -90,7 +91,7 @@ def _fold(feed: TableFeed, stored: StoredEvent, _: Any) -> TableFeed:
     if subject.token == ROUND_STARTED:
         try:
             started = round_started_decoder.decode(stored.data)
-        except msgspec.DecodeError:  # looked up again if a result of its round needs it
+        except DECODE_ERRORS:  # looked up again if a result of its round needs it
             log.warning("unreadable RoundStarted seq=%s on %s", stored.seq, stored.subject)
         else:
             feed.paytables[started.round] = started.paytable

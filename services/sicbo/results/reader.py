@@ -24,6 +24,7 @@ from nats.aio.msg import Msg
 
 from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.store import EventStore
+from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.results import PublicResult, RoundResult
 
 log = logging.getLogger(__name__)
@@ -109,7 +110,7 @@ async def tail(
             msg = await queue.get()
             try:
                 result = decoder.decode(msg.data)
-            except msgspec.DecodeError as exc:
+            except DECODE_ERRORS as exc:
                 log.warning("not a result on %s: %s", msg.subject, exc)
                 continue
             if seen.first_time(result):

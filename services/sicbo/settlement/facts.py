@@ -31,7 +31,7 @@ import msgspec
 from sicbo.game.profiles import carries_wagers
 from sicbo.wagers.state import StandingWager as Standing
 from sicbo.wagers.state import fold, wagers_of_round
-from sicbo_contracts.base import Dice
+from sicbo_contracts.base import DECODE_ERRORS, Dice
 from sicbo_contracts.dice import DiceEvent, ResultConfirmed, ResultCorrected
 from sicbo_contracts.lifecycle import (
     LifecycleEvent,
@@ -143,7 +143,7 @@ class TableLog:
             return False
         try:
             event = _decoder.decode(data)
-        except msgspec.DecodeError:
+        except DECODE_ERRORS:
             # Forward compatibility: an event type this version does not know is skipped.
             log.warning("skipping undecodable event seq=%s on %s", seq, subject)
             return False

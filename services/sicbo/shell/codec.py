@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.replies import Rejected
 
 encoder = msgspec.json.Encoder()
@@ -21,28 +22,29 @@ def digest(command: Any) -> str:
 
 
 def invalid_input(
-    err: msgspec.DecodeError, command_id: str | None = None, *, what: str = "command"
+    err: Exception, command_id: str | None = None, *, what: str = "command"
 ) -> Rejected:
     """A clear error for bad input: what is wrong and where (``$.dice[2]``)."""
-    text = str(err)
-    match = _FIELD.search(text)
-    if isinstance(err, msgspec.ValidationError):
-        reason = f"invalid {what}: {text}"
+    field = None
+    if isinstance(err, UnicodeDecodeError):
+        reason = f"malformed JSON ({what}): not UTF-8 ({err.reason} at byte {err.start})"
+    elif isinstance(err, RecursionError):
+        reason = f"malformed JSON ({what}): nested too deeply"
+    elif isinstance(err, msgspec.ValidationError):
+        reason = f"invalid {what}: {err}"
     else:
-        reason = f"malformed JSON ({what}): {text}"
-    return Rejected(
-        command_id=command_id,
-        code="invalid",
-        reason=reason,
-        field=match.group(1) if match else None,
-    )
+        reason = f"malformed JSON ({what}): {err}"
+    if isinstance(err, msgspec.DecodeError):
+        match = _FIELD.search(str(err))
+        field = match.group(1) if match else None
+    return Rejected(command_id=command_id, code="invalid", reason=reason, field=field)
 
 
 def peek_command_id(raw: bytes) -> str | None:
     """The command id of a command that failed validation, if one can be read at all."""
     try:
         value: Any = msgspec.json.decode(raw)
-    except msgspec.DecodeError:
+    except DECODE_ERRORS:
         return None
     if isinstance(value, dict) and isinstance(value.get("command_id"), str):
         return str(value["command_id"])

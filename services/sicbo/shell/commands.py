@@ -21,7 +21,7 @@ from sicbo.eventstore.store import EventStore, Expect
 from sicbo.shell.aggregates import Aggregates
 from sicbo.shell.codec import digest, encode, invalid_input, peek_command_id
 from sicbo.shell.headers import COMMAND_DIGEST, COMMAND_ID, COMMAND_SERVICE
-from sicbo_contracts.base import Command, Event, tag_of
+from sicbo_contracts.base import DECODE_ERRORS, Command, Event, tag_of
 from sicbo_contracts.replies import Accepted, Rejected, Reply
 from sicbo_contracts.subjects import (
     Aggregate,
@@ -106,7 +106,7 @@ class CommandHandler(Generic[S]):
     async def handle(self, raw: bytes, subject_table: str | None = None) -> Reply:
         try:
             command: Command = self._decode(raw)
-        except msgspec.DecodeError as err:
+        except DECODE_ERRORS as err:
             return invalid_input(err, peek_command_id(raw))
         if subject_table is not None and command.table != subject_table:
             return Rejected(

@@ -35,6 +35,7 @@ import msgspec
 
 from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.subjects import EventSubject, parse_event_subject
 
 S = TypeVar("S")
@@ -177,7 +178,7 @@ class Follower(Generic[S]):
             return self._evolve(state, e, None)
         try:
             event = self._decoder.decode(e.data)
-        except msgspec.DecodeError:
+        except DECODE_ERRORS:
             # Forward compatibility: an event type this version doesn't know is skipped.
             log.warning("%s skips undecodable event %s on %s", self.name, e.seq, e.subject)
             return state

@@ -133,8 +133,11 @@ class Concurrent:
     async def _run(self, handler: QueryHandler, msg: Msg) -> None:
         try:
             await handler(msg)
-        except Exception:
+        except Exception as err:  # a bug must not leave the caller without an answer
             log.exception("query on %s failed", msg.subject)
+            if msg.reply:
+                reason = f"the query on {msg.subject} failed ({err!r}); ask again later"
+                await msg.respond(encode(Rejected(command_id=None, code="internal", reason=reason)))
         finally:
             self._slots.release()
 

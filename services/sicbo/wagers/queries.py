@@ -19,6 +19,7 @@ from sicbo.eventstore.store import EventStore, StoredEvent
 from sicbo.shell.codec import invalid_input
 from sicbo.shell.follower import Follower
 from sicbo.wagers.history import History, HistoryEvent
+from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.subjects import Aggregate, table_filter, table_of
 from sicbo_contracts.wagers import BetHistoryQuery
@@ -57,7 +58,7 @@ class HistoryQueries:
     async def answer(self, table: str, raw: bytes) -> object:
         try:
             query = self._query.decode(raw)
-        except msgspec.DecodeError as err:
+        except DECODE_ERRORS as err:
             return invalid_input(err, what="history query")
         try:
             history = (await self._histories.get(table)).state
