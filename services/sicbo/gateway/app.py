@@ -1,8 +1,8 @@
 """The web gateway (ASGI, Starlette): pages, a JSON API, live changes, and layout displays.
 
-It talks to the floor only through NATS (:class:`~sicbo.gateway.floor.Floor`). Sessions are
-signed cookies; every command's actor is stamped from the signed-in operator, never taken from
-the browser. docs/gateway.md lists the routes.
+It talks to the floor only through NATS (:class:`~sicbo.gateway.floor.GatewayFloor`). Sessions
+are signed cookies; every command's actor is stamped from the signed-in operator, never taken
+from the browser. docs/gateway.md lists the routes.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from sicbo.game.profiles import parse_paytable_ref
 from sicbo.gateway.attempts import SignInAttempts
 from sicbo.gateway.changes import ChangeHub
 from sicbo.gateway.displays import serve_display
-from sicbo.gateway.floor import Floor, Unavailable
+from sicbo.gateway.floor import GatewayFloor, Unavailable
 from sicbo.gateway.http import (
     ID_CHARS,
     STATIC,
@@ -103,12 +103,12 @@ class Gateway:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._nc: NATS | None = None
-        self._floor: Floor | None = None
+        self._floor: GatewayFloor | None = None
         self._hub: ChangeHub | None = None
         self.attempts = SignInAttempts()
 
     @property
-    def floor(self) -> Floor:
+    def floor(self) -> GatewayFloor:
         if self._floor is None:
             raise ApiError(503, "unavailable", "the gateway is not connected to NATS")
         return self._floor
@@ -128,7 +128,7 @@ class Gateway:
             inbox_prefix=GATEWAY_INBOX,  # its NATS permissions allow no other inbox
             **connect_options(url),
         )
-        self._floor = Floor(self._nc)
+        self._floor = GatewayFloor(self._nc)
         self._hub = ChangeHub(self._nc)
         await self._nc.subscribe(service_ping("gateway"), cb=self._pong)
         await self._nc.flush()

@@ -59,7 +59,10 @@ class Unavailable(Exception):
     """No service answered (or not in time): the floor is down or starting."""
 
 
-class Floor:
+class GatewayFloor:
+    """The floor as the gateway reaches it over NATS: views and reports read from the log,
+    commands and queries sent to the services."""
+
     def __init__(self, nc: NATS, *, timeout: float = 5.0) -> None:
         self.nc = nc
         self.timeout = timeout
