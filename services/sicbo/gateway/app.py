@@ -8,9 +8,7 @@ from the browser. docs/gateway.md lists the routes.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import logging
 import math
 import time
 from collections.abc import AsyncIterator
@@ -19,9 +17,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
-import nats
-from nats.aio.client import Client as NATS
-from nats.aio.msg import Msg
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
@@ -35,6 +30,7 @@ from sicbo.game.errors import GameError
 from sicbo.game.profiles import parse_paytable_ref
 from sicbo.gateway.attempts import SignInAttempts
 from sicbo.gateway.changes import ChangeHub
+from sicbo.gateway.connection import Connection
 from sicbo.gateway.displays import serve_display
 from sicbo.gateway.floor import GatewayFloor, Unavailable
 from sicbo.gateway.http import (
@@ -52,8 +48,6 @@ from sicbo.gateway.http import (
 )
 from sicbo.gateway.layout import layout_of
 from sicbo.gateway.operators import Operator
-from sicbo.infra.nats_auth import connect_options
-from sicbo.infra.nats_urls import servers
 from sicbo.shell.codec import invalid_input
 from sicbo_contracts.access import TERMINAL_ACTIONS, may_send
 from sicbo_contracts.base import Role
@@ -62,7 +56,6 @@ from sicbo_contracts.dice import DiceCommand
 from sicbo_contracts.lifecycle import LifecycleCommand
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.subjects import (
-    GATEWAY_INBOX,
     Aggregate,
     all_tables,
     demo_control,
@@ -71,13 +64,10 @@ from sicbo_contracts.subjects import (
     history_query,
     parse_event_subject,
     recall_query,
-    service_ping,
     stats_query,
     table_filter,
 )
 from sicbo_contracts.wagers import BetHistoryQuery, WagerCommand
-
-log = logging.getLogger(__name__)
 
 #: GLI-19 §C.6.5: a terminal locks after 5 idle minutes.
 IDLE_LOCK_SECONDS = 300
@@ -102,46 +92,16 @@ class Settings:
 class Gateway:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self._nc: NATS | None = None
-        self._floor: GatewayFloor | None = None
-        self._hub: ChangeHub | None = None
+        self.connection = Connection(settings.nats_url)
         self.attempts = SignInAttempts()
 
     @property
     def floor(self) -> GatewayFloor:
-        if self._floor is None:
-            raise ApiError(503, "unavailable", "the gateway is not connected to NATS")
-        return self._floor
+        return self.connection.floor.get()
 
     @property
     def hub(self) -> ChangeHub:
-        if self._hub is None:
-            raise ApiError(503, "unavailable", "the gateway is not connected to NATS")
-        return self._hub
-
-    @contextlib.asynccontextmanager
-    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        url = self.settings.nats_url
-        self._nc = await nats.connect(
-            servers(url),
-            name="sicbo-gateway",
-            inbox_prefix=GATEWAY_INBOX,  # its NATS permissions allow no other inbox
-            **connect_options(url),
-        )
-        self._floor = GatewayFloor(self._nc)
-        self._hub = ChangeHub(self._nc)
-        await self._nc.subscribe(service_ping("gateway"), cb=self._pong)
-        await self._nc.flush()
-        log.info("gateway connected to %s", url)
-        try:
-            yield
-        finally:
-            with contextlib.suppress(Exception):
-                await self._nc.drain()
-
-    async def _pong(self, msg: Msg) -> None:
-        if msg.reply:
-            await msg.respond(b'{"ok":true}')
+        return self.connection.hub.get()
 
     # ---- sessions ---------------------------------------------------------------------------
 
@@ -453,10 +413,6 @@ class Gateway:
             return
         await serve_display(ws, self.floor.nc, table)
 
-    async def healthz(self, request: Request) -> Response:
-        ok = self._nc is not None and self._nc.is_connected
-        return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
-
 
 def _now() -> str:
     return datetime.now(UTC).isoformat()
@@ -472,7 +428,7 @@ def create_gateway(settings: Settings) -> Starlette:
         Route(f"/tables/{_TABLE}/board", guarded(page("board.html"))),
         Route(f"/tables/{_TABLE}/play", guarded(page("play.html"))),
         Route(f"/tables/{_TABLE}/rounds/{{round:int}}", guarded(page("dispute.html"))),
-        Route("/healthz", gw.healthz),
+        Route("/healthz", gw.connection.healthz),
         Route("/api/floor", guarded(gw.get_floor)),
         Route("/api/events", guarded(gw.events)),
         Route("/api/session", guarded(gw.get_session), methods=["GET"]),
@@ -507,4 +463,4 @@ def create_gateway(settings: Settings) -> Starlette:
             https_only=settings.https_only,
         )
     ]
-    return Starlette(routes=routes, middleware=middleware, lifespan=gw.lifespan)
+    return Starlette(routes=routes, middleware=middleware, lifespan=gw.connection.lifespan)
