@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
-import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,21 +18,19 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
-from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from sicbo.game.errors import GameError
 from sicbo.game.profiles import parse_paytable_ref
-from sicbo.gateway.attempts import SignInAttempts
 from sicbo.gateway.changes import ChangeHub
 from sicbo.gateway.connection import Connection
 from sicbo.gateway.displays import serve_display
 from sicbo.gateway.floor import GatewayFloor, Unavailable
 from sicbo.gateway.http import (
-    ID_CHARS,
     STATIC,
     ApiError,
     error,
@@ -48,8 +44,9 @@ from sicbo.gateway.http import (
 )
 from sicbo.gateway.layout import layout_of
 from sicbo.gateway.operators import Operator
+from sicbo.gateway.sessions import IDLE_LOCK_SECONDS, SessionRoutes, Sessions
 from sicbo.shell.codec import invalid_input
-from sicbo_contracts.access import TERMINAL_ACTIONS, may_send
+from sicbo_contracts.access import may_send
 from sicbo_contracts.base import Role
 from sicbo_contracts.demo import Control, TakeoverRequest
 from sicbo_contracts.dice import DiceCommand
@@ -69,15 +66,11 @@ from sicbo_contracts.subjects import (
 )
 from sicbo_contracts.wagers import BetHistoryQuery, WagerCommand
 
-#: GLI-19 §C.6.5: a terminal locks after 5 idle minutes.
-IDLE_LOCK_SECONDS = 300
 KEEPALIVE_SECONDS = 15.0
 
 _command = msgspec.json.Decoder(LifecycleCommand | DiceCommand | WagerCommand)
 _encode = msgspec.json.Encoder().encode
 _TABLE = r"{table:str}"
-#: Checked against when the id is unknown: no PIN hashes to all zeros.
-_NOBODY = Operator(id="-", role=Role.DEALER, salt="00" * 16, pin_hash="00" * 32)
 
 
 @dataclass(frozen=True)
@@ -93,7 +86,7 @@ class Gateway:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.connection = Connection(settings.nats_url)
-        self.attempts = SignInAttempts()
+        self.sessions = Sessions(settings.operators, settings.idle_lock_seconds)
 
     @property
     def floor(self) -> GatewayFloor:
@@ -103,106 +96,11 @@ class Gateway:
     def hub(self) -> ChangeHub:
         return self.connection.hub.get()
 
-    # ---- sessions ---------------------------------------------------------------------------
-
-    def _operator(
-        self, request: HTTPConnection, *, activity: bool = True, terminal: bool = True
-    ) -> Operator:
-        """The signed-in operator; refuses when signed out, or a terminal locked for idleness
-        (a layout display, ``terminal=False``, has no one at it to be idle)."""
-        session = request.session
-        operator = self.settings.operators.get(session.get("operator", ""))
-        if operator is None:
-            raise ApiError(401, "signed-out", "sign in with your operator id and PIN")
-        idle = time.time() - float(session.get("seen", 0))
-        if terminal and idle > self.settings.idle_lock_seconds:
-            raise ApiError(
-                401,
-                "locked",
-                f"the terminal locked after {self.settings.idle_lock_seconds} s without use"
-                " (GLI-19 §C.6.5): enter your PIN",
-            )
-        if activity:
-            session["seen"] = time.time()
-        return operator
-
-    def _session_info(self, operator: Operator) -> dict[str, Any]:
-        return {
-            "operator": operator.id,
-            "role": operator.role.value,
-            "actions": sorted(TERMINAL_ACTIONS.get(operator.role, ())),
-            "idle_lock_seconds": self.settings.idle_lock_seconds,
-        }
-
-    async def get_session(self, request: Request) -> Response:
-        return JSONResponse(self._session_info(self._operator(request, activity=False)))
-
-    async def _verified(self, request: Request) -> Operator:
-        """The operator whose id and PIN the body carries; counts wrong PINs."""
-        body = await read_body(request)
-        op_id, pin = body.get("operator"), body.get("pin")
-        if not isinstance(op_id, str) or not op_id:
-            raise ApiError(400, "invalid", "operator: your operator id", "operator")
-        if not isinstance(pin, str) or not pin:
-            raise ApiError(400, "invalid", "pin: your PIN", "pin")
-        now = time.time()
-        wait = self.attempts.locked_for(op_id, now)
-        if wait:
-            raise ApiError(
-                429, "too-many-attempts", f"too many wrong PINs: try again in {math.ceil(wait)} s"
-            )
-        operator = self.settings.operators.get(op_id)
-        # PBKDF2 (~40 ms) off the event loop, which answers the displays' 2 s light requests;
-        # an unknown id costs the same, so timing does not tell which ids exist.
-        matches = await asyncio.to_thread((operator or _NOBODY).pin_matches, pin)
-        if operator is None or not matches:
-            if operator is not None:
-                self.attempts.failed(op_id, now)
-            raise ApiError(401, "bad-pin", "unknown operator id or wrong PIN")
-        self.attempts.succeeded(op_id)
-        return operator
-
-    async def sign_in(self, request: Request) -> Response:
-        request.session.pop("operator", None)
-        operator = await self._verified(request)
-        request.session.update({"operator": operator.id, "seen": time.time()})
-        return JSONResponse(self._session_info(operator))
-
-    async def sign_out(self, request: Request) -> Response:
-        # Tables taken over stay taken: a second person may be about to confirm a result at
-        # this very terminal (second-person confirmation). "Hand back" releases them.
-        request.session.pop("operator", None)
-        request.session.pop("seen", None)
-        return JSONResponse({"signed_out": True})
-
-    # ---- layout displays ---------------------------------------------------------------------
-
-    def _display(self, request: HTTPConnection) -> Operator:
-        """Who signed this display in: a display grant, or an operator signed in here."""
-        operator = self.settings.operators.get(request.session.get("display", ""))
-        if operator is not None:
-            return operator
-        return self._operator(request, activity=False, terminal=False)
-
-    async def get_display(self, request: Request) -> Response:
-        return JSONResponse({"display": self._display(request).id})
-
-    async def display_sign_in(self, request: Request) -> Response:
-        """A display grant: the page may be a table's layout controller and nothing else (no
-        command), so a display left signed in is no terminal for whoever walks by."""
-        operator = await self._verified(request)
-        request.session["display"] = operator.id
-        return JSONResponse({"display": operator.id})
-
-    async def display_sign_out(self, request: Request) -> Response:
-        request.session.pop("display", None)
-        return JSONResponse({"signed_out": True})
-
     # ---- commands ---------------------------------------------------------------------------
 
     async def post_command(self, request: Request) -> Response:
         table = table_of(request)
-        operator = self._operator(request)
+        operator = self.sessions.operator(request)
         body = await read_body(request)
         for stamped in ("table", "actor"):
             if stamped in body:
@@ -243,7 +141,7 @@ class Gateway:
 
     async def takeover(self, request: Request) -> Response:
         table = table_of(request)
-        operator = self._operator(request)
+        operator = self.sessions.operator(request)
         request_body = _encode(TakeoverRequest(by=operator.id))
         yours = Control(status="yours", by=operator.id)
         return await self._ask_demo(demo_takeover(table), request_body, yours)
@@ -255,7 +153,7 @@ class Gateway:
 
     async def release(self, request: Request) -> Response:
         table = table_of(request)
-        self._operator(request)
+        self.sessions.operator(request)
         return await self._ask_demo(demo_release(table), b"{}", Control(status="released"))
 
     async def _opened(self, table: str) -> str:
@@ -267,32 +165,8 @@ class Gateway:
 
     # ---- players ----------------------------------------------------------------------------
 
-    def _player(self, request: Request) -> str:
-        player = request.session.get("player")
-        if not player:
-            raise ApiError(401, "signed-out", "sign in with your player id")
-        return str(player)
-
-    async def get_player(self, request: Request) -> Response:
-        return JSONResponse({"player": self._player(request)})
-
-    async def player_sign_in(self, request: Request) -> Response:
-        player = (await read_body(request)).get("player")
-        if (
-            not isinstance(player, str)
-            or not 1 <= len(player) <= 64
-            or not set(player) <= (ID_CHARS | set(".:@"))
-        ):
-            raise ApiError(400, "invalid", "player: 1-64 of A-Z a-z 0-9 _ . : @ -", "player")
-        request.session["player"] = player
-        return JSONResponse({"player": player})
-
-    async def player_sign_out(self, request: Request) -> Response:
-        request.session.pop("player", None)
-        return JSONResponse({"signed_out": True})
-
     async def place_slip(self, request: Request) -> Response:
-        player = self._player(request)
+        player = self.sessions.player(request)
         table = await self._opened(table_of(request))
         body = await read_body(request)
         unknown = body.keys() - {"command_id", "round", "wagers"}
@@ -313,7 +187,7 @@ class Gateway:
         return await self._forward(body)
 
     async def history(self, request: Request) -> Response:
-        query = BetHistoryQuery(player=self._player(request))
+        query = BetHistoryQuery(player=self.sessions.player(request))
         table = await self._opened(table_of(request))
         return reply_response(await self.floor.request(history_query(table), _encode(query)))
 
@@ -407,7 +281,7 @@ class Gateway:
             table = table_of(ws)
             # A display is signed in by an operator: an anonymous page could otherwise answer
             # for the lamps, hide a dark one or get the table suspended.
-            self._display(ws)
+            self.sessions.display(ws)
         except ApiError as err:
             await ws.close(code=4401 if err.status == 401 else 4400, reason=err.reason[:120])
             return
@@ -431,15 +305,7 @@ def create_gateway(settings: Settings) -> Starlette:
         Route("/healthz", gw.connection.healthz),
         Route("/api/floor", guarded(gw.get_floor)),
         Route("/api/events", guarded(gw.events)),
-        Route("/api/session", guarded(gw.get_session), methods=["GET"]),
-        Route("/api/session", guarded(gw.sign_in), methods=["POST"]),
-        Route("/api/session", guarded(gw.sign_out), methods=["DELETE"]),
-        Route("/api/display", guarded(gw.get_display), methods=["GET"]),
-        Route("/api/display", guarded(gw.display_sign_in), methods=["POST"]),
-        Route("/api/display", guarded(gw.display_sign_out), methods=["DELETE"]),
-        Route("/api/player", guarded(gw.get_player), methods=["GET"]),
-        Route("/api/player", guarded(gw.player_sign_in), methods=["POST"]),
-        Route("/api/player", guarded(gw.player_sign_out), methods=["DELETE"]),
+        *SessionRoutes(gw.sessions).routes(),
         Route(api, guarded(gw.get_table)),
         Route(f"{api}/layout", guarded(gw.get_layout)),
         Route(f"{api}/board", guarded(gw.get_board)),
