@@ -12,7 +12,6 @@ import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
@@ -27,17 +26,17 @@ from starlette.websockets import WebSocket
 from sicbo.game.errors import GameError
 from sicbo.game.profiles import parse_paytable_ref
 from sicbo.gateway.changes import ChangeHub
+from sicbo.gateway.commands import CommandRoutes
 from sicbo.gateway.connection import Connection
 from sicbo.gateway.displays import serve_display
 from sicbo.gateway.floor import GatewayFloor, Unavailable
 from sicbo.gateway.http import (
     STATIC,
     ApiError,
-    error,
     guarded,
     json_response,
+    opened_table,
     page,
-    read_body,
     reply_response,
     table_id,
     table_of,
@@ -45,12 +44,7 @@ from sicbo.gateway.http import (
 from sicbo.gateway.layout import layout_of
 from sicbo.gateway.operators import Operator
 from sicbo.gateway.sessions import IDLE_LOCK_SECONDS, SessionRoutes, Sessions
-from sicbo.shell.codec import invalid_input
-from sicbo_contracts.access import may_send
-from sicbo_contracts.base import Role
 from sicbo_contracts.demo import Control, TakeoverRequest
-from sicbo_contracts.dice import DiceCommand
-from sicbo_contracts.lifecycle import LifecycleCommand
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.subjects import (
     Aggregate,
@@ -64,11 +58,10 @@ from sicbo_contracts.subjects import (
     stats_query,
     table_filter,
 )
-from sicbo_contracts.wagers import BetHistoryQuery, WagerCommand
+from sicbo_contracts.wagers import BetHistoryQuery
 
 KEEPALIVE_SECONDS = 15.0
 
-_command = msgspec.json.Decoder(LifecycleCommand | DiceCommand | WagerCommand)
 _encode = msgspec.json.Encoder().encode
 _TABLE = r"{table:str}"
 
@@ -98,38 +91,6 @@ class Gateway:
 
     # ---- commands ---------------------------------------------------------------------------
 
-    async def post_command(self, request: Request) -> Response:
-        table = table_of(request)
-        operator = self.sessions.operator(request)
-        body = await read_body(request)
-        for stamped in ("table", "actor"):
-            if stamped in body:
-                raise ApiError(
-                    400,
-                    "invalid",
-                    f"{stamped}: set by the gateway from the page and sign-in",
-                    f"$.{stamped}",
-                )
-        tag = body.get("type")
-        if not isinstance(tag, str):
-            raise ApiError(
-                400, "invalid", 'type: the command\'s type tag, e.g. "round.start.v1"', "$.type"
-            )
-        if not may_send(operator.role, tag):
-            raise ApiError(
-                403, "forbidden", f"a {operator.role.value} may not send {tag} from a terminal"
-            )
-        body.update(table=table, actor={"id": operator.id, "role": operator.role.value})
-        return await self._forward(body)
-
-    async def _forward(self, body: dict[str, Any]) -> Response:
-        try:
-            cmd = _command.decode(json.dumps(body).encode())
-        except msgspec.DecodeError as err:
-            rejected = invalid_input(err, body.get("command_id"))
-            return error(400, rejected.code, rejected.reason, rejected.field)
-        return reply_response(await self.floor.send(cmd))
-
     async def _ask_demo(self, subject: str, payload: bytes, otherwise: Control) -> Response:
         """The demo floor's answer (sicbo.demo.takeover); ``otherwise`` where no simulated
         dealer answers: a real floor, where nobody else plays the table."""
@@ -148,7 +109,7 @@ class Gateway:
 
     async def control(self, request: Request) -> Response:
         """Who plays the table now: the demo dealer, or the person who took it over."""
-        table = await self._opened(table_of(request))
+        table = await opened_table(table_of(request), self.floor)
         return await self._ask_demo(demo_control(table), b"{}", Control(status="none"))
 
     async def release(self, request: Request) -> Response:
@@ -156,39 +117,11 @@ class Gateway:
         self.sessions.operator(request)
         return await self._ask_demo(demo_release(table), b"{}", Control(status="released"))
 
-    async def _opened(self, table: str) -> str:
-        """404 for a table never opened: the services keep a read model per table asked about,
-        so anonymous pages must not make them one for every id typed in a URL."""
-        if not await self.floor.opened(table):
-            raise ApiError(404, "not-found", f"table {table} has never been opened")
-        return table
-
     # ---- players ----------------------------------------------------------------------------
-
-    async def place_slip(self, request: Request) -> Response:
-        player = self.sessions.player(request)
-        table = await self._opened(table_of(request))
-        body = await read_body(request)
-        unknown = body.keys() - {"command_id", "round", "wagers"}
-        if unknown:
-            field = sorted(unknown)[0]
-            raise ApiError(400, "invalid", f"{field}: not part of a bet slip", f"$.{field}")
-        for n, wager in enumerate(body.get("wagers") or []):
-            extra = sorted(wager.keys() - {"bet", "stake"}) if isinstance(wager, dict) else []
-            if extra:  # colour checks and promotional tokens are a dealer's, at the table
-                where = f"$.wagers[{n}].{extra[0]}"
-                raise ApiError(400, "invalid", f"{where}: a player bets value chips", where)
-        body.update(
-            type="bets.place-slip.v1",
-            table=table,
-            actor={"id": player, "role": Role.PLAYER.value},
-            player=player,
-        )
-        return await self._forward(body)
 
     async def history(self, request: Request) -> Response:
         query = BetHistoryQuery(player=self.sessions.player(request))
-        table = await self._opened(table_of(request))
+        table = await opened_table(table_of(request), self.floor)
         return reply_response(await self.floor.request(history_query(table), _encode(query)))
 
     # ---- reads ------------------------------------------------------------------------------
@@ -216,7 +149,7 @@ class Gateway:
         return json_response({"table": table, **msgspec.to_builtins(layout)})
 
     async def get_board(self, request: Request) -> Response:
-        table = await self._opened(table_of(request))
+        table = await opened_table(table_of(request), self.floor)
         stats, recall = await asyncio.gather(
             self.floor.request(stats_query(table), b"{}"),
             self.floor.request(recall_query(table), b"{}"),
@@ -310,11 +243,10 @@ def create_gateway(settings: Settings) -> Starlette:
         Route(f"{api}/layout", guarded(gw.get_layout)),
         Route(f"{api}/board", guarded(gw.get_board)),
         Route(f"{api}/rounds/{{round}}", guarded(gw.get_round)),
-        Route(f"{api}/commands", guarded(gw.post_command), methods=["POST"]),
+        *CommandRoutes(gw.connection.floor, gw.sessions).routes(api),
         Route(f"{api}/takeover", guarded(gw.takeover), methods=["POST"]),
         Route(f"{api}/release", guarded(gw.release), methods=["POST"]),
         Route(f"{api}/control", guarded(gw.control)),
-        Route(f"{api}/slips", guarded(gw.place_slip), methods=["POST"]),
         Route(f"{api}/history", guarded(gw.history)),
         WebSocketRoute(f"{api}/layout-controller", gw.layout_controller),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
