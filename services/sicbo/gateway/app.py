@@ -11,7 +11,6 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 import msgspec
 from starlette.applications import Starlette
@@ -23,8 +22,6 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from sicbo.game.errors import GameError
-from sicbo.game.profiles import parse_paytable_ref
 from sicbo.gateway.changes import ChangeHub
 from sicbo.gateway.commands import CommandRoutes
 from sicbo.gateway.connection import Connection
@@ -34,31 +31,24 @@ from sicbo.gateway.http import (
     STATIC,
     ApiError,
     guarded,
-    json_response,
     opened_table,
     page,
-    reply_response,
     table_id,
     table_of,
 )
-from sicbo.gateway.layout import layout_of
 from sicbo.gateway.operators import Operator
 from sicbo.gateway.sessions import IDLE_LOCK_SECONDS, SessionRoutes, Sessions
+from sicbo.gateway.tables import TableRoutes
 from sicbo_contracts.demo import Control, TakeoverRequest
-from sicbo_contracts.replies import Rejected
 from sicbo_contracts.subjects import (
     Aggregate,
     all_tables,
     demo_control,
     demo_release,
     demo_takeover,
-    history_query,
     parse_event_subject,
-    recall_query,
-    stats_query,
     table_filter,
 )
-from sicbo_contracts.wagers import BetHistoryQuery
 
 KEEPALIVE_SECONDS = 15.0
 
@@ -89,7 +79,7 @@ class Gateway:
     def hub(self) -> ChangeHub:
         return self.connection.hub.get()
 
-    # ---- commands ---------------------------------------------------------------------------
+    # ---- demo take-over --------------------------------------------------------------------
 
     async def _ask_demo(self, subject: str, payload: bytes, otherwise: Control) -> Response:
         """The demo floor's answer (sicbo.demo.takeover); ``otherwise`` where no simulated
@@ -116,62 +106,6 @@ class Gateway:
         table = table_of(request)
         self.sessions.operator(request)
         return await self._ask_demo(demo_release(table), b"{}", Control(status="released"))
-
-    # ---- players ----------------------------------------------------------------------------
-
-    async def history(self, request: Request) -> Response:
-        query = BetHistoryQuery(player=self.sessions.player(request))
-        table = await opened_table(table_of(request), self.floor)
-        return reply_response(await self.floor.request(history_query(table), _encode(query)))
-
-    # ---- reads ------------------------------------------------------------------------------
-
-    async def get_floor(self, request: Request) -> Response:
-        views = await self.floor.views()
-        return json_response({"server_time": _now(), "tables": views})
-
-    async def get_table(self, request: Request) -> Response:
-        table = table_of(request)
-        view = await self.floor.view(table)
-        if view is None:
-            raise ApiError(404, "not-found", f"table {table} has never been opened")
-        return json_response({"server_time": _now(), **msgspec.to_builtins(view)})
-
-    async def get_layout(self, request: Request) -> Response:
-        table = table_of(request)
-        view = await self.floor.view(table)
-        if view is None or view.paytable is None:
-            raise ApiError(404, "not-found", f"table {table} has never been opened")
-        try:
-            layout = layout_of(parse_paytable_ref(view.paytable))
-        except GameError as err:  # a paytable of a newer version than this gateway knows
-            raise ApiError(503, "unavailable", str(err)) from None
-        return json_response({"table": table, **msgspec.to_builtins(layout)})
-
-    async def get_board(self, request: Request) -> Response:
-        table = await opened_table(table_of(request), self.floor)
-        stats, recall = await asyncio.gather(
-            self.floor.request(stats_query(table), b"{}"),
-            self.floor.request(recall_query(table), b"{}"),
-        )
-        for raw in (stats, recall):
-            if json.loads(raw).get("type") == Rejected.__struct_config__.tag:
-                return reply_response(raw)
-        body = b'{"stats":' + stats + b',"recall":' + recall + b"}"
-        return Response(body, media_type="application/json")
-
-    async def get_round(self, request: Request) -> Response:
-        table = table_of(request)
-        try:
-            round_no = int(request.path_params["round"])
-        except ValueError:
-            raise ApiError(400, "invalid", "round: a round number, 1 or more", "round") from None
-        if round_no < 1:
-            raise ApiError(400, "invalid", "round: a round number, 1 or more", "round")
-        report = await self.floor.round_report(table, round_no)
-        if report.status == "NOT STARTED":
-            raise ApiError(404, "not-found", f"round {round_no} of {table} has not started")
-        return json_response(report)
 
     # ---- live -------------------------------------------------------------------------------
 
@@ -221,10 +155,6 @@ class Gateway:
         await serve_display(ws, self.floor.nc, table)
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat()
-
-
 def create_gateway(settings: Settings) -> Starlette:
     gw = Gateway(settings)
     api = f"/api/tables/{_TABLE}"
@@ -236,18 +166,13 @@ def create_gateway(settings: Settings) -> Starlette:
         Route(f"/tables/{_TABLE}/play", guarded(page("play.html"))),
         Route(f"/tables/{_TABLE}/rounds/{{round:int}}", guarded(page("dispute.html"))),
         Route("/healthz", gw.connection.healthz),
-        Route("/api/floor", guarded(gw.get_floor)),
         Route("/api/events", guarded(gw.events)),
         *SessionRoutes(gw.sessions).routes(),
-        Route(api, guarded(gw.get_table)),
-        Route(f"{api}/layout", guarded(gw.get_layout)),
-        Route(f"{api}/board", guarded(gw.get_board)),
-        Route(f"{api}/rounds/{{round}}", guarded(gw.get_round)),
+        *TableRoutes(gw.connection.floor, gw.sessions).routes(api),
         *CommandRoutes(gw.connection.floor, gw.sessions).routes(api),
         Route(f"{api}/takeover", guarded(gw.takeover), methods=["POST"]),
         Route(f"{api}/release", guarded(gw.release), methods=["POST"]),
         Route(f"{api}/control", guarded(gw.control)),
-        Route(f"{api}/history", guarded(gw.history)),
         WebSocketRoute(f"{api}/layout-controller", gw.layout_controller),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
