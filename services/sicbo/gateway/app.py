@@ -25,13 +25,13 @@ from starlette.websockets import WebSocket
 from sicbo.gateway.changes import ChangeHub
 from sicbo.gateway.commands import CommandRoutes
 from sicbo.gateway.connection import Connection
+from sicbo.gateway.demo import DemoRoutes
 from sicbo.gateway.displays import serve_display
-from sicbo.gateway.floor import GatewayFloor, Unavailable
+from sicbo.gateway.floor import GatewayFloor
 from sicbo.gateway.http import (
     STATIC,
     ApiError,
     guarded,
-    opened_table,
     page,
     table_id,
     table_of,
@@ -39,13 +39,9 @@ from sicbo.gateway.http import (
 from sicbo.gateway.operators import Operator
 from sicbo.gateway.sessions import IDLE_LOCK_SECONDS, SessionRoutes, Sessions
 from sicbo.gateway.tables import TableRoutes
-from sicbo_contracts.demo import Control, TakeoverRequest
 from sicbo_contracts.subjects import (
     Aggregate,
     all_tables,
-    demo_control,
-    demo_release,
-    demo_takeover,
     parse_event_subject,
     table_filter,
 )
@@ -78,34 +74,6 @@ class Gateway:
     @property
     def hub(self) -> ChangeHub:
         return self.connection.hub.get()
-
-    # ---- demo take-over --------------------------------------------------------------------
-
-    async def _ask_demo(self, subject: str, payload: bytes, otherwise: Control) -> Response:
-        """The demo floor's answer (sicbo.demo.takeover); ``otherwise`` where no simulated
-        dealer answers: a real floor, where nobody else plays the table."""
-        try:
-            raw = await self.floor.request(subject, payload)
-        except Unavailable:
-            raw = _encode(otherwise)
-        return Response(raw, media_type="application/json")
-
-    async def takeover(self, request: Request) -> Response:
-        table = table_of(request)
-        operator = self.sessions.operator(request)
-        request_body = _encode(TakeoverRequest(by=operator.id))
-        yours = Control(status="yours", by=operator.id)
-        return await self._ask_demo(demo_takeover(table), request_body, yours)
-
-    async def control(self, request: Request) -> Response:
-        """Who plays the table now: the demo dealer, or the person who took it over."""
-        table = await opened_table(table_of(request), self.floor)
-        return await self._ask_demo(demo_control(table), b"{}", Control(status="none"))
-
-    async def release(self, request: Request) -> Response:
-        table = table_of(request)
-        self.sessions.operator(request)
-        return await self._ask_demo(demo_release(table), b"{}", Control(status="released"))
 
     # ---- live -------------------------------------------------------------------------------
 
@@ -170,9 +138,7 @@ def create_gateway(settings: Settings) -> Starlette:
         *SessionRoutes(gw.sessions).routes(),
         *TableRoutes(gw.connection.floor, gw.sessions).routes(api),
         *CommandRoutes(gw.connection.floor, gw.sessions).routes(api),
-        Route(f"{api}/takeover", guarded(gw.takeover), methods=["POST"]),
-        Route(f"{api}/release", guarded(gw.release), methods=["POST"]),
-        Route(f"{api}/control", guarded(gw.control)),
+        *DemoRoutes(gw.connection.floor, gw.sessions).routes(api),
         WebSocketRoute(f"{api}/layout-controller", gw.layout_controller),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
