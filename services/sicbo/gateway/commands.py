@@ -43,12 +43,6 @@ class CommandRoutes:
         self.floor = floor
         self.sessions = sessions
 
-    def routes(self, api: str) -> list[BaseRoute]:
-        return [
-            Route(f"{api}/commands", guarded(self.post_command), methods=["POST"]),
-            Route(f"{api}/slips", guarded(self.place_slip), methods=["POST"]),
-        ]
-
     async def post_command(self, request: Request) -> Response:
         table = table_of(request)
         operator = self.sessions.operator(request)
@@ -68,6 +62,12 @@ class CommandRoutes:
             rejected = invalid_input(err, body.get("command_id"))
             return error(400, rejected.code, rejected.reason, rejected.field)
         return reply_response(await self.floor.get().send(cmd))
+
+    def routes(self, api: str) -> list[BaseRoute]:
+        return [
+            Route(f"{api}/commands", guarded(self.post_command), methods=["POST"]),
+            Route(f"{api}/slips", guarded(self.place_slip), methods=["POST"]),
+        ]
 
 
 def stamped_command(body: dict[str, Any], table: str, operator: Operator) -> dict[str, Any]:

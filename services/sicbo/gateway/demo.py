@@ -27,12 +27,10 @@ class DemoRoutes:
         self.floor = floor
         self.sessions = sessions
 
-    def routes(self, api: str) -> list[BaseRoute]:
-        return [
-            Route(f"{api}/takeover", guarded(self.takeover), methods=["POST"]),
-            Route(f"{api}/release", guarded(self.release), methods=["POST"]),
-            Route(f"{api}/control", guarded(self.control)),
-        ]
+    async def control(self, request: Request) -> Response:
+        """Who plays the table now: the demo dealer, or the person who took it over."""
+        table = await opened_table(table_of(request), self.floor.get())
+        return await self._ask(demo_control(table), b"{}", Control(status="none"))
 
     async def takeover(self, request: Request) -> Response:
         table = table_of(request)
@@ -40,11 +38,6 @@ class DemoRoutes:
         request_body = _encode(TakeoverRequest(by=operator.id))
         yours = Control(status="yours", by=operator.id)
         return await self._ask(demo_takeover(table), request_body, yours)
-
-    async def control(self, request: Request) -> Response:
-        """Who plays the table now: the demo dealer, or the person who took it over."""
-        table = await opened_table(table_of(request), self.floor.get())
-        return await self._ask(demo_control(table), b"{}", Control(status="none"))
 
     async def release(self, request: Request) -> Response:
         table = table_of(request)
@@ -59,3 +52,10 @@ class DemoRoutes:
         except Unavailable:
             raw = _encode(otherwise)
         return Response(raw, media_type="application/json")
+
+    def routes(self, api: str) -> list[BaseRoute]:
+        return [
+            Route(f"{api}/takeover", guarded(self.takeover), methods=["POST"]),
+            Route(f"{api}/release", guarded(self.release), methods=["POST"]),
+            Route(f"{api}/control", guarded(self.control)),
+        ]

@@ -34,12 +34,6 @@ class LiveRoutes:
         self.hub = hub
         self.sessions = sessions
 
-    def routes(self, api: str) -> list[BaseRoute]:
-        return [
-            Route("/api/events", guarded(self.events)),
-            WebSocketRoute(f"{api}/layout-controller", self.layout_controller),
-        ]
-
     async def events(self, request: Request) -> Response:
         """Server-sent events of a table (``?table=``), or of every table's lifecycle."""
         table = request.query_params.get("table")
@@ -62,6 +56,12 @@ class LiveRoutes:
             await ws.close(code=4401 if err.status == 401 else 4400, reason=err.reason[:120])
             return
         await serve_display(ws, self.floor.get().nc, table)
+
+    def routes(self, api: str) -> list[BaseRoute]:
+        return [
+            Route("/api/events", guarded(self.events)),
+            WebSocketRoute(f"{api}/layout-controller", self.layout_controller),
+        ]
 
 
 async def _changes(hub: ChangeHub, subject: str) -> AsyncIterator[bytes]:

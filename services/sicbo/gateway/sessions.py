@@ -88,19 +88,6 @@ class SessionRoutes:
         self.sessions = sessions
         self.attempts = SignInAttempts()
 
-    def routes(self) -> list[BaseRoute]:
-        return [
-            Route("/api/session", guarded(self.get_session), methods=["GET"]),
-            Route("/api/session", guarded(self.sign_in), methods=["POST"]),
-            Route("/api/session", guarded(self.sign_out), methods=["DELETE"]),
-            Route("/api/display", guarded(self.get_display), methods=["GET"]),
-            Route("/api/display", guarded(self.display_sign_in), methods=["POST"]),
-            Route("/api/display", guarded(self.display_sign_out), methods=["DELETE"]),
-            Route("/api/player", guarded(self.get_player), methods=["GET"]),
-            Route("/api/player", guarded(self.player_sign_in), methods=["POST"]),
-            Route("/api/player", guarded(self.player_sign_out), methods=["DELETE"]),
-        ]
-
     # ---- operators --------------------------------------------------------------------------
 
     async def get_session(self, request: Request) -> Response:
@@ -169,6 +156,19 @@ class SessionRoutes:
     async def player_sign_out(self, request: Request) -> Response:
         request.session.pop("player", None)
         return JSONResponse({"signed_out": True})
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/api/session", guarded(self.get_session), methods=["GET"]),
+            Route("/api/session", guarded(self.sign_in), methods=["POST"]),
+            Route("/api/session", guarded(self.sign_out), methods=["DELETE"]),
+            Route("/api/display", guarded(self.get_display), methods=["GET"]),
+            Route("/api/display", guarded(self.display_sign_in), methods=["POST"]),
+            Route("/api/display", guarded(self.display_sign_out), methods=["DELETE"]),
+            Route("/api/player", guarded(self.get_player), methods=["GET"]),
+            Route("/api/player", guarded(self.player_sign_in), methods=["POST"]),
+            Route("/api/player", guarded(self.player_sign_out), methods=["DELETE"]),
+        ]
 
 
 def _credentials(body: dict[str, Any]) -> tuple[str, str]:

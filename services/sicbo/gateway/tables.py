@@ -30,23 +30,11 @@ from sicbo_contracts.replies import Rejected
 from sicbo_contracts.subjects import history_query, recall_query, stats_query
 from sicbo_contracts.wagers import BetHistoryQuery
 
-_encode = msgspec.json.Encoder().encode
-
 
 class TableRoutes:
     def __init__(self, floor: Connected[GatewayFloor], sessions: Sessions) -> None:
         self.floor = floor
         self.sessions = sessions
-
-    def routes(self, api: str) -> list[BaseRoute]:
-        return [
-            Route("/api/floor", guarded(self.get_floor)),
-            Route(api, guarded(self.get_table)),
-            Route(f"{api}/layout", guarded(self.get_layout)),
-            Route(f"{api}/board", guarded(self.get_board)),
-            Route(f"{api}/rounds/{{round}}", guarded(self.get_round)),
-            Route(f"{api}/history", guarded(self.history)),
-        ]
 
     async def get_floor(self, request: Request) -> Response:
         views = await self.floor.get().views()
@@ -94,8 +82,18 @@ class TableRoutes:
     async def history(self, request: Request) -> Response:
         query = BetHistoryQuery(player=self.sessions.player(request))
         table = await opened_table(table_of(request), self.floor.get())
-        raw = await self.floor.get().request(history_query(table), _encode(query))
+        raw = await self.floor.get().request(history_query(table), msgspec.json.encode(query))
         return reply_response(raw)
+
+    def routes(self, api: str) -> list[BaseRoute]:
+        return [
+            Route("/api/floor", guarded(self.get_floor)),
+            Route(api, guarded(self.get_table)),
+            Route(f"{api}/layout", guarded(self.get_layout)),
+            Route(f"{api}/board", guarded(self.get_board)),
+            Route(f"{api}/rounds/{{round}}", guarded(self.get_round)),
+            Route(f"{api}/history", guarded(self.history)),
+        ]
 
 
 def _round_no(value: str) -> int:
