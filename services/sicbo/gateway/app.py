@@ -4,8 +4,9 @@ It talks to the floor only through NATS (:class:`~sicbo.gateway.floor.GatewayFlo
 are signed cookies; every command's actor is stamped from the signed-in operator, never taken
 from the browser. docs/gateway.md lists the routes; each group is a module of its own:
 :mod:`~sicbo.gateway.sessions` (sign-in and the idle lock), :mod:`~sicbo.gateway.commands`,
-:mod:`~sicbo.gateway.tables` (views, board, reports, history), :mod:`~sicbo.gateway.demo`
-(take-over) and :mod:`~sicbo.gateway.live` (events, the layout controller).
+:mod:`~sicbo.gateway.tables` (views, board, reports, history), :mod:`~sicbo.gateway.takeover`
+(a demo table taken over and handed back) and :mod:`~sicbo.gateway.live` (events, the layout
+controller).
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ from starlette.staticfiles import StaticFiles
 
 from sicbo.gateway.commands import CommandRoutes
 from sicbo.gateway.connection import Connection
-from sicbo.gateway.demo import DemoRoutes
 from sicbo.gateway.http import STATIC, guarded, page
 from sicbo.gateway.live import LiveRoutes
 from sicbo.gateway.operators import Operator
 from sicbo.gateway.sessions import IDLE_LOCK_SECONDS, SessionRoutes, Sessions
 from sicbo.gateway.tables import TableRoutes
+from sicbo.gateway.takeover import TakeoverRoutes
 
 _TABLE = r"{table:str}"
 _API = f"/api/tables/{_TABLE}"
@@ -50,7 +51,7 @@ def create_gateway(settings: Settings) -> Starlette:
         *SessionRoutes(sessions).routes(),
         *TableRoutes(floor, sessions).routes(_API),
         *CommandRoutes(floor, sessions).routes(_API),
-        *DemoRoutes(floor, sessions).routes(_API),
+        *TakeoverRoutes(floor, sessions).routes(_API),
         *LiveRoutes(floor, hub, sessions).routes(_API),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

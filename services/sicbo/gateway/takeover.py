@@ -22,7 +22,7 @@ from sicbo_contracts.subjects import demo_control, demo_release, demo_takeover
 _encode = msgspec.json.Encoder().encode
 
 
-class DemoRoutes:
+class TakeoverRoutes:
     def __init__(self, floor: Connected[GatewayFloor], sessions: Sessions) -> None:
         self.floor = floor
         self.sessions = sessions
