@@ -24,7 +24,7 @@ from sicbo.gateway.http import (
     reply_response,
     table_of,
 )
-from sicbo.gateway.layout import layout_of
+from sicbo.gateway.paytable_layout import layout_of
 from sicbo.gateway.sessions import Sessions
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.subjects import history_query, recall_query, stats_query
