@@ -65,11 +65,7 @@ class TableRoutes:
             floor.request(stats_query(table), b"{}"),
             floor.request(recall_query(table), b"{}"),
         )
-        for raw in (stats, recall):
-            if json.loads(raw).get("type") == Rejected.__struct_config__.tag:
-                return reply_response(raw)
-        body = b'{"stats":' + stats + b',"recall":' + recall + b"}"
-        return Response(body, media_type="application/json")
+        return _board(stats, recall)
 
     async def get_round(self, request: Request) -> Response:
         table = table_of(request)
@@ -94,6 +90,15 @@ class TableRoutes:
             Route(f"{api}/rounds/{{round}}", guarded(self.get_round)),
             Route(f"{api}/history", guarded(self.history)),
         ]
+
+
+def _board(stats: bytes, recall: bytes) -> Response:
+    """The board service's two answers as one body; either one's refusal as it came."""
+    for raw in (stats, recall):
+        if json.loads(raw).get("type") == Rejected.__struct_config__.tag:
+            return reply_response(raw)
+    body = b'{"stats":' + stats + b',"recall":' + recall + b"}"
+    return Response(body, media_type="application/json")
 
 
 def _round_no(value: str) -> int:
