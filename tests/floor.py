@@ -14,7 +14,7 @@ import msgspec
 import pytest
 from nats.aio.client import Client as NATS
 
-from sicbo.gateway.process import GatewayProcess
+from sicbo.gateway.server_process import GatewayProcess
 from sicbo.infra.nats_server import free_port
 from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import ProvisionReport

@@ -30,7 +30,7 @@ from nats.errors import TimeoutError as NatsTimeout
 from sicbo.eventstore.store import EventStore
 from sicbo.gateway.attempts import MAX_FAILURES
 from sicbo.gateway.changes import QUEUE_SIZE, ChangeHub
-from sicbo.gateway.floor import Floor as GatewayFloor
+from sicbo.gateway.floor import GatewayFloor
 from sicbo.illumination.lamps import winning_spots
 from sicbo.replay.report import round_report
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated

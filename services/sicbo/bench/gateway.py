@@ -16,7 +16,7 @@ import nats
 
 from sicbo.bench.floor import DEALER, _finish, _ok, _open_round, percentile
 from sicbo.demo.client import FloorClient, new_id
-from sicbo.gateway.process import GatewayProcess
+from sicbo.gateway.server_process import GatewayProcess
 from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import provision

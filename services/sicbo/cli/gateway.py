@@ -11,8 +11,9 @@ import typer
 import uvicorn
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
-from sicbo.gateway.app import IDLE_LOCK_SECONDS, Settings, create_gateway
+from sicbo.gateway.app import Settings, create_gateway
 from sicbo.gateway.operators import OperatorListError, operator_entry, parse_operators
+from sicbo.gateway.sessions import IDLE_LOCK_SECONDS
 from sicbo_contracts.base import Role
 
 app = typer.Typer(help="The web gateway: the floor's pages in a browser.", no_args_is_help=True)

@@ -22,7 +22,7 @@ from sicbo.demo.control import TableControl
 from sicbo.demo.dealer import RoundLine, SimulatedDealer
 from sicbo.demo.players import SimulatedPlayers
 from sicbo.demo.tables import DEMO_TABLES, DemoTable
-from sicbo.gateway.process import GatewayProcess
+from sicbo.gateway.server_process import GatewayProcess
 from sicbo.illumination.processes import LayoutControllerProcess
 from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess

@@ -26,6 +26,7 @@ from sicbo.lifecycle.state import TableStatus
 from sicbo.replay.report import RoundReport, round_report
 from sicbo.shell.aggregates import Aggregates
 from sicbo.shell.follower import Follower
+from sicbo_contracts.base import tag_of
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.illumination import IlluminationEvent
 from sicbo_contracts.lifecycle import LifecycleEvent, TableOpened
@@ -59,7 +60,10 @@ class Unavailable(Exception):
     """No service answered (or not in time): the floor is down or starting."""
 
 
-class Floor:
+class GatewayFloor:
+    """The floor as the gateway reaches it over NATS: views and reports read from the log,
+    commands and queries sent to the services."""
+
     def __init__(self, nc: NATS, *, timeout: float = 5.0) -> None:
         self.nc = nc
         self.timeout = timeout
@@ -140,7 +144,7 @@ class Floor:
 
     async def send(self, cmd: Any) -> bytes:
         """A command to the service that owns it; the service's reply, as it sent it."""
-        service = SERVICE_OF_TAG[type(cmd).__struct_config__.tag]
+        service = SERVICE_OF_TAG[tag_of(cmd)]
         return await self.request(command(cmd.table, service), msgspec.json.encode(cmd))
 
     async def request(self, subject: str, payload: bytes) -> bytes:

@@ -1,5 +1,6 @@
 """The HTTP side shared by every route: errors as JSON, bodies read within bounds, table ids
-checked, services' replies passed on with the status their code means, the static pages."""
+checked (and tables opened), services' replies passed on with the status their code means, the
+static pages."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import msgspec
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
-from sicbo.gateway.floor import Unavailable
+from sicbo.gateway.floor import GatewayFloor, Unavailable
+from sicbo_contracts.base import tag_of
 from sicbo_contracts.replies import Rejected
 
 #: A slip of 200 wagers (the contract's most) is about 10 KiB.
@@ -48,6 +50,14 @@ def table_of(request: HTTPConnection) -> str:
     return table_id(str(request.path_params["table"]))
 
 
+async def opened_table(table: str, floor: GatewayFloor) -> str:
+    """404 for a table never opened: the services keep a read model per table asked about,
+    so anonymous pages must not make them one for every id typed in a URL."""
+    if not await floor.opened(table):
+        raise ApiError(404, "not-found", f"table {table} has never been opened")
+    return table
+
+
 async def read_body(request: Request) -> dict[str, Any]:
     raw = b""
     async for chunk in request.stream():
@@ -70,7 +80,7 @@ def reply_response(raw: bytes) -> Response:
     """A service's reply, passed on with the HTTP status its code means."""
     reply = json.loads(raw)
     status = 200
-    if reply.get("type") == Rejected.__struct_config__.tag:
+    if reply.get("type") == tag_of(Rejected):
         status = _STATUS_OF_CODE.get(reply.get("code"), 409)
     return Response(raw, status_code=status, media_type="application/json")
 

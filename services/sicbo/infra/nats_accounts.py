@@ -243,8 +243,8 @@ SERVICES: tuple[User, ...] = (
     ),
 )
 
-#: The services the gateway sends commands to (sicbo.gateway.floor.Floor.send): those of every
-#: action a terminal page offers (sicbo.gateway.access), and the online table's bet slip.
+#: The services the gateway sends commands to (sicbo.gateway.floor.GatewayFloor.send): those of
+#: every action a terminal page offers (sicbo_contracts.access), and the online table's bet slip.
 GATEWAY_COMMAND_SERVICES: tuple[str, ...] = tuple(
     sorted(
         {SERVICE_OF_TAG[tag] for actions in TERMINAL_ACTIONS.values() for tag in actions}

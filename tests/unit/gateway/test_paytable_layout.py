@@ -1,5 +1,5 @@
-"""The layout a paytable shows (``sicbo.gateway.layout``): every offered bet spot once, in the
-printed layouts' groups (000 §2.1-2.2; 004's rows), with the pay as the layout prints it.
+"""The layout a paytable shows (``sicbo.gateway.paytable_layout``): every offered bet spot once,
+in the printed layouts' groups (000 §2.1-2.2; 004's rows), with the pay as the layout prints it.
 
 Expectations come from RULES.md, via the independent oracle of tests/unit/game/oracle.py (the
 bet ids a profile offers and their pays, transcribed from the digest), not from the profiles.
@@ -12,7 +12,7 @@ import pytest
 
 from sicbo.game.house_edge import format_pay
 from sicbo.game.profiles import PROFILE_IDS, load_paytable, load_profile
-from sicbo.gateway.layout import Layout, layout_of
+from sicbo.gateway.paytable_layout import Layout, layout_of
 from tests.unit.game.oracle import PAYS, offered
 
 #: The documented group order, and the bet names (RULES.md catalogue) each group holds.

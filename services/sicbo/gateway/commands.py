@@ -1,0 +1,114 @@
+"""Commands forwarded to the services, stamped with who sent them: ``POST .../commands`` (an
+operator at a terminal, a role's commands only) and ``POST .../slips`` (a player's bet slip).
+
+The browser never names the table or the actor: the gateway sets them from the page's path
+and the sign-in, so a page cannot claim a role it does not have.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from sicbo.gateway.connection import Connected
+from sicbo.gateway.floor import GatewayFloor
+from sicbo.gateway.http import (
+    ApiError,
+    error,
+    guarded,
+    opened_table,
+    read_body,
+    reply_response,
+    table_of,
+)
+from sicbo.gateway.operators import Operator
+from sicbo.gateway.sessions import Sessions
+from sicbo.shell.codec import invalid_input
+from sicbo_contracts.access import may_send
+from sicbo_contracts.base import Role
+from sicbo_contracts.dice import DiceCommand
+from sicbo_contracts.lifecycle import LifecycleCommand
+from sicbo_contracts.wagers import WagerCommand
+
+_command = msgspec.json.Decoder(LifecycleCommand | DiceCommand | WagerCommand)
+
+
+class CommandRoutes:
+    def __init__(self, floor: Connected[GatewayFloor], sessions: Sessions) -> None:
+        self.floor = floor
+        self.sessions = sessions
+
+    async def post_command(self, request: Request) -> Response:
+        table = table_of(request)
+        operator = self.sessions.operator(request)
+        body = await read_body(request)
+        return await self._forward(stamped_command(body, table, operator))
+
+    async def place_slip(self, request: Request) -> Response:
+        player = self.sessions.player(request)
+        table = await opened_table(table_of(request), self.floor.get())
+        body = await read_body(request)
+        return await self._forward(stamped_slip(body, table, player))
+
+    async def _forward(self, body: dict[str, Any]) -> Response:
+        try:
+            cmd = _command.decode(json.dumps(body).encode())
+        except msgspec.DecodeError as err:
+            rejected = invalid_input(err, body.get("command_id"))
+            return error(400, rejected.code, rejected.reason, rejected.field)
+        return reply_response(await self.floor.get().send(cmd))
+
+    def routes(self, api: str) -> list[BaseRoute]:
+        return [
+            Route(f"{api}/commands", guarded(self.post_command), methods=["POST"]),
+            Route(f"{api}/slips", guarded(self.place_slip), methods=["POST"]),
+        ]
+
+
+def stamped_command(body: dict[str, Any], table: str, operator: Operator) -> dict[str, Any]:
+    """A terminal's command, with the table and the signed-in operator as its actor; refused
+    when the page set either, or the operator's role may not send it from a terminal."""
+    for stamped in ("table", "actor"):
+        if stamped in body:
+            raise ApiError(
+                400,
+                "invalid",
+                f"{stamped}: set by the gateway from the page and sign-in",
+                f"$.{stamped}",
+            )
+    tag = body.get("type")
+    if not isinstance(tag, str):
+        raise ApiError(
+            400, "invalid", 'type: the command\'s type tag, e.g. "round.start.v1"', "$.type"
+        )
+    if not may_send(operator.role, tag):
+        raise ApiError(
+            403, "forbidden", f"a {operator.role.value} may not send {tag} from a terminal"
+        )
+    body.update(table=table, actor={"id": operator.id, "role": operator.role.value})
+    return body
+
+
+def stamped_slip(body: dict[str, Any], table: str, player: str) -> dict[str, Any]:
+    """A player's bet slip as the wagers service's command: value chips only."""
+    unknown = body.keys() - {"command_id", "round", "wagers"}
+    if unknown:
+        field = sorted(unknown)[0]
+        raise ApiError(400, "invalid", f"{field}: not part of a bet slip", f"$.{field}")
+    for n, wager in enumerate(body.get("wagers") or []):
+        extra = sorted(wager.keys() - {"bet", "stake"}) if isinstance(wager, dict) else []
+        if extra:  # colour checks and promotional tokens are a dealer's, at the table
+            where = f"$.wagers[{n}].{extra[0]}"
+            raise ApiError(400, "invalid", f"{where}: a player bets value chips", where)
+    body.update(
+        type="bets.place-slip.v1",
+        table=table,
+        actor={"id": player, "role": Role.PLAYER.value},
+        player=player,
+    )
+    return body

@@ -1,0 +1,82 @@
+"""The gateway's one NATS connection: made as the app starts (its lifespan), drained as it stops.
+
+The floor (:class:`~sicbo.gateway.floor.GatewayFloor`) and the change hub exist only once it is
+connected; each route group is handed the one it needs, as :class:`Connected`, and asking for
+it before then is a 503.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Generic, TypeVar
+
+import nats
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from sicbo.gateway.changes import ChangeHub
+from sicbo.gateway.floor import GatewayFloor
+from sicbo.gateway.http import ApiError
+from sicbo.infra.nats_auth import connect_options
+from sicbo.infra.nats_urls import servers
+from sicbo_contracts.subjects import GATEWAY_INBOX, service_ping
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class Connected(Generic[T]):
+    """What the gateway has once connected to NATS; a 503 when asked for before."""
+
+    def __init__(self) -> None:
+        self._value: T | None = None
+
+    def get(self) -> T:
+        if self._value is None:
+            raise ApiError(503, "unavailable", "the gateway is not connected to NATS")
+        return self._value
+
+    def set(self, value: T) -> None:
+        self._value = value
+
+
+class Connection:
+    def __init__(self, nats_url: str) -> None:
+        self.nats_url = nats_url
+        self.floor: Connected[GatewayFloor] = Connected()
+        self.hub: Connected[ChangeHub] = Connected()
+        self._nc: NATS | None = None
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        url = self.nats_url
+        self._nc = await nats.connect(
+            servers(url),
+            name="sicbo-gateway",
+            inbox_prefix=GATEWAY_INBOX,  # its NATS permissions allow no other inbox
+            **connect_options(url),
+        )
+        self.floor.set(GatewayFloor(self._nc))
+        self.hub.set(ChangeHub(self._nc))
+        await self._nc.subscribe(service_ping("gateway"), cb=self._pong)
+        await self._nc.flush()
+        log.info("gateway connected to %s", url)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(Exception):
+                await self._nc.drain()
+
+    async def _pong(self, msg: Msg) -> None:
+        if msg.reply:
+            await msg.respond(b'{"ok":true}')
+
+    async def healthz(self, request: Request) -> Response:
+        ok = self._nc is not None and self._nc.is_connected
+        return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
