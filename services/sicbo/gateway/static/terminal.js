@@ -3,7 +3,7 @@
 // (GLI-19 §C.6.5). The gateway stamps every command's table and actor; the page never does.
 import * as common from "/static/common.js";
 
-const { tableId, api, newCommandId, watch, clock, clockSkew, secondsLeft, money, el, notice } = common;
+const { tableId, api, newCommandId, watch, clock, clockSkew, secondsLeft, money, el, notice, latestOnly } = common;
 /** Timer-based coalescing where common.js has it (it also runs in a background tab). */
 const coalesce = common.throttled ? (fn) => common.throttled(fn, 150) : common.debounced;
 
@@ -187,25 +187,25 @@ async function send(command) {
   }
 }
 
-let requested = 0;
-let shown = 0;
+const readTable = latestOnly(() => api("GET", `/api/tables/${encodeURIComponent(table)}`));
 async function loadView() {
   if (!table) return;
   loadControl(); // who plays the table, read with it
-  const mine = ++requested;
-  try {
-    const answer = await api("GET", `/api/tables/${encodeURIComponent(table)}`);
-    if (mine < shown) return;
-    if (view && answer.as_of !== undefined && view.as_of !== undefined && answer.as_of < view.as_of) return;
-    shown = mine;
+  const read = await readTable();
+  if (read.error) {
+    if (!read.show()) return;
+    const err = read.error;
+    if (err.status === 404) { view = null; viewError = `Table ${table} was never opened.`; }
+    else viewError = `The table could not be read: ${err.message}`;
+  } else {
+    const answer = read.answer;
+    // A replica that lags behind the one read before is not newer for being asked later.
+    if (read.superseded() || (view && answer.as_of !== undefined && view.as_of !== undefined
+      && answer.as_of < view.as_of)) return;
+    read.show();
     view = answer;
     viewError = null;
     if (answer.server_time) { skew = clockSkew(answer.server_time); skewKnown = true; }
-  } catch (err) {
-    if (mine < shown) return;
-    shown = mine;
-    if (err.status === 404) { view = null; viewError = `Table ${table} was never opened.`; }
-    else viewError = `The table could not be read: ${err.message}`;
   }
   update();
   if (!skewKnown) readSkew();
@@ -380,8 +380,8 @@ function buildControl() {
 // Who plays the table is the floor's to say (GET /control), not this page's memory: a reload, or
 // a second terminal or operator, reads the same answer. It is read with the table (on load, on
 // every change and every RESYNC_MS), after sign-in, and after take over / hand back.
-let controlAsked = 0;
-let controlShown = 0;
+// A read, a take over and a hand back answer in turn: the newest of the three wins.
+const askControl = latestOnly((method, path) => api(method, `/api/tables/${encodeURIComponent(table)}/${path}`));
 let controlError = null;
 
 /** Take the floor's answer {status, round, by}: demo, after-round, yours or none. */
@@ -394,33 +394,23 @@ function setControl(answer) {
 
 async function loadControl() {
   if (!table) return;
-  const mine = ++controlAsked;
-  try {
-    const answer = await api("GET", `/api/tables/${encodeURIComponent(table)}/control`);
-    if (mine < controlShown) return; // a later read, take over or hand back answered already
-    controlShown = mine;
-    setControl(answer);
-  } catch (err) {
-    if (mine < controlShown) return;
-    controlShown = mine;
-    // 404: the table was never opened, which the table's read says already.
-    controlError = err.status === 404 ? null : err.message;
-  }
+  const read = await askControl("GET", "control");
+  if (!read.show()) return; // a later read, take over or hand back answered already
+  // 404: the table was never opened, which the table's read says already.
+  if (read.error) controlError = read.error.status === 404 ? null : read.error.message;
+  else setControl(read.answer);
   update();
 }
 
 /** POST /takeover or /release; their answer is the floor's word as of then, read again after. */
 async function changeControl(path) {
-  const mine = ++controlAsked;
-  try {
-    const answer = await api("POST", `/api/tables/${encodeURIComponent(table)}/${path}`);
-    if (mine >= controlShown) {
-      controlShown = mine;
-      setControl(path === "takeover" && !answer.by ? { ...answer, by: session?.operator } : answer);
-    }
+  const done = await askControl("POST", path);
+  if (done.error) {
+    handleError(done.error);
+  } else {
+    const answer = done.answer;
+    if (done.show()) setControl(path === "takeover" && !answer.by ? { ...answer, by: session?.operator } : answer);
     update();
-  } catch (err) {
-    handleError(err);
   }
   loadControl();
 }
