@@ -2,6 +2,7 @@
 // keypad (000 §2.6, §5.3-5.4), "no result", supervisor and inspector actions, and the idle lock
 // (GLI-19 §C.6.5). The gateway stamps every command's table and actor; the page never does.
 import * as common from "/static/common.js";
+import { dieFace } from "/static/layout.js";
 
 const { tableId, api, newCommandId, watch, clock, clockSkew, secondsLeft, money, el, notice, latestOnly } = common;
 /** Timer-based coalescing where common.js has it (it also runs in a background tab). */
@@ -47,8 +48,6 @@ const SUPERVISOR_TAGS = [
 ];
 const PLAY_TAGS = [...ROUND_BUTTONS.map((b) => b.tag), "dice.enter.v1", "dice.confirm.v1",
   "round.declare-no-result.v1"];
-/** Pips of a die face on a 3x3 grid, cells numbered 1..9 row by row. */
-const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
 
 // ---- state --------------------------------------------------------------------------------------
 
@@ -504,12 +503,6 @@ async function roundAction(tag) {
     if (!view.round) return;
     await send({ type: tag, round: view.round.number });
   }
-}
-
-function dieFace(n) {
-  const cells = [];
-  for (let i = 1; i <= 9; i += 1) cells.push(el("span", { class: PIPS[n].includes(i) ? "pip on" : "pip" }));
-  return el("span", { class: "pips", "aria-hidden": "true" }, ...cells);
 }
 
 function buildKeypad() {
