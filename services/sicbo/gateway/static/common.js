@@ -71,6 +71,32 @@ export function debounced(fn) {
   };
 }
 
+/**
+ * Newest answer wins, for a page that asks again before an answer comes: a slow answer must
+ * not overwrite a newer one on screen. ask(...args) calls fetcher(...args) and resolves to
+ * {answer} or {error}, each with superseded() (a later call's outcome is shown already) and
+ * show() (mark this outcome as the one shown; false, and nothing marked, when superseded).
+ * The page decides what counts as shown: an error it does not display need not be.
+ */
+export function latestOnly(fetcher) {
+  let asked = 0;
+  let shown = 0;
+  return async (...args) => {
+    const mine = ++asked;
+    const superseded = () => mine < shown;
+    const show = () => {
+      if (superseded()) return false;
+      shown = mine;
+      return true;
+    };
+    try {
+      return { answer: await fetcher(...args), superseded, show };
+    } catch (error) {
+      return { error, superseded, show };
+    }
+  };
+}
+
 /** Server time minus local time, in ms, from a response's server_time (ISO 8601). */
 export function clockSkew(serverTime) {
   return serverTime ? Date.parse(serverTime) - Date.now() : 0;

@@ -13,8 +13,7 @@ const live = document.getElementById("live");
 const ENDED = new Set(["completed", "no-result", "invalidated", "cancelled"]);
 
 let skew = 0;
-let requested = 0; // sequence of /api/floor requests, so a slow answer never overwrites a newer one
-let shown = 0;
+const readFloor = common.latestOnly(() => api("GET", "/api/floor"));
 const cards = new Map(); // table id -> {node, parts}
 
 function setText(node, text) {
@@ -216,15 +215,15 @@ function render(floor) {
 }
 
 async function load() {
-  const mine = ++requested;
+  const read = await readFloor();
   try {
-    const floor = await api("GET", "/api/floor");
-    if (mine < shown) return;
-    shown = mine;
-    render(floor);
+    if (read.error) throw read.error;
+    if (!read.show()) return;
+    render(read.answer);
     if (document.getElementById("notice").classList.contains("error")) notice("");
   } catch (err) {
-    if (mine < shown) return;
+    // A failed read leaves the cards as they are: a slower, older answer may still show.
+    if (read.superseded()) return;
     notice(`The floor could not be read: ${err.message}`, "error");
   }
 }

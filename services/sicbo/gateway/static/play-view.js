@@ -1,0 +1,55 @@
+// The play page's round: its number and phase, the countdown, the last result and the winning
+// spots lit, from the TableView.
+import { el, secondsLeft } from "/static/common.js";
+import { diceFaces, lightSpots } from "/static/layout.js";
+
+const $ = (id) => document.getElementById(id);
+
+function phaseOpen(view) {
+  return Boolean(view && view.round && view.round.phase === "betting-open");
+}
+
+export function showView(view, skew) {
+  const round = view.round;
+  $("round-no").textContent = round ? String(round.number) : `${view.next_round ?? "—"} (next)`;
+  const phase = $("phase");
+  let text = round ? round.phase : "waiting for the next round";
+  if (view.suspended) text += " · table suspended";
+  if (round && round.held) text += " · held";
+  phase.textContent = text;
+  phase.classList.toggle("open", phaseOpen(view));
+  phase.classList.toggle("closed", !phaseOpen(view));
+  const last = view.last_result;
+  const lr = $("last-result");
+  lr.replaceChildren();
+  if (last && last.dice) {
+    lr.append(`Last result: round ${last.round}`, diceFaces(last.dice), el("strong", {}, `= ${last.total}`));
+  }
+  showLit(view);
+  tick(view, skew);
+}
+
+/** Light the winning spots once the current round has its result (off while betting). */
+export function showLit(view) {
+  const lit = view && view.lit;
+  const current = view && view.round ? view.round.number : null;
+  lightSpots($("layout"), lit && lit.round === current ? lit.spots : []);
+}
+
+export function tick(view, skew) {
+  const out = $("countdown");
+  if (!view) return;
+  if (!phaseOpen(view)) {
+    out.textContent = "betting closed";
+    out.className = "countdown closed";
+    return;
+  }
+  const left = secondsLeft(view.round.closes_at, skew);
+  out.className = "countdown";
+  if (left === null) {
+    out.textContent = "bets open";
+    return;
+  }
+  out.textContent = `${left} s`;
+  out.classList.toggle("urgent", left <= 5);
+}

@@ -1,0 +1,62 @@
+// What the terminal asks of the gateway: the table's state, and one command per press.
+import { api, clockSkew, latestOnly, newCommandId } from "/static/common.js";
+import { loadControl } from "/static/terminal-control.js";
+import { handleError } from "/static/terminal-session.js";
+import { flash, page, state, table, tableApi } from "/static/terminal-state.js";
+
+const readTable = latestOnly(() => api("GET", tableApi));
+/** TableView carries no server time: then the floor's is asked, once, for the countdown. */
+const skewRead = { known: false, asked: false };
+
+/** Send one command; resolves to the reply, or null after showing why it failed. Never retries. */
+export async function send(command) {
+  if (state.busy) return null;
+  const body = { ...command, command_id: newCommandId("term") };
+  state.busy = true;
+  page.update();
+  try {
+    const reply = await api("POST", `${tableApi}/commands`, body);
+    flash(reply && reply.duplicate ? "accepted (already applied)" : "accepted", "ok");
+    return reply;
+  } catch (err) {
+    handleError(err);
+    return null;
+  } finally {
+    state.busy = false;
+    page.update();
+    loadView();
+  }
+}
+
+export async function loadView() {
+  if (!table) return;
+  loadControl(); // who plays the table, read with it
+  const read = await readTable();
+  if (read.error) {
+    if (!read.show()) return;
+    const err = read.error;
+    if (err.status === 404) { state.view = null; state.viewError = `Table ${table} was never opened.`; }
+    else state.viewError = `The table could not be read: ${err.message}`;
+  } else {
+    const { answer } = read;
+    const { view } = state;
+    // A replica that lags behind the one read before is not newer for being asked later.
+    if (read.superseded() || (view && answer.as_of !== undefined && view.as_of !== undefined
+      && answer.as_of < view.as_of)) return;
+    read.show();
+    state.view = answer;
+    state.viewError = null;
+    if (answer.server_time) { state.skew = clockSkew(answer.server_time); skewRead.known = true; }
+  }
+  page.update();
+  if (!skewRead.known) readSkew();
+}
+
+async function readSkew() {
+  if (skewRead.asked) return;
+  skewRead.asked = true;
+  try {
+    const floor = await api("GET", "/api/floor");
+    if (!skewRead.known && floor.server_time) { state.skew = clockSkew(floor.server_time); skewRead.known = true; }
+  } catch { /* the countdown then trusts the local clock */ }
+}

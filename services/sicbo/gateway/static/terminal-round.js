@@ -1,0 +1,126 @@
+// The round's buttons in the order of play, "no result" (000 §7) and the malfunction report
+// (000 §7.6-7.7).
+import { el } from "/static/common.js";
+import { actionForm, field, textInput } from "/static/terminal-forms.js";
+import { send } from "/static/terminal-gateway.js";
+import { $, demoPlays, desk, flash, playGate, state } from "/static/terminal-state.js";
+
+/** The round's buttons, in the order of play, and the phase in which each is pressed. */
+export const ROUND_BUTTONS = [
+  { tag: "round.start.v1", label: "Tumble", when: (r) => !r || r.phase === "completed" },
+  { tag: "round.open-betting.v1", label: "Place your bets", when: (r) => r?.phase === "started" },
+  { tag: "round.close-betting.v1", label: "No more bets", when: (r) => r?.phase === "betting-open" },
+  { tag: "round.uncover.v1", label: "Uncover", when: (r) => r?.phase === "betting-closed" },
+];
+export const IN_PLAY = new Set(["started", "betting-open", "betting-closed", "uncovered"]);
+const MIN_TUMBLES = 3; // 000 §5.1
+
+const NO_RESULT_REASONS = [
+  ["dice-not-flat", "Dice not flat or stacked (000 §7.1)"],
+  ["tumbler-fault", "Tumbler failed (000 §7.2)"],
+  ["not-activated-properly", "Tumbler not activated properly (000 §7.3)"],
+  ["dice-exposed-early", "Dice exposed before no more bets (000 §7.3)"],
+  ["broken-dice", "Dice or tumbler broken (000 §7.4)"],
+];
+/** The actions of the round in play: whoever has one sees who plays the table. */
+export const PLAY_TAGS = [...ROUND_BUTTONS.map((b) => b.tag), "dice.enter.v1", "dice.confirm.v1",
+  "round.declare-no-result.v1"];
+
+export function buildRoundButtons() {
+  const { actions } = state;
+  const { ui } = desk;
+  const row = el("div", { class: "round-buttons" });
+  if (actions.has("round.start.v1")) {
+    ui.tumbles = el("input", { id: "tumbles", type: "number", min: MIN_TUMBLES, max: 100, step: 1,
+      value: MIN_TUMBLES, inputmode: "numeric", "aria-describedby": "tumbles-hint" });
+    row.append(el("label", { class: "tumbles" }, "Tumbles", ui.tumbles,
+      el("small", { id: "tumbles-hint", class: "muted" }, "at least 3 (000 §5.1)")));
+  }
+  for (const b of ROUND_BUTTONS) {
+    if (!actions.has(b.tag)) continue;
+    const button = el("button", { type: "button", class: "round-action", dataset: { action: b.tag },
+      onclick: () => roundAction(b.tag) }, b.label);
+    playGate(button, () => state.view.status !== "closed" && b.when(state.view.round));
+    row.append(button);
+  }
+  return el("section", { id: "round-actions", class: "panel", "aria-label": "round" }, row);
+}
+
+async function roundAction(tag) {
+  const { view } = state;
+  if (!view || demoPlays()) return;
+  if (tag === "round.start.v1") {
+    const { ui } = desk;
+    const tumbles = Number.parseInt(ui.tumbles ? ui.tumbles.value : MIN_TUMBLES, 10);
+    if (!Number.isFinite(tumbles)) { flash("Enter how many times the dice tumbled.", "error"); return; }
+    await send({ type: tag, round: view.next_round, tumbles });
+  } else {
+    if (!view.round) return;
+    await send({ type: tag, round: view.round.number });
+  }
+}
+
+export function buildNoResult() {
+  const { ui } = desk;
+  const inPlay = () => IN_PLAY.has(state.view?.round?.phase);
+  ui.noResultForm = el("form", { id: "no-result-form", class: "no-result-form", hidden: true, onsubmit: declareNoResult },
+    el("label", {}, "Reason",
+      el("select", { id: "no-result-reason", required: true },
+        ...NO_RESULT_REASONS.map(([value, label]) => el("option", { value }, label)))),
+    el("label", {}, "Detail (optional)",
+      el("input", { id: "no-result-detail", type: "text", maxlength: 500, autocomplete: "off" })),
+    playGate(el("button", { type: "submit", id: "no-result-submit", class: "danger" }, "Declare no result"), inPlay));
+  const toggle = playGate(el("button", { type: "button", class: "danger no-result-toggle",
+    dataset: { action: "round.declare-no-result.v1" }, "aria-expanded": "false", "aria-controls": "no-result-form",
+    onclick: () => {
+      ui.noResultForm.hidden = !ui.noResultForm.hidden;
+      toggle.setAttribute("aria-expanded", String(!ui.noResultForm.hidden));
+      if (!ui.noResultForm.hidden) $("no-result-reason").focus();
+    } }, "No result…"), inPlay);
+  return el("section", { id: "no-result", class: "panel no-result", "aria-label": "no result" },
+    el("div", { class: "no-result-head" }, toggle,
+      el("span", { class: "muted" }, "All wagers are then dealt with by the table's rules (000 §7)")),
+    ui.noResultForm);
+}
+
+async function declareNoResult(event) {
+  event.preventDefault();
+  const r = state.view && state.view.round;
+  if (!r || demoPlays()) return;
+  const reply = await send({ type: "round.declare-no-result.v1", round: r.number,
+    reason: $("no-result-reason").value, detail: $("no-result-detail").value.trim() });
+  if (reply) {
+    desk.ui.noResultForm.reset();
+    desk.ui.noResultForm.hidden = true;
+    document.querySelector('[data-action="round.declare-no-result.v1"]')?.setAttribute("aria-expanded", "false");
+  }
+}
+
+/** Equipment malfunction (000 §7.6-7.7): the table stops until an inspector clears it. */
+export function buildMalfunction() {
+  const suggestions = el("datalist", { id: "malfunction-equipment-list" },
+    ...["tumbler", "dice", "layout-lamps", "layout-controller", "result-display", "entry-terminal"]
+      .map((value) => el("option", { value })));
+  const form = actionForm({
+    tag: "table.report-malfunction.v1", title: "Report malfunction", submit: "Report malfunction", danger: true,
+    hint: "The table is suspended until an inspector clears the fault (000 §7.7).",
+    fields: [
+      field("Equipment", el("input", { id: "malfunction-equipment", type: "text", required: true, maxlength: 64,
+        list: "malfunction-equipment-list", autocomplete: "off", placeholder: "e.g. layout-lamps" })),
+      suggestions,
+      field("What is wrong (required)", textInput("malfunction-detail", { required: true })),
+    ],
+    build: () => ({ equipment: $("malfunction-equipment").value.trim(), detail: $("malfunction-detail").value.trim() }),
+  });
+  form.classList.remove("panel");
+  form.hidden = true;
+  form.id = "malfunction-form";
+  const toggle = el("button", { type: "button", class: "malfunction-toggle", "aria-expanded": "false",
+    "aria-controls": "malfunction-form", onclick: () => {
+      form.hidden = !form.hidden;
+      toggle.setAttribute("aria-expanded", String(!form.hidden));
+    } }, "Malfunction…");
+  return el("section", { id: "malfunction", class: "panel malfunction", "aria-label": "equipment malfunction" },
+    el("div", { class: "no-result-head" }, toggle,
+      el("span", { class: "muted" }, "Equipment not working: lamps, tumbler, display")), form);
+}

@@ -1,0 +1,147 @@
+// The terminal's operator: sign-in, sign-out, the idle lock (GLI-19 §C.6.5), and what a refused
+// call says about the session.
+import { api, notice } from "/static/common.js";
+import { $, desk, flash, page, setText, state, takenOver } from "/static/terminal-state.js";
+
+/** Why a call failed, shown; a 401 locks the terminal or signs the operator out. */
+export function handleError(err) {
+  if (err.status === 401 && err.code === "locked") {
+    lock();
+    flash(`${err.message} — nothing was sent; press the button again after unlocking`, "error");
+  } else if (err.status === 401 && (err.code === "signed-out" || err.code === "bad-pin")) {
+    signedOut(`Signed out: ${err.message}`);
+  } else {
+    flash(err.field ? `${err.message} (${err.field})` : err.message, "error");
+  }
+}
+
+// ---- session ------------------------------------------------------------------------------------
+
+export async function loadSession() {
+  try {
+    signedIn(await api("GET", "/api/session"));
+  } catch (err) {
+    const operator = sessionStorage.getItem("sicbo-operator");
+    if (err.status === 401 && err.code === "locked" && operator) {
+      state.session = { operator, role: sessionStorage.getItem("sicbo-role") || "", actions: [], idle_lock_seconds: 0 };
+      lock();
+    } else {
+      signedOut(err.status === 401 ? "" : `Sign-in state unknown: ${err.message}`);
+    }
+  }
+}
+
+function signedIn(answer) {
+  state.session = answer;
+  state.actions = new Set(answer.actions || []);
+  sessionStorage.setItem("sicbo-operator", answer.operator);
+  sessionStorage.setItem("sicbo-role", answer.role || "");
+  state.lastInput = Date.now();
+  setText($("who"), `${answer.operator} (${answer.role})`);
+  $("who").hidden = false;
+  $("signout").hidden = false;
+  $("signin").hidden = true;
+  unlockScreen();
+  page.signedIn();
+}
+
+function signedOut(message) {
+  state.session = null;
+  state.actions = new Set();
+  // control stays: signing out leaves a table taken over taken (the next operator here may
+  // be the second person confirming); only "Hand back to demo" returns it.
+  sessionStorage.removeItem("sicbo-operator");
+  sessionStorage.removeItem("sicbo-role");
+  desk.builtFor = null;
+  $("desk").replaceChildren();
+  $("desk").hidden = true;
+  $("who").hidden = true;
+  $("signout").hidden = true;
+  unlockScreen();
+  $("signin").hidden = false;
+  $("signin-pin").value = "";
+  if (message) flash(message, "error");
+  $("signin-operator").focus();
+}
+
+export async function signIn(event) {
+  event.preventDefault();
+  const operator = $("signin-operator").value.trim();
+  const pin = $("signin-pin").value;
+  if (!operator || !pin) { flash("Enter your operator id and PIN.", "error"); return; }
+  $("signin-submit").disabled = true;
+  try {
+    const answer = await api("POST", "/api/session", { operator, pin });
+    notice("");
+    signedIn(answer);
+  } catch (err) {
+    flash(err.code === "bad-pin" ? `${err.message || "wrong operator id or PIN"}` : err.message, "error");
+  } finally {
+    $("signin-submit").disabled = false;
+    $("signin-pin").value = "";
+  }
+}
+
+export async function signOut() {
+  try {
+    await api("DELETE", "/api/session");
+    signedOut("");
+    flash(takenOver()
+      ? "Signed out. The table stays taken over: \"Hand back to demo\" returns it to the demo dealer."
+      : "Signed out.", "info");
+  } catch (err) {
+    flash(`Sign-out failed: ${err.message}`, "error");
+  }
+}
+
+// ---- idle lock (GLI-19 §C.6.5) ------------------------------------------------------------------
+
+function lock() {
+  const { session } = state;
+  if (!session) return;
+  state.locked = true;
+  setText($("lock-who"), `${session.operator}${session.role ? ` (${session.role})` : ""}: enter your PIN to go on.`);
+  $("unlock-error").hidden = true;
+  $("unlock-pin").value = "";
+  $("app").inert = true;
+  $("lock-screen").hidden = false;
+  $("unlock-pin").focus();
+}
+
+function unlockScreen() {
+  state.locked = false;
+  $("lock-screen").hidden = true;
+  $("app").inert = false;
+}
+
+export async function unlock(event) {
+  event.preventDefault();
+  const pin = $("unlock-pin").value;
+  if (!pin || !state.session) return;
+  $("unlock-submit").disabled = true;
+  try {
+    const answer = await api("POST", "/api/session", { operator: state.session.operator, pin });
+    signedIn(answer);
+  } catch (err) {
+    const box = $("unlock-error");
+    box.textContent = err.code === "bad-pin" ? (err.message || "Wrong PIN.") : err.message;
+    box.hidden = false;
+    $("unlock-pin").value = "";
+    $("unlock-pin").focus();
+  } finally {
+    $("unlock-submit").disabled = false;
+  }
+}
+
+export function noteInput() {
+  if (!state.locked) state.lastInput = Date.now();
+}
+
+/** Lock once the operator has been idle for the session's idle_lock_seconds. */
+export function lockIfIdle() {
+  const { session } = state;
+  if (session && !state.locked && session.idle_lock_seconds > 0
+      && Date.now() - state.lastInput > session.idle_lock_seconds * 1000) {
+    lock();
+  }
+}

@@ -1,0 +1,158 @@
+// The supervisor's and the inspector's forms: invalidate, correct, resolve, cancel, limits,
+// notices, override and close; clear a fault.
+import { el } from "/static/common.js";
+import {
+  actionForm, diceInputs, field, isoFromLocal, limitsFields, readDice, readLimits, select, textInput,
+} from "/static/terminal-forms.js";
+import { IN_PLAY } from "/static/terminal-round.js";
+import { $, desk, flash, state } from "/static/terminal-state.js";
+
+const ENDED = new Set(["completed", "no-result", "invalidated", "cancelled"]);
+const INVALIDATION_REASONS = [
+  ["civil-commotion", "Civil commotion"],
+  ["fire", "Fire"],
+  ["riot", "Riot"],
+  ["brawl", "Brawl"],
+  ["robbery", "Robbery"],
+  ["act-of-god", "Act of God"],
+  ["fraud", "Fraud (000 §8.4.2)"],
+];
+export const SUPERVISOR_TAGS = [
+  "round.invalidate.v1", "dice.correct.v1", "dice.resolve-held.v1", "round.cancel.v1",
+  "table.change-limits.v1", "table.post-limits-notice.v1", "table.post-closing-notice.v1",
+  "table.override-player-limits.v1", "table.close.v1",
+];
+
+function currentRound() {
+  const { view } = state;
+  return view && view.round ? view.round.number : null;
+}
+
+export function buildSupervisor() {
+  const { actions } = state;
+  const forms = [];
+  if (actions.has("round.invalidate.v1")) {
+    const reason = select("invalidate-reason", INVALIDATION_REASONS);
+    const forfeits = textInput("invalidate-forfeits", { placeholder: "player-1, player-2" });
+    const forfeitsField = field("Forfeit the wagers of (fraud only, 000 §8.5)", forfeits);
+    forfeitsField.hidden = true;
+    reason.addEventListener("change", () => { forfeitsField.hidden = reason.value !== "fraud"; });
+    forms.push(actionForm({
+      tag: "round.invalidate.v1", title: "Invalidate round", submit: "Invalidate round", danger: true,
+      hint: "Wagers are refunded (000 §8.4).",
+      fields: [field("Reason", reason), field("Detail (required)", textInput("invalidate-detail", { required: true })), forfeitsField],
+      enabled: () => IN_PLAY.has(state.view.round?.phase),
+      build: () => {
+        const cmd = { round: currentRound(), reason: reason.value, detail: $("invalidate-detail").value.trim() };
+        if (reason.value === "fraud") {
+          const players = forfeits.value.split(/[\s,]+/).filter(Boolean);
+          if (players.length) cmd.forfeits = players;
+        }
+        return cmd;
+      },
+    }));
+  }
+  if (actions.has("dice.resolve-held.v1")) {
+    const form = actionForm({
+      tag: "dice.resolve-held.v1", title: "Resolve held result", submit: "Resolve with these dice",
+      hint: "The reader and the entry disagree: look at the dice and enter them.",
+      fields: [field("Dice", diceInputs("resolve")), field("Reason", textInput("resolve-reason", { required: true }))],
+      enabled: () => !!state.view.round?.held,
+      build: () => { const dice = readDice("resolve"); return dice && { round: currentRound(), dice, reason: $("resolve-reason").value.trim() }; },
+    });
+    form.hidden = true;
+    form.classList.add("attention");
+    desk.ui.resolveForm = form;
+    forms.push(form);
+  }
+  if (actions.has("dice.correct.v1")) {
+    forms.push(actionForm({
+      tag: "dice.correct.v1", title: "Correct result", submit: "Correct result",
+      hint: "A confirmed result of the current round (GLI-19 §4.18.4).",
+      fields: [field("Dice", diceInputs("correct")), field("Reason", textInput("correct-reason", { required: true }))],
+      enabled: () => !!state.view.round?.result,
+      build: () => { const dice = readDice("correct"); return dice && { round: currentRound(), dice, reason: $("correct-reason").value.trim() }; },
+    }));
+  }
+  if (actions.has("round.cancel.v1")) {
+    forms.push(actionForm({
+      tag: "round.cancel.v1", title: "Cancel round", submit: "Cancel round", danger: true,
+      hint: "Every wager is refunded (004).",
+      fields: [field("Reason", textInput("cancel-reason", { required: true }))],
+      enabled: () => !!state.view.round && !ENDED.has(state.view.round.phase),
+      build: () => ({ round: currentRound(), reason: $("cancel-reason").value.trim() }),
+    }));
+  }
+  if (actions.has("table.change-limits.v1")) {
+    forms.push(actionForm({
+      tag: "table.change-limits.v1", title: "Change limits", submit: "Change limits",
+      hint: "Raising the minimum needs a notice 20 minutes before (000 §4.3).",
+      fields: [...limitsFields("limits"), field("Reason", textInput("limits-reason", { required: true }))],
+      build: () => { const limits = readLimits("limits"); return limits && { limits, reason: $("limits-reason").value.trim() }; },
+    }));
+  }
+  if (actions.has("table.post-limits-notice.v1")) {
+    forms.push(actionForm({
+      tag: "table.post-limits-notice.v1", title: "Post limits notice", submit: "Post notice",
+      hint: "The sign showing the new limits and when they apply (000 §4.3).",
+      fields: [...limitsFields("notice"),
+        field("Effective at", el("input", { id: "notice-effective-at", type: "datetime-local", required: true, dataset: { ahead: "20" } }))],
+      build: () => {
+        const limits = readLimits("notice");
+        const at = isoFromLocal($("notice-effective-at").value);
+        if (!at) { flash("Enter when the new limits apply.", "error"); return null; }
+        return limits && { limits, effective_at: at };
+      },
+    }));
+  }
+  if (actions.has("table.post-closing-notice.v1")) {
+    forms.push(actionForm({
+      tag: "table.post-closing-notice.v1", title: "Post closing notice", submit: "Post closing notice",
+      hint: "With players present, at least 20 minutes before closing (000 §8.8).",
+      fields: [field("Close at", el("input", { id: "closing-at", type: "datetime-local", required: true, dataset: { ahead: "20" } }))],
+      build: () => {
+        const at = isoFromLocal($("closing-at").value);
+        if (!at) { flash("Enter when the table closes.", "error"); return null; }
+        return { close_at: at };
+      },
+    }));
+  }
+  if (actions.has("table.override-player-limits.v1")) {
+    forms.push(actionForm({
+      tag: "table.override-player-limits.v1", title: "Player limits override", submit: "Allow player",
+      hint: "One player over the maximum, with a sign for that player (000 §4.4).",
+      fields: [field("Player", textInput("override-player", { required: true, placeholder: "player id" })),
+        ...limitsFields("override"), field("Reason", textInput("override-reason", { required: true }))],
+      build: () => {
+        const limits = readLimits("override");
+        return limits && { player: $("override-player").value.trim(), limits, reason: $("override-reason").value.trim() };
+      },
+    }));
+  }
+  if (actions.has("table.close.v1")) {
+    forms.push(actionForm({
+      tag: "table.close.v1", title: "Close table", submit: "Close table", danger: true,
+      hint: "With players present, a closing notice must have been posted 20 minutes before (000 §8.8).",
+      fields: [], build: () => ({}),
+    }));
+  }
+  return el("section", { id: "supervisor-actions", class: "admin", "aria-label": "supervisor actions" },
+    el("h2", {}, "Supervisor"), el("div", { class: "form-grid" }, ...forms));
+}
+
+/** The held result's form is there only while the result is held. */
+export function showSupervisor(r) {
+  if (desk.ui.resolveForm) desk.ui.resolveForm.hidden = !(r && r.held);
+}
+
+export function buildInspector() {
+  const form = actionForm({
+    tag: "table.clear-fault.v1", title: "Clear fault", submit: "Clear fault",
+    hint: "The equipment is fixed: play may go on (000 §7.7).",
+    fields: [field("What was fixed (required)", textInput("clear-fault-detail", { required: true }))],
+    enabled: () => !!(state.view.suspended || state.view.fault),
+    build: () => ({ detail: $("clear-fault-detail").value.trim() }),
+  });
+  return el("section", { id: "inspector-actions", class: "admin", "aria-label": "inspector actions" },
+    el("h2", {}, "Inspector"), el("div", { class: "form-grid" }, form));
+}
