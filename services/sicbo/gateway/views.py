@@ -31,7 +31,7 @@ class LastResult:
 
 
 @dataclass(frozen=True, slots=True)
-class TableLog:
+class TableFold:
     """Folded from the table's lifecycle aggregate (``lc``)."""
 
     lifecycle: LifecycleState
@@ -51,11 +51,11 @@ class Lamps:
     fault: str | None = None  # the fault's detail, when the latest verdict is a fault
 
 
-def initial_table(table: str) -> TableLog:
-    return TableLog(initial_state(table))
+def initial_table(table: str) -> TableFold:
+    return TableFold(initial_state(table))
 
 
-def evolve_table(state: TableLog, event: LifecycleEvent | DiceEvent) -> TableLog:
+def evolve_table(state: TableFold, event: LifecycleEvent | DiceEvent) -> TableFold:
     lifecycle = evolve_lifecycle(state.lifecycle, event)
     match event:
         case RoundStarted():
@@ -160,7 +160,7 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     as_of: int  # the stream sequence the view was read up to
 
 
-def table_view(log: TableLog, lamps: Lamps, as_of: int) -> TableView:
+def table_view(log: TableFold, lamps: Lamps, as_of: int) -> TableView:
     state = log.lifecycle
     config = state.config
     current = state.round

@@ -17,7 +17,7 @@ from sicbo.gateway.views import (
     LitView,
     ResultView,
     SuspensionView,
-    TableLog,
+    TableFold,
     TableView,
     evolve_lamps,
     evolve_table,
@@ -53,7 +53,7 @@ PAYTABLE = default_paytable(PROFILE)
 NO_LAMPS = initial_lamps(TABLE)
 
 
-def log_of(events: Iterable[Any]) -> TableLog:
+def log_of(events: Iterable[Any]) -> TableFold:
     return reduce(evolve_table, events, initial_table(TABLE))
 
 
