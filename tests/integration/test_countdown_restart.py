@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
+import contextlib
+from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
@@ -15,7 +16,7 @@ from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import provision
 from sicbo_contracts.lifecycle import OpenBetting, OpenTable, StartRound, TableConfig
 from sicbo_contracts.replies import Accepted
-from sicbo_contracts.subjects import EVENT_STREAM
+from sicbo_contracts.subjects import EVENT_STREAM, table_filter
 from tests.integration.conftest import DEALER, LIMITS, OPERATOR, Floor, new_id
 
 
@@ -66,3 +67,59 @@ async def test_countdown_closes_betting_after_the_service_was_killed(tmp_path: P
                     second.stop()
         finally:
             await nc.close()
+
+
+async def _closed(store: EventStore, table: str) -> dict[str, object] | None:
+    for e in await store.read(table_filter(table)):
+        event = msgspec.json.decode(e.data)
+        if event["type"] == "round.betting-closed.v1":
+            return dict(event)
+    return None
+
+
+async def test_004_countdown_closes_betting_once_the_server_is_back_from_a_restart(
+    tmp_path: Path,
+) -> None:
+    """004 "Cara Bermain": a round whose countdown ran out while nats-server was down closes as
+    soon as the server is back, by the countdown, and no slip is taken meanwhile."""
+    store_dir = tmp_path / "nats"
+    server = LocalNatsServer(store_dir).start()
+    port = server.port
+    lifecycle = ServiceProcess("lifecycle", server.url, log_path=tmp_path / "lc.log")
+    nc = await nats.connect(server.url, reconnect_time_wait=0.1, max_reconnect_attempts=-1)
+    try:
+        (await provision(nc)).raise_for_conflicts()
+        lifecycle.start()
+        await lifecycle.wait_ready()
+        floor = Floor(server.url, {}, tmp_path)
+        table = "online2"
+        config = TableConfig(profile="online-live", limits=LIMITS, betting_seconds=2)
+        for cmd in (
+            OpenTable(command_id=new_id(), table=table, actor=OPERATOR, config=config),
+            StartRound(command_id=new_id(), table=table, actor=DEALER, round=1, tumbles=3),
+            OpenBetting(command_id=new_id(), table=table, actor=DEALER, round=1),
+        ):
+            assert isinstance(await floor.send(nc, cmd), Accepted)
+        server.stop()  # mid-countdown: the deadline passes while the server is away
+        await asyncio.sleep(3)
+        server = LocalNatsServer(store_dir, port=port).start()
+        assert server.port == port  # the services reconnect to the address they know
+        back = datetime.now(UTC)
+        store = EventStore(nc, EVENT_STREAM)
+        closed = None
+        for _ in range(300):
+            with contextlib.suppress(Exception):  # the client reconnects meanwhile
+                closed = await _closed(store, table)
+            if closed:
+                break
+            await asyncio.sleep(0.05)
+        assert closed is not None, "betting was never closed after the restart"
+        assert closed["by_countdown"] is True
+        late = (datetime.fromisoformat(str(closed["at"])) - back).total_seconds()
+        print(f"betting closed {late:.2f} s after the server was back")
+        slips = [e for e in await store.read(table_filter(table)) if ".bets." in e.subject]
+        assert slips == []
+    finally:
+        lifecycle.stop()
+        await nc.close()
+        server.stop()

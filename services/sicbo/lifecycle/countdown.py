@@ -29,7 +29,12 @@ from sicbo_contracts.subjects import TIMERS_BUCKET
 log = logging.getLogger(__name__)
 
 COUNTDOWN_ACTOR = Actor(id="countdown", role=Role.SERVICE)
-RETRY_SECONDS = 1.0
+#: Seconds between watches of the bucket when one fails.
+WATCH_RETRY_SECONDS = 1.0
+#: A due countdown is sent again at this pace until the log takes it (a server restart, a
+#: busy table), and each try is bounded: betting closes within a try of the server's return.
+RETRY_SECONDS = 0.1
+ATTEMPT_SECONDS = 1.0
 
 
 class Deadline(msgspec.Struct, frozen=True):
@@ -89,7 +94,7 @@ class Countdown:
                 raise
             except Exception:
                 log.exception("countdown watch failed; watching again")
-            await asyncio.sleep(RETRY_SECONDS)
+            await asyncio.sleep(WATCH_RETRY_SECONDS)
             with contextlib.suppress(Exception):
                 watcher = await kv.watchall(ignore_deletes=True)
 
@@ -126,10 +131,21 @@ class Countdown:
             actor=COUNTDOWN_ACTOR,
             round=deadline.round,
         )
+        assert self._rt.handler is not None  # the lifecycle serves commands
+        raw = msgspec.json.encode(command)
         while True:
-            assert self._rt.handler is not None  # the lifecycle serves commands
-            reply = await self._rt.handler.handle(msgspec.json.encode(command), deadline.table)
-            if isinstance(reply, Rejected) and reply.code in ("unavailable", "conflict"):
+            while not self._rt.nc.is_connected:  # a request now would wait out its timeout
+                await asyncio.sleep(RETRY_SECONDS / 2)
+            try:
+                # The same command id every try: a try cut short that was stored is a duplicate.
+                reply = await asyncio.wait_for(
+                    self._rt.handler.handle(raw, deadline.table), ATTEMPT_SECONDS
+                )
+            except TimeoutError:
+                reply = None
+            if reply is None or (
+                isinstance(reply, Rejected) and reply.code in ("unavailable", "conflict")
+            ):
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             break
