@@ -134,8 +134,9 @@ class Countdown:
         assert self._rt.handler is not None  # the lifecycle serves commands
         raw = msgspec.json.encode(command)
         while True:
-            while not self._rt.nc.is_connected:  # a request now would wait out its timeout
+            if not self._rt.nc.is_connected:  # a request now would wait out its timeout
                 await asyncio.sleep(RETRY_SECONDS / 2)
+                continue
             try:
                 # The same command id every try: a try cut short that was stored is a duplicate.
                 reply = await asyncio.wait_for(
