@@ -35,6 +35,8 @@ S = TypeVar("S")
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
+#: Times a refusal is decided again because the stream leader held more of the table's log.
+REFUSAL_RECHECKS = 2
 Hook = Callable[[Sequence[Event]], Awaitable[None]]
 
 
@@ -115,11 +117,14 @@ class CommandHandler(Generic[S]):
                 reason=f"command for table {command.table!r} sent on table {subject_table!r}",
                 field="$.table",
             )
+        rechecks = [0]  # refusals decided again on a fresher state (bounded)
         try:
             if self.spec.one_at_a_time:
                 async with self.aggregates.lock(command.table):
-                    return await retry_on_conflict(lambda: self._attempt(command), attempts=8)
-            return await retry_on_conflict(lambda: self._attempt(command), attempts=8)
+                    return await retry_on_conflict(
+                        lambda: self._attempt(command, rechecks), attempts=8
+                    )
+            return await retry_on_conflict(lambda: self._attempt(command, rechecks), attempts=8)
         except Refused as refused:
             return Rejected(command_id=command.command_id, code=refused.code, reason=refused.reason)
         except AppendConflict:
@@ -136,7 +141,7 @@ class CommandHandler(Generic[S]):
                 reason=f"event store unavailable ({err}); send the same command again",
             )
 
-    async def _attempt(self, command: Command) -> Reply:
+    async def _attempt(self, command: Command, rechecks: list[int]) -> Reply:
         """One read-decide-append cycle; an AppendConflict makes the caller run it again."""
         table, command_id = command.table, command.command_id
         fingerprint = digest(command)
@@ -151,10 +156,14 @@ class CommandHandler(Generic[S]):
         except Refused:
             # The state may predate this command: a catch-up shared with earlier commands, or
             # (in a cluster) a history read answered by a lagging replica. If the stream
-            # leader has more of the table's log than we decided on, decide again first.
-            leader = await self._store.last_sequence(self.spec.read_filter(table))
-            if leader > last_seq:
-                raise self._stale(table, expect_seq, "refused on a stale state") from None
+            # leader has more of the table's log than we decided on, decide again first. Under
+            # a flood the table's log always has more: a refusal decided again twice stands
+            # ("refused", not "conflict": sending the same command again would not help).
+            if rechecks[0] < REFUSAL_RECHECKS:
+                leader = await self._store.last_sequence(self.spec.read_filter(table))
+                if leader > last_seq:
+                    rechecks[0] += 1
+                    raise self._stale(table, expect_seq, "refused on a stale state") from None
             raise
         if not events:
             raise AssertionError(f"{self.spec.service}: a decision appended nothing")
