@@ -30,8 +30,9 @@ from sicbo_contracts.dice import DiceCommand
 from sicbo_contracts.lifecycle import LifecycleCommand, ProposePaytable, TableSuspended
 from sicbo_contracts.routing import COMMANDS_BY_SERVICE, SERVICE_OF_TAG
 from sicbo_contracts.wagers import WagerCommand
+from tests.support import lifecycle as lc
+from tests.support.common import NOW, TABLE, at, command, event
 from tests.unit.dice import builders as dc
-from tests.unit.lifecycle import builders as lc
 from tests.unit.wagers import builders as wg
 
 # ---- the example states, per service -------------------------------------------------------------
@@ -44,27 +45,27 @@ def lc_new() -> list[Any]:
 
 
 def lc_open() -> list[Any]:
-    return lc.opened_table()
+    return [lc.table_opened()]
 
 
 def lc_seated() -> list[Any]:
-    return lc.opened_table() + lc.seated("p1")
+    return [lc.table_opened(), *lc.seated("p1")]
 
 
 def lc_macau_2004() -> list[Any]:
-    return lc.opened_table("macau-2004")
+    return [lc.table_opened("macau-2004")]
 
 
 def lc_proposed() -> list[Any]:
     """macau-2004 with the operator's 6/15 choice applied for on a Friday (002/2004 art. 8)."""
-    history = lc.opened_table("macau-2004", minutes=-10 * 24 * 60)
-    propose = lc.command(ProposePaytable, "operator", choices={"total-6-15": 16}, applied_on=FRIDAY)
-    return history + lc.when_at(history, propose, lc.at(day=FRIDAY))
+    history: list[Any] = [lc.table_opened("macau-2004", at=at(-10 * 24 * 60))]
+    propose = command(ProposePaytable, "operator", choices={"total-6-15": 16}, applied_on=FRIDAY)
+    return history + lc.when(history, propose, at=at(day=FRIDAY))
 
 
 def lc_round(phase: Phase, profile: str = "cca-1992") -> Callable[[], list[Any]]:
     def history() -> list[Any]:
-        return lc.opened_table(profile) + lc.round_through(1, phase, profile=profile)
+        return [lc.table_opened(profile), *lc.round_through(1, phase, profile=profile)]
 
     history.__name__ = f"lc_{profile}_round_{phase.value}"
     return history
@@ -72,11 +73,11 @@ def lc_round(phase: Phase, profile: str = "cca-1992") -> Callable[[], list[Any]]
 
 def lc_suspended() -> list[Any]:
     return [
-        *lc.opened_table(),
-        lc.event(
+        lc.table_opened(),
+        event(
             TableSuspended,
             "dealer",
-            minutes=-1,
+            at=at(-1),
             equipment="lamp",
             detail="dark",
             policy="suspend-table",
@@ -150,7 +151,7 @@ class Example:
         return f"{self.tag}@{self.history.__name__}"
 
 
-LC, DICE, WAGERS = lc.at(0), dc.AT, wg.AT
+LC, DICE, WAGERS = NOW, dc.AT, wg.AT
 LIMITS = {"minimum": 5, "maximum": 2_000}
 
 EXAMPLES = [
@@ -191,7 +192,7 @@ EXAMPLES = [
             "acknowledged_no_house_edge": ["even", "odd"],
         },
         lc_proposed,
-        lc.at(day=MONDAY),
+        at(day=MONDAY),
     ),
     Example("round.start.v1", {"round": 1, "tumbles": 3}, lc_open, LC),
     Example("round.open-betting.v1", {"round": 1}, lc_round(Phase.STARTED), LC),
@@ -288,8 +289,7 @@ SERVICES: dict[str, tuple[Any, Callable[..., Any], Callable[..., Any]]] = {
     "dice": (DiceCommand, dice_decider.fold, dice_decider.decide),
     "wagers": (WagerCommand, wagers_decider.fold, wagers_decider.decide),
 }
-TABLE = "T1"  # the table of every builder used above
-assert lc.TABLE == dc.TABLE == wg.TABLE == TABLE
+assert dc.TABLE == wg.TABLE == TABLE  # the table of every builder used above
 
 TERMINAL = sorted(TERMINAL_ROLES)
 

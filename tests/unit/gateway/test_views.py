@@ -46,7 +46,8 @@ from sicbo_contracts.lifecycle import (
     TableSuspended,
     Uncovered,
 )
-from tests.unit.lifecycle.builders import TABLE, at, config, default_paytable, event
+from tests.support.common import TABLE, at, default_paytable, event
+from tests.support.lifecycle import config
 
 PROFILE = "online-live"  # a countdown table (004)
 PAYTABLE = default_paytable(PROFILE)
@@ -66,7 +67,7 @@ def opened() -> list[Any]:
         event(
             TableOpened,
             "supervisor",
-            minutes=-120,
+            at=at(-120),
             config=config(PROFILE, minimum=10, maximum=1_000, betting_seconds=20),
             paytable=PAYTABLE,
         )
@@ -82,14 +83,14 @@ def round_steps(n: int, start: float, dice: tuple[int, int, int]) -> list[Any]:
     then RoundCompleted."""
     ordered = tuple(sorted(dice))
     return [
-        event(RoundStarted, "dealer", minutes=start, round=n, tumbles=4, paytable=PAYTABLE),
-        event(BettingOpened, "dealer", minutes=start + 1, round=n, closes_at=closes_at(start)),
-        event(BettingClosed, "service", minutes=start + 2, round=n, by_countdown=True),
-        event(Uncovered, "dealer", minutes=start + 3, round=n),
+        event(RoundStarted, "dealer", at=at(start), round=n, tumbles=4, paytable=PAYTABLE),
+        event(BettingOpened, "dealer", at=at(start + 1), round=n, closes_at=closes_at(start)),
+        event(BettingClosed, "service", at=at(start + 2), round=n, by_countdown=True),
+        event(Uncovered, "dealer", at=at(start + 3), round=n),
         event(
             DiceEntered,
             "dealer",
-            minutes=start + 4,
+            at=at(start + 4),
             round=n,
             dice=dice,
             announced=ordered,
@@ -98,13 +99,13 @@ def round_steps(n: int, start: float, dice: tuple[int, int, int]) -> list[Any]:
         event(
             ResultConfirmed,
             "supervisor",
-            minutes=start + 5,
+            at=at(start + 5),
             round=n,
             dice=ordered,
             total=sum(dice),
             entered_by="dealer-1",
         ),
-        event(RoundCompleted, "service", minutes=start + 6, round=n),
+        event(RoundCompleted, "service", at=at(start + 6), round=n),
     ]
 
 
@@ -114,7 +115,7 @@ ROUND_2 = round_steps(2, -50, (4, 1, 4))
 CORRECTION_2 = event(
     ResultCorrected,
     "supervisor",
-    minutes=-40,
+    at=at(-40),
     round=2,
     before=(1, 4, 4),
     after=(1, 4, 6),
@@ -199,7 +200,7 @@ def test_a_void_round_leaves_the_previous_result() -> None:
         event(
             NoResultDeclared,
             "dealer",
-            minutes=-45,
+            at=at(-45),
             round=2,
             reason=NoResultReason.DICE_NOT_FLAT,
             consequence="carry-over-locked",
@@ -225,7 +226,7 @@ def test_a_suspension_is_shown_until_the_fault_is_cleared_000_7_7() -> None:
     lamp = event(
         TableSuspended,
         "service",
-        minutes=-52,
+        at=at(-52),
         equipment="layout-lamps",
         detail="winning areas not lit",
         round=1,
@@ -234,13 +235,13 @@ def test_a_suspension_is_shown_until_the_fault_is_cleared_000_7_7() -> None:
     tumbler = event(
         TableSuspended,
         "dealer",
-        minutes=-51,
+        at=at(-51),
         equipment="tumbler",
         detail="jammed",
         round=1,
         policy="suspend-round",
     )
-    cleared = event(FaultCleared, "inspector", minutes=-50, detail="fixed", suspended_since=at(-52))
+    cleared = event(FaultCleared, "inspector", at=at(-50), detail="fixed", suspended_since=at(-52))
     history = opened() + ROUND_1[:6]
     assert view([*history, lamp]).suspended == SuspensionView(
         since=at(-52), equipment=["layout-lamps"], round=1, policy="suspend-round"
@@ -255,15 +256,15 @@ def test_a_suspension_is_shown_until_the_fault_is_cleared_000_7_7() -> None:
 
 def test_seats_and_signs_pass_through() -> None:
     signs = [
-        event(SeatTaken, "dealer", minutes=-100, player="p1", seat=3),
+        event(SeatTaken, "dealer", at=at(-100), player="p1", seat=3),
         event(
             LimitsNoticePosted,
             "supervisor",
-            minutes=-90,
+            at=at(-90),
             limits=Limits(minimum=20, maximum=2_000),
             effective_at=at(-60),
         ),
-        event(ClosingNoticePosted, "supervisor", minutes=-80, close_at=at(30)),
+        event(ClosingNoticePosted, "supervisor", at=at(-80), close_at=at(30)),
     ]
     v = view(opened() + signs)
     assert v.seats == {3: "p1"}
@@ -345,7 +346,7 @@ def test_the_view_encodes_to_json() -> None:
     correction = CORRECTION_2
     history = [
         *opened(),
-        event(SeatTaken, "dealer", minutes=-100, player="p1", seat=3),
+        event(SeatTaken, "dealer", at=at(-100), player="p1", seat=3),
         *ROUND_1,
         *ROUND_2,
         correction,
@@ -368,34 +369,34 @@ def test_the_view_encodes_to_json() -> None:
 
 
 def test_a_result_cancelled_or_invalidated_afterwards_is_no_longer_the_last_result() -> None:
-    cancelled = event(RoundCancelled, "supervisor", minutes=-54, round=1, reason="lamps out")
+    cancelled = event(RoundCancelled, "supervisor", at=at(-54), round=1, reason="lamps out")
     v = view(opened() + ROUND_1[:6] + [cancelled])  # 004 "Ralat Pengendalian"
     assert v.last_result is None  # no earlier result to fall back to
     invalidated = event(
         RoundInvalidated,
         "supervisor",
-        minutes=-54,
+        at=at(-54),
         round=1,
         reason=InvalidationReason.FRAUD,
         detail="marked dice",
     )
     assert view(opened() + ROUND_1[:6] + [invalidated]).last_result is None  # 000 §8.4
     # a later round's void does not take an earlier result away
-    later = event(RoundCancelled, "supervisor", minutes=-45, round=2, reason="tumbler")
+    later = event(RoundCancelled, "supervisor", at=at(-45), round=2, reason="tumbler")
     v = view(opened() + ROUND_1 + ROUND_2[:3] + [later])
     assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
 
 
 def test_a_result_voided_afterwards_gives_way_to_the_one_before() -> None:
     # Round 2's result (1 4 4) cancelled after it was confirmed (004): round 1's stands again.
-    cancelled = event(RoundCancelled, "supervisor", minutes=-44, round=2, reason="lamps out")
+    cancelled = event(RoundCancelled, "supervisor", at=at(-44), round=2, reason="lamps out")
     v = view(opened() + ROUND_1 + ROUND_2[:6] + [cancelled])
     assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
     # a correction of round 2 before that does not make round 2 its own "previous"
     corrected = event(
         ResultCorrected,
         "supervisor",
-        minutes=-45,
+        at=at(-45),
         round=2,
         before=(1, 4, 4),
         after=(1, 4, 5),

@@ -13,16 +13,8 @@ from sicbo_contracts.lifecycle import (
     NoResultReason,
     RoundCompleted,
 )
-from tests.unit.lifecycle.builders import (
-    TABLE,
-    Fact,
-    event,
-    given,
-    opened_table,
-    phase_after,
-    round_through,
-    seated,
-)
+from tests.support.common import TABLE, Fact, event
+from tests.support.lifecycle import given, phase_after, round_through, seated, table_opened
 
 
 def test_the_initial_state_is_a_table_never_opened() -> None:
@@ -32,7 +24,7 @@ def test_the_initial_state_is_a_table_never_opened() -> None:
 
 
 def test_fold_is_evolve_in_log_order() -> None:
-    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
+    history = [table_opened(), *round_through(1, Phase.UNCOVERED)]
     state = initial_state(TABLE)
     for e in history:
         state = evolve(state, e)
@@ -40,7 +32,7 @@ def test_fold_is_evolve_in_log_order() -> None:
 
 
 def test_a_confirmed_result_moves_the_round_to_result_confirmed() -> None:
-    history = [*opened_table(), *round_through(1, Phase.RESULT_CONFIRMED)]
+    history = [table_opened(), *round_through(1, Phase.RESULT_CONFIRMED)]
     current = given(history).round
     assert current is not None
     assert (current.phase, current.ended_by, current.result) == (
@@ -52,7 +44,7 @@ def test_a_confirmed_result_moves_the_round_to_result_confirmed() -> None:
 
 def test_a_held_result_and_a_correction_are_recorded() -> None:
     history = [
-        *opened_table(),
+        table_opened(),
         *round_through(1, Phase.UNCOVERED),
         event(DiceEntered, "dealer", round=1, dice=(5, 3, 2), announced=(2, 3, 5), total=10),
         event(DiceRead, "service", round=1, dice=(1, 3, 5)),
@@ -83,7 +75,7 @@ def test_a_held_result_and_a_correction_are_recorded() -> None:
 
 def test_a_late_confirmation_does_not_undo_a_void_round() -> None:
     history = [
-        *opened_table(),
+        table_opened(),
         *round_through(1, Phase.UNCOVERED),
         event(
             NoResultDeclared,
@@ -98,7 +90,7 @@ def test_a_late_confirmation_does_not_undo_a_void_round() -> None:
 
 
 def test_events_of_another_round_change_nothing() -> None:
-    history = [*opened_table(), *round_through(1, Phase.BETTING_OPEN)]
+    history = [table_opened(), *round_through(1, Phase.BETTING_OPEN)]
     before = given(history)
     stray: list[Fact] = [
         event(ResultConfirmed, "dealer", round=7, dice=(1, 2, 3), total=6, entered_by="d"),
@@ -108,7 +100,7 @@ def test_events_of_another_round_change_nothing() -> None:
 
 
 def test_a_completed_round_keeps_its_outcome_and_players() -> None:
-    history = [*opened_table(), *round_through(1, Phase.COMPLETED, players=["p1", "p2"])]
+    history = [table_opened(), *round_through(1, Phase.COMPLETED, players=["p1", "p2"])]
     current = given(history).round
     assert current is not None
     assert (current.phase, current.ended_by, current.players) == (
@@ -120,7 +112,7 @@ def test_a_completed_round_keeps_its_outcome_and_players() -> None:
 
 
 def test_the_state_is_immutable() -> None:
-    state = given(opened_table(), seated("p1"))
+    state = given(table_opened(), seated("p1"))
     with pytest.raises(dataclasses.FrozenInstanceError):
         state.last_round = 9  # type: ignore[misc]
     assert isinstance(state.seats, MappingProxyType)
