@@ -30,9 +30,9 @@ from sicbo_contracts.dice import DiceCommand
 from sicbo_contracts.lifecycle import LifecycleCommand, ProposePaytable, TableSuspended
 from sicbo_contracts.routing import COMMANDS_BY_SERVICE, SERVICE_OF_TAG
 from sicbo_contracts.wagers import WagerCommand
+from tests.support import dice as dc
 from tests.support import lifecycle as lc
 from tests.support.common import NOW, TABLE, at, command, event
-from tests.unit.dice import builders as dc
 from tests.unit.wagers import builders as wg
 
 # ---- the example states, per service -------------------------------------------------------------
@@ -151,7 +151,7 @@ class Example:
         return f"{self.tag}@{self.history.__name__}"
 
 
-LC, DICE, WAGERS = NOW, dc.AT, wg.AT
+LC, DICE, WAGERS = NOW, NOW, wg.AT
 LIMITS = {"minimum": 5, "maximum": 2_000}
 
 EXAMPLES = [
@@ -289,7 +289,7 @@ SERVICES: dict[str, tuple[Any, Callable[..., Any], Callable[..., Any]]] = {
     "dice": (DiceCommand, dice_decider.fold, dice_decider.decide),
     "wagers": (WagerCommand, wagers_decider.fold, wagers_decider.decide),
 }
-assert dc.TABLE == wg.TABLE == TABLE  # the table of every builder used above
+assert wg.TABLE == TABLE  # the table of every builder used above
 
 TERMINAL = sorted(TERMINAL_ROLES)
 
