@@ -8,8 +8,10 @@ from sicbo.eventstore.store import StoredEvent, subject_matches
 from sicbo.settlement.engine import void
 from sicbo_contracts.base import Dice
 from sicbo_contracts.wagers import Wager
+from tests.support.common import NOW, SERVICE
+from tests.support.log import Log
+from tests.support.wagers import chips
 from tests.unit.replay.builders import TABLE, Stored, StoredLog
-from tests.unit.settlement.builders import NOW, SERVICE, Log, chips
 
 __all__ = ["TABLE", "Floor", "Stored", "chips"]
 

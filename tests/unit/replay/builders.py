@@ -10,7 +10,8 @@ from sicbo.settlement.engine import adjust, apply_adjustments, settle
 from sicbo.shell.codec import encode, subject_of
 from sicbo_contracts.settlement import SettlementAdjusted, WagerResult, WagersSettled
 from sicbo_contracts.subjects import Aggregate
-from tests.unit.settlement.builders import NOW, SERVICE, TABLE, Log
+from tests.support.common import NOW, SERVICE, TABLE
+from tests.support.log import Log
 
 __all__ = ["TABLE", "Stored", "StoredLog"]
 

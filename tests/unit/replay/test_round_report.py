@@ -4,8 +4,9 @@ import msgspec
 
 from sicbo.replay.report import MATCH, MISMATCH, round_report
 from sicbo_contracts.settlement import RoundSettled, WagerOutcome, WagersSettled
+from tests.support.log import Log
+from tests.support.wagers import chips, promo
 from tests.unit.replay.builders import TABLE, StoredLog
-from tests.unit.settlement.builders import Log, chips, promo
 
 
 def played(profile: str = "cca-1992") -> StoredLog:

@@ -7,8 +7,10 @@ from sicbo.replay.report import MATCH, MISMATCH, round_report
 from sicbo.replay.verify import verify
 from sicbo.settlement.engine import void
 from sicbo_contracts.settlement import WagerOutcome
+from tests.support.common import NOW, SERVICE
+from tests.support.log import Log
+from tests.support.wagers import chips, promo
 from tests.unit.replay.builders import TABLE, StoredLog
-from tests.unit.settlement.builders import NOW, SERVICE, Log, chips, promo
 
 
 def settled_and_cancelled() -> tuple[StoredLog, int]:
