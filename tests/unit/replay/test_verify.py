@@ -8,8 +8,8 @@ from sicbo.replay.verify import verify, verify_parallel
 from sicbo_contracts.settlement import WagersSettled
 from tests.support.common import NOW, PROFILES
 from tests.support.log import Log
+from tests.support.stream import Stored, StoredLog
 from tests.support.wagers import chips, promo
-from tests.unit.replay.builders import Stored, StoredLog
 
 
 def busy_table(profile: str, rounds: int = 5) -> StoredLog:
