@@ -26,28 +26,29 @@ from sicbo.gateway.views import (
     table_view,
 )
 from sicbo_contracts.base import Limits
-from sicbo_contracts.dice import DiceEntered, ResultConfirmed, ResultCorrected
 from sicbo_contracts.illumination import IlluminationFault, LayoutIlluminated
 from sicbo_contracts.lifecycle import (
-    BettingClosed,
-    BettingOpened,
     ClosingNoticePosted,
     FaultCleared,
     InvalidationReason,
     LimitsNoticePosted,
-    NoResultDeclared,
-    NoResultReason,
     RoundCancelled,
-    RoundCompleted,
     RoundInvalidated,
     RoundStarted,
     SeatTaken,
     TableOpened,
     TableSuspended,
-    Uncovered,
 )
-from tests.support.common import TABLE, at, default_paytable, event
-from tests.support.lifecycle import config
+from tests.support.common import SUPERVISOR, TABLE, at, default_paytable, event
+from tests.support.dice import confirmed, corrected, entered
+from tests.support.lifecycle import (
+    betting_closed,
+    betting_opened,
+    completed,
+    config,
+    no_result,
+    uncovered,
+)
 
 PROFILE = "online-live"  # a countdown table (004)
 PAYTABLE = default_paytable(PROFILE)
@@ -81,46 +82,21 @@ def closes_at(start: float) -> Any:
 def round_steps(n: int, start: float, dice: tuple[int, int, int]) -> list[Any]:
     """Round ``n`` from its start to its confirmed result (``dice`` as pressed), a minute a step;
     then RoundCompleted."""
-    ordered = tuple(sorted(dice))
     return [
         event(RoundStarted, "dealer", at=at(start), round=n, tumbles=4, paytable=PAYTABLE),
-        event(BettingOpened, "dealer", at=at(start + 1), round=n, closes_at=closes_at(start)),
-        event(BettingClosed, "service", at=at(start + 2), round=n, by_countdown=True),
-        event(Uncovered, "dealer", at=at(start + 3), round=n),
-        event(
-            DiceEntered,
-            "dealer",
-            at=at(start + 4),
-            round=n,
-            dice=dice,
-            announced=ordered,
-            total=sum(dice),
-        ),
-        event(
-            ResultConfirmed,
-            "supervisor",
-            at=at(start + 5),
-            round=n,
-            dice=ordered,
-            total=sum(dice),
-            entered_by="dealer-1",
-        ),
-        event(RoundCompleted, "service", at=at(start + 6), round=n),
+        betting_opened(n, closes_at=closes_at(start), at=at(start + 1)),
+        betting_closed(n, by_countdown=True, at=at(start + 2)),
+        uncovered(n, at=at(start + 3)),
+        entered(dice, n, at=at(start + 4)),
+        confirmed(dice, n, by=SUPERVISOR, at=at(start + 5)),
+        completed(n, at=at(start + 6)),
     ]
 
 
 ROUND_1 = round_steps(1, -60, (5, 2, 3))
 ROUND_2 = round_steps(2, -50, (4, 1, 4))
 #: A supervisor corrects round 2's result 1 4 4 to 1 4 6 (GLI-19 §4.18.4).
-CORRECTION_2 = event(
-    ResultCorrected,
-    "supervisor",
-    at=at(-40),
-    round=2,
-    before=(1, 4, 4),
-    after=(1, 4, 6),
-    reason="misread die",
-)
+CORRECTION_2 = corrected((1, 4, 4), (1, 4, 6), "misread die", 2, at=at(-40))
 
 
 # ---- a table's view ------------------------------------------------------------------------------
@@ -197,14 +173,7 @@ def test_the_last_result_stays_while_the_next_round_is_played() -> None:
 def test_a_void_round_leaves_the_previous_result() -> None:
     void = [
         *round_steps(2, -50, (1, 1, 1))[:4],
-        event(
-            NoResultDeclared,
-            "dealer",
-            at=at(-45),
-            round=2,
-            reason=NoResultReason.DICE_NOT_FLAT,
-            consequence="carry-over-locked",
-        ),
+        no_result(2, "carry-over-locked", at=at(-45)),
     ]
     v = view(opened() + ROUND_1 + void)
     assert v.round is not None and v.round.phase == "no-result" and v.round.ended_by == "no-result"
@@ -393,18 +362,10 @@ def test_a_result_voided_afterwards_gives_way_to_the_one_before() -> None:
     v = view(opened() + ROUND_1 + ROUND_2[:6] + [cancelled])
     assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
     # a correction of round 2 before that does not make round 2 its own "previous"
-    corrected = event(
-        ResultCorrected,
-        "supervisor",
-        at=at(-45),
-        round=2,
-        before=(1, 4, 4),
-        after=(1, 4, 5),
-        reason="misread",
-    )
-    v = view(opened() + ROUND_1 + ROUND_2[:6] + [corrected, cancelled])
+    correction = corrected((1, 4, 4), (1, 4, 5), "misread", 2, at=at(-45))
+    v = view(opened() + ROUND_1 + ROUND_2[:6] + [correction, cancelled])
     assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
-    assert view(opened() + ROUND_1 + ROUND_2[:6] + [corrected]).last_result == ResultView(
+    assert view(opened() + ROUND_1 + ROUND_2[:6] + [correction]).last_result == ResultView(
         round=2, dice=(1, 4, 5), total=10
     )
 

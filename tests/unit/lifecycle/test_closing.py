@@ -8,7 +8,6 @@ from sicbo_contracts.lifecycle import (
     ClosingNoticePosted,
     CompleteRound,
     DeclareNoResult,
-    NoResultDeclared,
     NoResultReason,
     PostClosingNotice,
     SeatVacated,
@@ -17,6 +16,7 @@ from sicbo_contracts.lifecycle import (
 from tests.support.common import at, command, event
 from tests.support.lifecycle import (
     given,
+    no_result,
     played_rounds,
     refused,
     round_through,
@@ -86,14 +86,7 @@ def test_a_void_round_awaiting_settlement_also_keeps_the_table_open() -> None:
     history = [
         table_opened(),
         *round_through(1, Phase.STARTED),
-        event(
-            NoResultDeclared,
-            "dealer",
-            at=at(-1),
-            round=1,
-            reason=NoResultReason.BROKEN_DICE,
-            consequence="refund",
-        ),
+        no_result(1, "refund", reason=NoResultReason.BROKEN_DICE, at=at(-1)),
     ]
     refused(
         history, command(CloseTable, "supervisor"), match=r"round 1 is in progress \(no-result\)"
