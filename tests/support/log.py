@@ -30,7 +30,7 @@ from tests.support.lifecycle import (
     table_opened,
     uncovered,
 )
-from tests.support.wagers import changed, chosen, placed, withdrawn
+from tests.support.wagers import Whose, changed, chosen, placed, withdrawn
 
 
 def sign(unit: int) -> Limits:
@@ -76,34 +76,22 @@ class Log:
         self.add(betting_opened(round_no, at=self._next_at()))
         return self
 
+    def _whose(self, round_no: int, player: str) -> Whose:
+        """``player``'s own slip in round ``round_no``, at the log's next minute."""
+        return {"by": PLAYER, "player": player, "round_no": round_no, "at": self._next_at()}
+
     def slip(self, round_no: int, player: str, *wagers: Wager, slip_id: str | None = None) -> str:
         slip_id = slip_id or f"s{next(self._slips)}"
-        self.add(
-            placed(slip_id, wagers, by=PLAYER, player=player, round_no=round_no, at=self._next_at())
-        )
+        self.add(placed(slip_id, wagers, **self._whose(round_no, player)))
         return slip_id
 
     def withdraw(self, round_no: int, player: str, slip_id: str, before: list[Wager]) -> None:
-        self.add(
-            withdrawn(
-                slip_id, before, by=PLAYER, player=player, round_no=round_no, at=self._next_at()
-            )
-        )
+        self.add(withdrawn(slip_id, before, **self._whose(round_no, player)))
 
     def change(
         self, round_no: int, player: str, slip_id: str, before: list[Wager], after: list[Wager]
     ) -> None:
-        self.add(
-            changed(
-                slip_id,
-                before,
-                after,
-                by=PLAYER,
-                player=player,
-                round_no=round_no,
-                at=self._next_at(),
-            )
-        )
+        self.add(changed(slip_id, before, after, **self._whose(round_no, player)))
 
     def choose(
         self,
@@ -114,18 +102,7 @@ class Log:
         before: list[Wager],
         after: list[Wager],
     ) -> None:
-        self.add(
-            chosen(
-                slip_id,
-                choice,
-                before,
-                after,
-                by=PLAYER,
-                player=player,
-                round_no=round_no,
-                at=self._next_at(),
-            )
-        )
+        self.add(chosen(slip_id, choice, before, after, **self._whose(round_no, player)))
 
     def close(self, round_no: int) -> Log:
         self.add(betting_closed(round_no, at=self._next_at()))

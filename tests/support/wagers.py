@@ -8,9 +8,10 @@ lifecycle's facts under the wager tests' sign, :data:`LIMITS`.
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any, TypedDict, TypeVar, Unpack
 
 from sicbo.wagers.decider import decide, evolve, initial_state
-from sicbo_contracts.base import Actor, Limits
+from sicbo_contracts.base import Actor, Command, Event, Limits
 from sicbo_contracts.wagers import (
     CarriedChoice,
     CarriedSlipChosen,
@@ -31,6 +32,9 @@ from sicbo_contracts.wagers import (
 from tests.support.common import ALICE, DEALER, NOW, Fact, command, event
 from tests.support.deciders import Decider
 from tests.support.lifecycle import betting_opened, round_started, table_opened
+
+E = TypeVar("E", bound=Event)
+C = TypeVar("C", bound=Command)
 
 WAGERS = Decider(initial_state, evolve, decide)
 given, when, refused = WAGERS.given, WAGERS.when, WAGERS.refused
@@ -75,69 +79,63 @@ def color(bet: str = "big", stake: int = 100, check: str = "red") -> Wager:
     return Wager(bet=bet, stake=stake, medium=Medium.COLOR, color=check)
 
 
+# ---- who acts on a slip -------------------------------------------------------------------------
+
+
+class By(TypedDict, total=False):
+    """Who acts on a slip: ``by`` a player or a dealer, for ``player``, in round ``round_no``
+    (Alice herself, in round 1, unless told)."""
+
+    by: Actor
+    player: str
+    round_no: int
+
+
+class Whose(By, total=False):
+    """Who acted on a slip, and ``at`` what time (``NOW`` unless told)."""
+
+    at: datetime
+
+
+def _slip_fact(kind: type[E], slip: str, whose: Whose, **fields: Any) -> E:
+    return event(
+        kind,
+        whose.get("by", ALICE),
+        at=whose.get("at", NOW),
+        round=whose.get("round_no", 1),
+        slip_id=slip,
+        player=whose.get("player", "alice"),
+        **fields,
+    )
+
+
+def _slip_command(kind: type[C], by: By, **fields: Any) -> C:
+    return command(
+        kind,
+        by.get("by", ALICE),
+        round=by.get("round_no", 1),
+        player=by.get("player", "alice"),
+        **fields,
+    )
+
+
 # ---- bets facts ----------------------------------------------------------------------------------
 
 
 def placed(
-    slip: str = "s-1",
-    wagers: Sequence[Wager] = (chips(),),
-    *,
-    by: Actor = ALICE,
-    player: str = "alice",
-    round_no: int = 1,
-    at: datetime = NOW,
+    slip: str = "s-1", wagers: Sequence[Wager] = (chips(),), **whose: Unpack[Whose]
 ) -> SlipPlaced:
-    return event(
-        SlipPlaced,
-        by,
-        at=at,
-        round=round_no,
-        slip_id=slip,
-        player=player,
-        wagers=list(wagers),
-    )
+    return _slip_fact(SlipPlaced, slip, whose, wagers=list(wagers))
 
 
-def withdrawn(
-    slip: str,
-    before: Sequence[Wager],
-    *,
-    by: Actor = ALICE,
-    player: str = "alice",
-    round_no: int = 1,
-    at: datetime = NOW,
-) -> SlipWithdrawn:
-    return event(
-        SlipWithdrawn,
-        by,
-        at=at,
-        round=round_no,
-        slip_id=slip,
-        player=player,
-        before=list(before),
-    )
+def withdrawn(slip: str, before: Sequence[Wager], **whose: Unpack[Whose]) -> SlipWithdrawn:
+    return _slip_fact(SlipWithdrawn, slip, whose, before=list(before))
 
 
 def changed(
-    slip: str,
-    before: Sequence[Wager],
-    after: Sequence[Wager],
-    *,
-    by: Actor = ALICE,
-    player: str = "alice",
-    round_no: int = 1,
-    at: datetime = NOW,
+    slip: str, before: Sequence[Wager], after: Sequence[Wager], **whose: Unpack[Whose]
 ) -> SlipChanged:
-    return event(
-        SlipChanged,
-        by,
-        at=at,
-        round=round_no,
-        slip_id=slip,
-        player=player,
-        before=list(before),
-        after=list(after),
-    )
+    return _slip_fact(SlipChanged, slip, whose, before=list(before), after=list(after))
 
 
 def chosen(
@@ -145,20 +143,14 @@ def chosen(
     choice: CarriedChoice,
     before: Sequence[Wager],
     after: Sequence[Wager],
-    *,
-    by: Actor = ALICE,
-    player: str = "alice",
-    round_no: int = 2,
-    at: datetime = NOW,
+    **whose: Unpack[Whose],
 ) -> CarriedSlipChosen:
-    """The player's choice for a slip carried into the re-run, round 2 (002/2004 art. 3(4))."""
-    return event(
+    """The player's choice for a slip carried into the re-run, round 2 unless told
+    (002/2004 art. 3(4))."""
+    return _slip_fact(
         CarriedSlipChosen,
-        by,
-        at=at,
-        round=round_no,
-        slip_id=slip,
-        player=player,
+        slip,
+        {"round_no": 2, **whose},
         choice=choice,
         before=list(before),
         after=list(after),
@@ -190,68 +182,28 @@ def redeemed(
 # ---- commands ------------------------------------------------------------------------------------
 
 
-def place(
-    slip: str = "s-1",
-    wagers: Sequence[Wager] = (chips(),),
-    *,
-    by: Actor = ALICE,
-    player: str = "alice",
-    round_no: int = 1,
-) -> PlaceSlip:
+def place(slip: str = "s-1", wagers: Sequence[Wager] = (chips(),), **by: Unpack[By]) -> PlaceSlip:
     """Place slip ``slip`` (its id is the command's)."""
-    return command(
-        PlaceSlip, by, command_id=slip, round=round_no, player=player, wagers=list(wagers)
-    )
+    return _slip_command(PlaceSlip, by, command_id=slip, wagers=list(wagers))
 
 
-def withdraw(
-    slip: str = "s-1",
-    *,
-    by: Actor = ALICE,
-    player: str = "alice",
-    round_no: int = 1,
-    command_id: str = "w-1",
-) -> WithdrawSlip:
-    return command(
-        WithdrawSlip, by, command_id=command_id, round=round_no, player=player, slip_id=slip
-    )
+def withdraw(slip: str = "s-1", *, command_id: str = "w-1", **by: Unpack[By]) -> WithdrawSlip:
+    return _slip_command(WithdrawSlip, by, command_id=command_id, slip_id=slip)
 
 
-def change(
-    wagers: Sequence[Wager],
-    slip: str = "s-1",
-    *,
-    by: Actor = ALICE,
-    player: str = "alice",
-    round_no: int = 1,
-) -> ChangeSlip:
-    return command(
-        ChangeSlip,
-        by,
-        command_id="c-1",
-        round=round_no,
-        player=player,
-        slip_id=slip,
-        wagers=list(wagers),
-    )
+def change(wagers: Sequence[Wager], slip: str = "s-1", **by: Unpack[By]) -> ChangeSlip:
+    return _slip_command(ChangeSlip, by, command_id="c-1", slip_id=slip, wagers=list(wagers))
 
 
 def choose(
-    choice: CarriedChoice,
-    wagers: Sequence[Wager] = (),
-    *,
-    slip: str = "s-1",
-    by: Actor = ALICE,
-    player: str = "alice",
-    round_no: int = 2,
+    choice: CarriedChoice, wagers: Sequence[Wager] = (), *, slip: str = "s-1", **by: Unpack[By]
 ) -> ChooseForCarriedSlip:
-    """Choose for slip ``slip`` carried into the re-run, round 2 (002/2004 art. 3(4))."""
-    return command(
+    """Choose for slip ``slip`` carried into the re-run, round 2 unless told
+    (002/2004 art. 3(4))."""
+    return _slip_command(
         ChooseForCarriedSlip,
-        by,
+        {"round_no": 2, **by},
         command_id="ch-1",
-        round=round_no,
-        player=player,
         slip_id=slip,
         choice=choice,
         wagers=list(wagers),
