@@ -10,7 +10,10 @@ from sicbo.board.readmodel import TableReadModel
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.board import Recall, StatsBoard
 from sicbo_contracts.replies import Rejected
-from tests.unit.board.builders import TABLE, FakeStore, Floor, chips
+from tests.support.common import TABLE
+from tests.support.floor import Floor
+from tests.support.stream import FakeStore
+from tests.support.wagers import chips
 
 
 def queries(store: FakeStore) -> BoardQueries:

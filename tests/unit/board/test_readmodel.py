@@ -3,7 +3,9 @@
 import random
 
 from sicbo.board.readmodel import MARGIN, TableReadModel
-from tests.unit.board.builders import TABLE, Floor, chips
+from tests.support.common import TABLE
+from tests.support.floor import Floor
+from tests.support.wagers import chips
 
 
 def busy_table(rounds: int, seed: int = 3) -> Floor:

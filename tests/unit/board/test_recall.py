@@ -5,7 +5,9 @@ from sicbo.board.recall import recall_round
 from sicbo_contracts.board import Recall, RecallRound
 from sicbo_contracts.settlement import SettlementBasis, WagerOutcome
 from sicbo_contracts.wagers import Medium, Wager
-from tests.unit.board.builders import TABLE, Floor, chips
+from tests.support.common import TABLE
+from tests.support.floor import Floor
+from tests.support.wagers import chips
 
 Out = WagerOutcome
 

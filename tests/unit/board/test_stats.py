@@ -10,7 +10,9 @@ from sicbo.game.evaluation import pay_for
 from sicbo.game.profiles import PROFILE_IDS, load_paytable
 from sicbo_contracts.board import BoardVoid, StatsBoard
 from sicbo_contracts.settlement import SettlementBasis
-from tests.unit.board.builders import TABLE, Floor, chips
+from tests.support.common import TABLE
+from tests.support.floor import Floor
+from tests.support.wagers import chips
 
 #: small 6 even | big 15 odd | triple 6 | big 17 odd | small 4 even | triple 9
 SEQUENCE = [(1, 2, 3), (4, 5, 6), (2, 2, 2), (6, 6, 5), (1, 1, 2), (3, 3, 3)]

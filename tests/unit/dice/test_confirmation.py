@@ -5,26 +5,19 @@ import pytest
 
 from sicbo_contracts.base import Actor
 from sicbo_contracts.dice import ResultConfirmed
-
-from .builders import (
-    DEALER,
-    DEALER_2,
-    INSPECTOR,
-    PLAYER,
-    READER,
-    SUPERVISOR,
+from tests.support.common import DEALER, DEALER_2, INSPECTOR, PLAYER, READER, SUPERVISOR
+from tests.support.dice import (
     confirm,
     confirmed,
     dice_read,
     entered,
     given,
     held,
-    no_result,
-    refusal,
-    suspended,
+    refused,
     uncovered_round,
     when,
 )
+from tests.support.lifecycle import no_result, suspended
 
 
 def test_confirmation_gives_the_result_lowest_to_highest_with_who_entered_it_000_5_3() -> None:
@@ -42,37 +35,32 @@ def test_a_supervisor_may_confirm_a_dealers_entry_000_5_4() -> None:
 
 @pytest.mark.parametrize("actor", [PLAYER, INSPECTOR, READER], ids=lambda a: a.role.value)
 def test_no_one_else_may_confirm_000_5_4(actor: Actor) -> None:
-    refused = refusal([*uncovered_round(), entered((5, 2, 3))], confirm(by=actor))
-    assert refused.code == "forbidden"
+    refused([*uncovered_round(), entered((5, 2, 3))], confirm(by=actor), code="forbidden")
 
 
 def test_confirmation_without_an_entry_is_refused_000_5_4() -> None:
-    assert "enter them first" in refusal(uncovered_round(), confirm()).reason
+    refused(uncovered_round(), confirm(), "enter them first")
 
 
 def test_a_second_confirmation_is_refused() -> None:
     history = [*uncovered_round(), entered((1, 1, 2)), confirmed((1, 1, 2))]
-    refused = refusal(history, confirm(by=DEALER_2))
-    assert "already confirmed as 1-1-2" in refused.reason
+    refused(history, confirm(by=DEALER_2), "already confirmed as 1-1-2")
 
 
 def test_confirmation_after_no_result_is_refused_000_7_5() -> None:
     history = [*uncovered_round(), entered((1, 1, 2)), no_result()]
-    assert "no result" in refusal(history, confirm()).reason
+    refused(history, confirm(), "no result")
 
 
 def test_confirmation_of_another_round_is_refused() -> None:
     history = [*uncovered_round(), entered((1, 1, 2))]
-    assert "not the current round" in refusal(history, confirm(2)).reason
+    refused(history, confirm(2), "not the current round")
 
 
 def test_second_person_confirmation_refuses_the_one_who_entered() -> None:
     """TableConfig.second_person_confirmation: the confirmer must differ from the entrant."""
     history = [*uncovered_round(second_person=True), entered((4, 4, 1))]
-    refused = refusal(history, confirm(by=DEALER))
-    assert refused.code == "refused"
-    assert "second person" in refused.reason
-    assert DEALER.id in refused.reason
+    refused(history, confirm(by=DEALER), "second person", DEALER.id, code="refused")
 
 
 def test_second_person_confirmation_accepts_another_person() -> None:
@@ -105,5 +93,4 @@ def test_a_held_result_cannot_be_confirmed_by_the_dealer() -> None:
         entered((1, 2, 4)),
         held((1, 2, 4), (1, 2, 3)),
     ]
-    refused = refusal(history, confirm(by=DEALER_2))
-    assert "held" in refused.reason
+    refused(history, confirm(by=DEALER_2), "held")

@@ -3,23 +3,19 @@
 import pytest
 
 from sicbo_contracts.base import Actor
-
-from .builders import (
-    DEALER,
-    INSPECTOR,
-    READER,
-    completed,
+from tests.support.common import DEALER, INSPECTOR, READER
+from tests.support.dice import (
     confirmed,
     correct,
     corrected,
     current,
     entered,
-    invalidated,
     next_round,
-    refusal,
+    refused,
     uncovered_round,
     when,
 )
+from tests.support.lifecycle import completed, invalidated
 
 CONFIRMED = [*uncovered_round(), entered((4, 1, 1)), confirmed((4, 1, 1))]
 
@@ -33,18 +29,17 @@ def test_a_correction_records_the_result_before_and_after_with_the_reason() -> N
 
 @pytest.mark.parametrize("actor", [DEALER, INSPECTOR, READER], ids=lambda a: a.role.value)
 def test_only_a_supervisor_corrects_gli_19_4_18_4(actor: Actor) -> None:
-    refused = refusal(CONFIRMED, correct((4, 4, 1), "oops", by=actor))
-    assert refused.code == "forbidden"
-    assert "GLI-19 §4.18.4" in refused.reason
+    refused(CONFIRMED, correct((4, 4, 1), "oops", by=actor), "GLI-19 §4.18.4", code="forbidden")
 
 
 def test_a_correction_before_confirmation_is_refused() -> None:
-    refused = refusal([*uncovered_round(), entered((4, 1, 1))], correct((4, 4, 1), "x"))
-    assert "no confirmed result yet" in refused.reason
+    refused(
+        [*uncovered_round(), entered((4, 1, 1))], correct((4, 4, 1), "x"), "no confirmed result yet"
+    )
 
 
 def test_a_correction_must_change_the_dice_as_a_multiset() -> None:
-    assert "must change the dice" in refusal(CONFIRMED, correct((1, 4, 1), "same")).reason
+    refused(CONFIRMED, correct((1, 4, 1), "same"), "must change the dice")
 
 
 def test_a_correction_may_follow_a_correction() -> None:
@@ -62,9 +57,8 @@ def test_a_correction_after_the_round_completed_is_allowed_while_it_is_current()
 def test_a_correction_of_an_earlier_round_is_refused() -> None:
     """Only the current round (the latest started) is corrected here."""
     history = [*CONFIRMED, completed(), *next_round(2)]
-    assert "not the current round" in refusal(history, correct((1, 1, 5), "late", 1)).reason
+    refused(history, correct((1, 1, 5), "late", 1), "not the current round")
 
 
 def test_a_correction_of_an_invalidated_outcome_is_refused_000_8_4() -> None:
-    refused = refusal([*CONFIRMED, invalidated()], correct((1, 1, 5), "x"))
-    assert "invalidated" in refused.reason
+    refused([*CONFIRMED, invalidated()], correct((1, 1, 5), "x"), "invalidated")

@@ -5,8 +5,7 @@ from hypothesis import strategies as st
 
 from sicbo_contracts.base import Dice
 from sicbo_contracts.dice import DiceEntered
-
-from .builders import confirm, confirmed, dice_read, enter, entered, uncovered_round, when
+from tests.support.dice import confirm, confirmed, dice_read, enter, entered, uncovered_round, when
 
 dice = st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(1, 6))
 

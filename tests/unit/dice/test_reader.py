@@ -4,27 +4,22 @@ the result; when it and the entry disagree the round waits for a supervisor."""
 import pytest
 
 from sicbo_contracts.base import Actor
-
-from .builders import (
-    DEALER,
-    DEALER_2,
-    PLAYER,
-    SUPERVISOR,
-    SUPERVISOR_2,
+from tests.support.common import DEALER, DEALER_2, PLAYER, SUPERVISOR, SUPERVISOR_2
+from tests.support.dice import (
     confirm,
     confirmed,
     current,
     dice_read,
     entered,
     held,
-    no_result,
     read,
-    refusal,
+    refused,
     resolve,
     round_until_betting_closed,
     uncovered_round,
     when,
 )
+from tests.support.lifecycle import no_result
 
 
 def test_the_reader_records_its_reading_after_the_uncover() -> None:
@@ -34,20 +29,19 @@ def test_the_reader_records_its_reading_after_the_uncover() -> None:
 @pytest.mark.parametrize("actor", [DEALER, SUPERVISOR, PLAYER], ids=lambda a: a.role.value)
 def test_only_a_service_account_reads_dice(actor: Actor) -> None:
     """DESIGN.md "Roles": the automatic reader is a service account; people enter dice."""
-    assert refusal(uncovered_round(), read((6, 5, 4), by=actor)).code == "forbidden"
+    refused(uncovered_round(), read((6, 5, 4), by=actor), code="forbidden")
 
 
 def test_a_reading_before_the_uncover_is_refused_000_5_2() -> None:
-    assert "not uncovered" in refusal(round_until_betting_closed(), read((1, 2, 3))).reason
+    refused(round_until_betting_closed(), read((1, 2, 3)), "not uncovered")
 
 
 def test_a_reading_of_a_round_with_no_result_is_refused_000_7_5() -> None:
-    assert "no result" in refusal([*uncovered_round(), no_result()], read((1, 2, 3))).reason
+    refused([*uncovered_round(), no_result()], read((1, 2, 3)), "no result")
 
 
 def test_one_reading_per_round() -> None:
-    refused = refusal([*uncovered_round(), dice_read((1, 2, 3))], read((1, 2, 3)))
-    assert "already read as 1-2-3" in refused.reason
+    refused([*uncovered_round(), dice_read((1, 2, 3))], read((1, 2, 3)), "already read as 1-2-3")
 
 
 def test_a_reading_after_an_unconfirmed_entry_is_only_recorded() -> None:
@@ -88,12 +82,12 @@ def test_a_dealer_cannot_resolve_a_held_result() -> None:
         entered((2, 6, 6)),
         held((2, 6, 6), (2, 2, 6)),
     ]
-    assert refusal(history, resolve((2, 2, 6), "looks so", by=DEALER)).code == "forbidden"
+    refused(history, resolve((2, 2, 6), "looks so", by=DEALER), code="forbidden")
 
 
 def test_resolving_when_nothing_is_held_is_refused() -> None:
     history = [*uncovered_round(), entered((2, 6, 6))]
-    assert "no held result" in refusal(history, resolve((2, 6, 6), "ok")).reason
+    refused(history, resolve((2, 6, 6), "ok"), "no held result")
 
 
 def test_with_second_person_confirmation_the_entrant_cannot_resolve_their_own_hold() -> None:
@@ -104,7 +98,7 @@ def test_with_second_person_confirmation_the_entrant_cannot_resolve_their_own_ho
         entered((1, 1, 2), by=SUPERVISOR),
         held((1, 1, 2), (1, 1, 1), by=DEALER_2),
     ]
-    assert "second person" in refusal(history, resolve((1, 1, 2), "mine")).reason
+    refused(history, resolve((1, 1, 2), "mine"), "second person")
     assert when(history, resolve((1, 1, 2), "checked", by=SUPERVISOR_2)) == [
         confirmed((1, 1, 2), by=SUPERVISOR_2, entered_by=SUPERVISOR_2, reason="checked")
     ]

@@ -1,24 +1,16 @@
 """evolve/fold: the state follows the round's phases from the lifecycle events."""
 
 from sicbo.dice.state import DiceState, Entry, Phase, RoundState, evolve, initial_state
-
-from .builders import (
-    DEALER,
-    TABLE,
-    Fact,
+from tests.support.common import DEALER, TABLE, Fact
+from tests.support.dice import confirmed, current, entered, given, next_round, uncovered_round
+from tests.support.lifecycle import (
     betting_closed,
     betting_opened,
-    confirmed,
-    current,
-    entered,
     fault_cleared,
-    given,
-    next_round,
     round_started,
     suspended,
     table_opened,
     uncovered,
-    uncovered_round,
 )
 
 
@@ -38,7 +30,7 @@ def test_the_phase_follows_the_round_000_5_1_to_5_2() -> None:
 
 
 def test_table_config_second_person_confirmation_is_taken_from_table_opened() -> None:
-    assert given([table_opened(second_person=True)]).second_person_confirmation
+    assert given([table_opened(second_person_confirmation=True)]).second_person_confirmation
     assert not given([table_opened()]).second_person_confirmation
 
 

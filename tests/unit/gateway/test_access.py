@@ -30,9 +30,10 @@ from sicbo_contracts.dice import DiceCommand
 from sicbo_contracts.lifecycle import LifecycleCommand, ProposePaytable, TableSuspended
 from sicbo_contracts.routing import COMMANDS_BY_SERVICE, SERVICE_OF_TAG
 from sicbo_contracts.wagers import WagerCommand
-from tests.unit.dice import builders as dc
-from tests.unit.lifecycle import builders as lc
-from tests.unit.wagers import builders as wg
+from tests.support import dice as dc
+from tests.support import lifecycle as lc
+from tests.support import wagers as wg
+from tests.support.common import NOW, TABLE, at, command, event
 
 # ---- the example states, per service -------------------------------------------------------------
 
@@ -44,27 +45,27 @@ def lc_new() -> list[Any]:
 
 
 def lc_open() -> list[Any]:
-    return lc.opened_table()
+    return [lc.table_opened()]
 
 
 def lc_seated() -> list[Any]:
-    return lc.opened_table() + lc.seated("p1")
+    return [lc.table_opened(), *lc.seated("p1")]
 
 
 def lc_macau_2004() -> list[Any]:
-    return lc.opened_table("macau-2004")
+    return [lc.table_opened("macau-2004")]
 
 
 def lc_proposed() -> list[Any]:
     """macau-2004 with the operator's 6/15 choice applied for on a Friday (002/2004 art. 8)."""
-    history = lc.opened_table("macau-2004", minutes=-10 * 24 * 60)
-    propose = lc.command(ProposePaytable, "operator", choices={"total-6-15": 16}, applied_on=FRIDAY)
-    return history + lc.when_at(history, propose, lc.at(day=FRIDAY))
+    history: list[Any] = [lc.table_opened("macau-2004", at=at(-10 * 24 * 60))]
+    propose = command(ProposePaytable, "operator", choices={"total-6-15": 16}, applied_on=FRIDAY)
+    return history + lc.when(history, propose, at=at(day=FRIDAY))
 
 
 def lc_round(phase: Phase, profile: str = "cca-1992") -> Callable[[], list[Any]]:
     def history() -> list[Any]:
-        return lc.opened_table(profile) + lc.round_through(1, phase, profile=profile)
+        return [lc.table_opened(profile), *lc.round_through(1, phase, profile=profile)]
 
     history.__name__ = f"lc_{profile}_round_{phase.value}"
     return history
@@ -72,11 +73,11 @@ def lc_round(phase: Phase, profile: str = "cca-1992") -> Callable[[], list[Any]]
 
 def lc_suspended() -> list[Any]:
     return [
-        *lc.opened_table(),
-        lc.event(
+        lc.table_opened(),
+        event(
             TableSuspended,
             "dealer",
-            minutes=-1,
+            at=at(-1),
             equipment="lamp",
             detail="dark",
             policy="suspend-table",
@@ -113,22 +114,23 @@ def wg_slip_carried() -> list[Any]:
     return [
         *wg.betting("macau-2004"),
         wg.placed("s-1"),
-        wg.betting_closed(1),
-        wg.no_result(1, "player-choice"),
+        lc.betting_closed(1),
+        lc.no_result(1, "player-choice"),
+        lc.completed(1),
         *wg.next_round(2, "macau-2004"),
     ]
 
 
 def wg_open() -> list[Any]:
-    return [wg.table_opened()]
+    return [lc.table_opened(limits=wg.LIMITS)]
 
 
 def wg_checks_out_open() -> list[Any]:
-    return [wg.table_opened(), wg.issued("alice", "red", 250)]
+    return [lc.table_opened(limits=wg.LIMITS), wg.issued("alice", "red", 250)]
 
 
 def wg_checks_out_closed() -> list[Any]:
-    return [wg.table_opened(), wg.issued("alice", "red", 250), wg.table_closed()]
+    return [lc.table_opened(limits=wg.LIMITS), wg.issued("alice", "red", 250), lc.table_closed()]
 
 
 # ---- one example per command type (two for redemption: open and closed table) --------------------
@@ -150,7 +152,6 @@ class Example:
         return f"{self.tag}@{self.history.__name__}"
 
 
-LC, DICE, WAGERS = lc.at(0), dc.AT, wg.AT
 LIMITS = {"minimum": 5, "maximum": 2_000}
 
 EXAMPLES = [
@@ -158,30 +159,30 @@ EXAMPLES = [
         "table.open.v1",
         {"config": {"profile": "cca-1992", "limits": {"minimum": 10, "maximum": 1_000}}},
         lc_new,
-        LC,
+        NOW,
     ),
     Example(
         "table.post-limits-notice.v1",
         {"limits": LIMITS, "effective_at": "2024-06-03T20:30:00Z"},
         lc_open,
-        LC,
+        NOW,
     ),
-    Example("table.change-limits.v1", {"limits": LIMITS, "reason": "quiet night"}, lc_open, LC),
+    Example("table.change-limits.v1", {"limits": LIMITS, "reason": "quiet night"}, lc_open, NOW),
     Example(
         "table.override-player-limits.v1",
         {"player": "p1", "limits": LIMITS, "reason": "high roller sign"},
         lc_open,
-        LC,
+        NOW,
     ),
-    Example("table.post-closing-notice.v1", {"close_at": "2024-06-03T20:30:00Z"}, lc_open, LC),
-    Example("table.close.v1", {}, lc_open, LC),
-    Example("table.take-seat.v1", {"player": "p1", "seat": 1}, lc_open, LC),
-    Example("table.leave-seat.v1", {"player": "p1"}, lc_seated, LC),
+    Example("table.post-closing-notice.v1", {"close_at": "2024-06-03T20:30:00Z"}, lc_open, NOW),
+    Example("table.close.v1", {}, lc_open, NOW),
+    Example("table.take-seat.v1", {"player": "p1", "seat": 1}, lc_open, NOW),
+    Example("table.leave-seat.v1", {"player": "p1"}, lc_seated, NOW),
     Example(
         "paytable.propose.v1",
         {"choices": {"total-5-16": 24}, "applied_on": "2024-05-31"},
         lc_macau_2004,
-        LC,
+        NOW,
     ),
     Example(
         "paytable.approve.v1",
@@ -191,59 +192,59 @@ EXAMPLES = [
             "acknowledged_no_house_edge": ["even", "odd"],
         },
         lc_proposed,
-        lc.at(day=MONDAY),
+        at(day=MONDAY),
     ),
-    Example("round.start.v1", {"round": 1, "tumbles": 3}, lc_open, LC),
-    Example("round.open-betting.v1", {"round": 1}, lc_round(Phase.STARTED), LC),
+    Example("round.start.v1", {"round": 1, "tumbles": 3}, lc_open, NOW),
+    Example("round.open-betting.v1", {"round": 1}, lc_round(Phase.STARTED), NOW),
     # online-live: the dealer or the countdown (a service account) closes betting (004)
     Example(
-        "round.close-betting.v1", {"round": 1}, lc_round(Phase.BETTING_OPEN, "online-live"), LC
+        "round.close-betting.v1", {"round": 1}, lc_round(Phase.BETTING_OPEN, "online-live"), NOW
     ),
-    Example("round.uncover.v1", {"round": 1}, lc_round(Phase.BETTING_CLOSED), LC),
+    Example("round.uncover.v1", {"round": 1}, lc_round(Phase.BETTING_CLOSED), NOW),
     Example(
         "round.declare-no-result.v1",
         {"round": 1, "reason": "dice-not-flat"},
         lc_round(Phase.UNCOVERED),
-        LC,
+        NOW,
     ),
     Example(
         "round.invalidate.v1",
         {"round": 1, "reason": "riot", "detail": "riot on the floor"},
         lc_round(Phase.UNCOVERED),
-        LC,
+        NOW,
     ),
-    Example("table.report-malfunction.v1", {"equipment": "lamp", "detail": "dark"}, lc_open, LC),
-    Example("table.clear-fault.v1", {"detail": "lamp replaced"}, lc_suspended, LC),
+    Example("table.report-malfunction.v1", {"equipment": "lamp", "detail": "dark"}, lc_open, NOW),
+    Example("table.clear-fault.v1", {"detail": "lamp replaced"}, lc_suspended, NOW),
     Example(
-        "round.cancel.v1", {"round": 1, "reason": "no quick fix"}, lc_round(Phase.UNCOVERED), LC
+        "round.cancel.v1", {"round": 1, "reason": "no quick fix"}, lc_round(Phase.UNCOVERED), NOW
     ),
-    Example("round.complete.v1", {"round": 1}, lc_round(Phase.RESULT_CONFIRMED), LC),
-    Example("dice.enter.v1", {"round": 1, "dice": [2, 3, 5]}, dice_uncovered, DICE),
-    Example("dice.confirm.v1", {"round": 1}, dice_entered, DICE),
+    Example("round.complete.v1", {"round": 1}, lc_round(Phase.RESULT_CONFIRMED), NOW),
+    Example("dice.enter.v1", {"round": 1, "dice": [2, 3, 5]}, dice_uncovered, NOW),
+    Example("dice.confirm.v1", {"round": 1}, dice_entered, NOW),
     Example(
         "dice.correct.v1",
         {"round": 1, "dice": [1, 1, 1], "reason": "misread"},
         dice_confirmed,
-        DICE,
+        NOW,
     ),
-    Example("dice.read.v1", {"round": 1, "dice": [2, 3, 5]}, dice_uncovered, DICE),
+    Example("dice.read.v1", {"round": 1, "dice": [2, 3, 5]}, dice_uncovered, NOW),
     Example(
         "dice.resolve-held.v1",
         {"round": 1, "dice": [2, 3, 5], "reason": "looked at the dice"},
         dice_held,
-        DICE,
+        NOW,
     ),
     Example(
         "bets.place-slip.v1",
         {"round": 1, "player": "alice", "wagers": [{"bet": "big", "stake": 100}]},
         wg_betting,
-        WAGERS,
+        NOW,
     ),
     Example(
         "bets.withdraw-slip.v1",
         {"round": 1, "player": "alice", "slip_id": "s-1"},
         wg_slip_placed,
-        WAGERS,
+        NOW,
     ),
     Example(
         "bets.change-slip.v1",
@@ -254,32 +255,32 @@ EXAMPLES = [
             "wagers": [{"bet": "small", "stake": 200}],
         },
         wg_slip_placed,
-        WAGERS,
+        NOW,
     ),
     Example(
         "bets.choose-carried.v1",
         {"round": 2, "player": "alice", "slip_id": "s-1", "choice": "cancel"},
         wg_slip_carried,
-        WAGERS,
+        NOW,
     ),
     Example(
         "bets.issue-color-checks.v1",
         {"player": "alice", "color": "red", "marker_value": 250, "count": 20},
         wg_open,
-        WAGERS,
+        NOW,
     ),
     # 000 §3.5: the dealer redeems at the open table, the cage (operator) while it is closed.
     Example(
         "bets.redeem-color-checks.v1",
         {"player": "alice", "color": "red", "count": 5},
         wg_checks_out_open,
-        WAGERS,
+        NOW,
     ),
     Example(
         "bets.redeem-color-checks.v1",
         {"player": "alice", "color": "red", "count": 5},
         wg_checks_out_closed,
-        WAGERS,
+        NOW,
     ),
 ]
 
@@ -288,8 +289,8 @@ SERVICES: dict[str, tuple[Any, Callable[..., Any], Callable[..., Any]]] = {
     "dice": (DiceCommand, dice_decider.fold, dice_decider.decide),
     "wagers": (WagerCommand, wagers_decider.fold, wagers_decider.decide),
 }
-TABLE = "T1"  # the table of every builder used above
-assert lc.TABLE == dc.TABLE == wg.TABLE == TABLE
+#: The table of every builder used above.
+assert {e.table for e in [*lc_seated(), *dice_held(), *wg_slip_carried()]} == {TABLE}
 
 TERMINAL = sorted(TERMINAL_ROLES)
 

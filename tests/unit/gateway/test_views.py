@@ -26,27 +26,29 @@ from sicbo.gateway.views import (
     table_view,
 )
 from sicbo_contracts.base import Limits
-from sicbo_contracts.dice import DiceEntered, ResultConfirmed, ResultCorrected
 from sicbo_contracts.illumination import IlluminationFault, LayoutIlluminated
 from sicbo_contracts.lifecycle import (
-    BettingClosed,
-    BettingOpened,
     ClosingNoticePosted,
     FaultCleared,
     InvalidationReason,
     LimitsNoticePosted,
-    NoResultDeclared,
-    NoResultReason,
     RoundCancelled,
-    RoundCompleted,
     RoundInvalidated,
     RoundStarted,
     SeatTaken,
     TableOpened,
     TableSuspended,
-    Uncovered,
 )
-from tests.unit.lifecycle.builders import TABLE, at, config, default_paytable, event
+from tests.support.common import SUPERVISOR, TABLE, at, default_paytable, event
+from tests.support.dice import confirmed, corrected, entered
+from tests.support.lifecycle import (
+    betting_closed,
+    betting_opened,
+    completed,
+    config,
+    no_result,
+    uncovered,
+)
 
 PROFILE = "online-live"  # a countdown table (004)
 PAYTABLE = default_paytable(PROFILE)
@@ -66,7 +68,7 @@ def opened() -> list[Any]:
         event(
             TableOpened,
             "supervisor",
-            minutes=-120,
+            at=at(-120),
             config=config(PROFILE, minimum=10, maximum=1_000, betting_seconds=20),
             paytable=PAYTABLE,
         )
@@ -80,46 +82,21 @@ def closes_at(start: float) -> Any:
 def round_steps(n: int, start: float, dice: tuple[int, int, int]) -> list[Any]:
     """Round ``n`` from its start to its confirmed result (``dice`` as pressed), a minute a step;
     then RoundCompleted."""
-    ordered = tuple(sorted(dice))
     return [
-        event(RoundStarted, "dealer", minutes=start, round=n, tumbles=4, paytable=PAYTABLE),
-        event(BettingOpened, "dealer", minutes=start + 1, round=n, closes_at=closes_at(start)),
-        event(BettingClosed, "service", minutes=start + 2, round=n, by_countdown=True),
-        event(Uncovered, "dealer", minutes=start + 3, round=n),
-        event(
-            DiceEntered,
-            "dealer",
-            minutes=start + 4,
-            round=n,
-            dice=dice,
-            announced=ordered,
-            total=sum(dice),
-        ),
-        event(
-            ResultConfirmed,
-            "supervisor",
-            minutes=start + 5,
-            round=n,
-            dice=ordered,
-            total=sum(dice),
-            entered_by="dealer-1",
-        ),
-        event(RoundCompleted, "service", minutes=start + 6, round=n),
+        event(RoundStarted, "dealer", at=at(start), round=n, tumbles=4, paytable=PAYTABLE),
+        betting_opened(n, closes_at=closes_at(start), at=at(start + 1)),
+        betting_closed(n, by_countdown=True, at=at(start + 2)),
+        uncovered(n, at=at(start + 3)),
+        entered(dice, n, at=at(start + 4)),
+        confirmed(dice, n, by=SUPERVISOR, at=at(start + 5)),
+        completed(n, at=at(start + 6)),
     ]
 
 
 ROUND_1 = round_steps(1, -60, (5, 2, 3))
 ROUND_2 = round_steps(2, -50, (4, 1, 4))
 #: A supervisor corrects round 2's result 1 4 4 to 1 4 6 (GLI-19 §4.18.4).
-CORRECTION_2 = event(
-    ResultCorrected,
-    "supervisor",
-    minutes=-40,
-    round=2,
-    before=(1, 4, 4),
-    after=(1, 4, 6),
-    reason="misread die",
-)
+CORRECTION_2 = corrected((1, 4, 4), (1, 4, 6), "misread die", 2, at=at(-40))
 
 
 # ---- a table's view ------------------------------------------------------------------------------
@@ -196,14 +173,7 @@ def test_the_last_result_stays_while_the_next_round_is_played() -> None:
 def test_a_void_round_leaves_the_previous_result() -> None:
     void = [
         *round_steps(2, -50, (1, 1, 1))[:4],
-        event(
-            NoResultDeclared,
-            "dealer",
-            minutes=-45,
-            round=2,
-            reason=NoResultReason.DICE_NOT_FLAT,
-            consequence="carry-over-locked",
-        ),
+        no_result(2, "carry-over-locked", at=at(-45)),
     ]
     v = view(opened() + ROUND_1 + void)
     assert v.round is not None and v.round.phase == "no-result" and v.round.ended_by == "no-result"
@@ -225,7 +195,7 @@ def test_a_suspension_is_shown_until_the_fault_is_cleared_000_7_7() -> None:
     lamp = event(
         TableSuspended,
         "service",
-        minutes=-52,
+        at=at(-52),
         equipment="layout-lamps",
         detail="winning areas not lit",
         round=1,
@@ -234,13 +204,13 @@ def test_a_suspension_is_shown_until_the_fault_is_cleared_000_7_7() -> None:
     tumbler = event(
         TableSuspended,
         "dealer",
-        minutes=-51,
+        at=at(-51),
         equipment="tumbler",
         detail="jammed",
         round=1,
         policy="suspend-round",
     )
-    cleared = event(FaultCleared, "inspector", minutes=-50, detail="fixed", suspended_since=at(-52))
+    cleared = event(FaultCleared, "inspector", at=at(-50), detail="fixed", suspended_since=at(-52))
     history = opened() + ROUND_1[:6]
     assert view([*history, lamp]).suspended == SuspensionView(
         since=at(-52), equipment=["layout-lamps"], round=1, policy="suspend-round"
@@ -255,15 +225,15 @@ def test_a_suspension_is_shown_until_the_fault_is_cleared_000_7_7() -> None:
 
 def test_seats_and_signs_pass_through() -> None:
     signs = [
-        event(SeatTaken, "dealer", minutes=-100, player="p1", seat=3),
+        event(SeatTaken, "dealer", at=at(-100), player="p1", seat=3),
         event(
             LimitsNoticePosted,
             "supervisor",
-            minutes=-90,
+            at=at(-90),
             limits=Limits(minimum=20, maximum=2_000),
             effective_at=at(-60),
         ),
-        event(ClosingNoticePosted, "supervisor", minutes=-80, close_at=at(30)),
+        event(ClosingNoticePosted, "supervisor", at=at(-80), close_at=at(30)),
     ]
     v = view(opened() + signs)
     assert v.seats == {3: "p1"}
@@ -345,7 +315,7 @@ def test_the_view_encodes_to_json() -> None:
     correction = CORRECTION_2
     history = [
         *opened(),
-        event(SeatTaken, "dealer", minutes=-100, player="p1", seat=3),
+        event(SeatTaken, "dealer", at=at(-100), player="p1", seat=3),
         *ROUND_1,
         *ROUND_2,
         correction,
@@ -368,42 +338,34 @@ def test_the_view_encodes_to_json() -> None:
 
 
 def test_a_result_cancelled_or_invalidated_afterwards_is_no_longer_the_last_result() -> None:
-    cancelled = event(RoundCancelled, "supervisor", minutes=-54, round=1, reason="lamps out")
+    cancelled = event(RoundCancelled, "supervisor", at=at(-54), round=1, reason="lamps out")
     v = view(opened() + ROUND_1[:6] + [cancelled])  # 004 "Ralat Pengendalian"
     assert v.last_result is None  # no earlier result to fall back to
     invalidated = event(
         RoundInvalidated,
         "supervisor",
-        minutes=-54,
+        at=at(-54),
         round=1,
         reason=InvalidationReason.FRAUD,
         detail="marked dice",
     )
     assert view(opened() + ROUND_1[:6] + [invalidated]).last_result is None  # 000 §8.4
     # a later round's void does not take an earlier result away
-    later = event(RoundCancelled, "supervisor", minutes=-45, round=2, reason="tumbler")
+    later = event(RoundCancelled, "supervisor", at=at(-45), round=2, reason="tumbler")
     v = view(opened() + ROUND_1 + ROUND_2[:3] + [later])
     assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
 
 
 def test_a_result_voided_afterwards_gives_way_to_the_one_before() -> None:
     # Round 2's result (1 4 4) cancelled after it was confirmed (004): round 1's stands again.
-    cancelled = event(RoundCancelled, "supervisor", minutes=-44, round=2, reason="lamps out")
+    cancelled = event(RoundCancelled, "supervisor", at=at(-44), round=2, reason="lamps out")
     v = view(opened() + ROUND_1 + ROUND_2[:6] + [cancelled])
     assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
     # a correction of round 2 before that does not make round 2 its own "previous"
-    corrected = event(
-        ResultCorrected,
-        "supervisor",
-        minutes=-45,
-        round=2,
-        before=(1, 4, 4),
-        after=(1, 4, 5),
-        reason="misread",
-    )
-    v = view(opened() + ROUND_1 + ROUND_2[:6] + [corrected, cancelled])
+    correction = corrected((1, 4, 4), (1, 4, 5), "misread", 2, at=at(-45))
+    v = view(opened() + ROUND_1 + ROUND_2[:6] + [correction, cancelled])
     assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
-    assert view(opened() + ROUND_1 + ROUND_2[:6] + [corrected]).last_result == ResultView(
+    assert view(opened() + ROUND_1 + ROUND_2[:6] + [correction]).last_result == ResultView(
         round=2, dice=(1, 4, 5), total=10
     )
 

@@ -1,7 +1,5 @@
 """The winning areas a layout lights (000 §2.3) and the verdict on what it reports."""
 
-from datetime import UTC, datetime
-
 import pytest
 
 from sicbo.game.evaluation import winning_bets
@@ -16,8 +14,7 @@ from sicbo.illumination.lamps import (
 )
 from sicbo_contracts.base import Role
 from sicbo_contracts.illumination import IlluminationFault, LayoutIlluminated
-
-NOW = datetime(2024, 6, 3, 20, 0, tzinfo=UTC)
+from tests.support.common import NOW
 
 
 def judged(expected: list[str], lit: list[str] | None):

@@ -27,17 +27,14 @@ from sicbo_contracts.lifecycle import (
     TableSuspended,
     Uncover,
 )
-from tests.unit.lifecycle.builders import (
-    Fact,
-    at,
-    command,
-    event,
+from tests.support.common import Fact, at, command, event
+from tests.support.lifecycle import (
     given,
-    opened_table,
     phase_after,
     played_rounds,
     refused,
     round_through,
+    table_opened,
     when,
 )
 
@@ -54,7 +51,7 @@ from tests.unit.lifecycle.builders import (
     ],
 )
 def test_no_result_carries_the_profiles_consequence(profile: str, consequence: str) -> None:
-    history = [*opened_table(profile), *round_through(1, Phase.UNCOVERED, profile=profile)]
+    history = [table_opened(profile), *round_through(1, Phase.UNCOVERED, profile=profile)]
     cmd = command(DeclareNoResult, "dealer", round=1, reason=NoResultReason.DICE_NOT_FLAT)
     events = when(history, cmd)
     assert events == [
@@ -72,31 +69,31 @@ def test_no_result_carries_the_profiles_consequence(profile: str, consequence: s
 
 
 def test_a_game_supervisor_may_announce_no_result_000_7_1() -> None:
-    history = [*opened_table(), *round_through(1, Phase.STARTED)]
+    history = [table_opened(), *round_through(1, Phase.STARTED)]
     cmd = command(DeclareNoResult, "supervisor", round=1, reason=NoResultReason.TUMBLER_FAULT)
     [declared] = when(history, cmd)
     assert isinstance(declared, NoResultDeclared) and declared.consequence == "refund"
 
 
 def test_no_result_after_the_result_is_confirmed_is_refused_000_7() -> None:
-    history = [*opened_table(), *round_through(1, Phase.RESULT_CONFIRMED)]
+    history = [table_opened(), *round_through(1, Phase.RESULT_CONFIRMED)]
     cmd = command(DeclareNoResult, "dealer", round=1, reason=NoResultReason.DICE_NOT_FLAT)
     refused(history, cmd, "has a confirmed result")
 
 
 def test_no_result_is_announced_once() -> None:
-    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
+    history = [table_opened(), *round_through(1, Phase.UNCOVERED)]
     cmd = command(DeclareNoResult, "dealer", round=1, reason=NoResultReason.BROKEN_DICE)
     history += when(history, cmd)
-    refused(history, cmd, r"round 1 already ended \(no-result\)")
+    refused(history, cmd, match=r"round 1 already ended \(no-result\)")
 
 
 def test_a_void_round_completes_by_settlement_then_the_next_round_starts_002_art_3_3() -> None:
-    history = [*opened_table("macau-2003"), *round_through(1, Phase.UNCOVERED)]
+    history = [table_opened("macau-2003"), *round_through(1, Phase.UNCOVERED)]
     history += when(
         history, command(DeclareNoResult, "dealer", round=1, reason=NoResultReason.DICE_NOT_FLAT)
     )
-    refused(history, command(StartRound, "dealer", round=2, tumbles=3), "002 art. 4")
+    refused(history, command(StartRound, "dealer", round=2, tumbles=3), match="002 art. 4")
     history += when(history, command(CompleteRound, "service", round=1, players=["p1"]))
     assert when(history, command(StartRound, "dealer", round=2, tumbles=3))
 
@@ -117,7 +114,7 @@ def invalidate(reason: InvalidationReason, forfeits: list[str] | None = None) ->
 
 @pytest.mark.parametrize("phase", [Phase.BETTING_OPEN, Phase.UNCOVERED])
 def test_a_supervisor_invalidates_the_outcome_000_8_4(phase: Phase) -> None:
-    history = [*opened_table(), *round_through(1, phase)]
+    history = [table_opened(), *round_through(1, phase)]
     events = when(history, invalidate(InvalidationReason.BRAWL))
     assert events == [
         event(
@@ -135,12 +132,12 @@ def test_a_supervisor_invalidates_the_outcome_000_8_4(phase: Phase) -> None:
 def test_a_confirmed_result_is_settled_so_it_is_corrected_not_invalidated() -> None:
     """Settlement pays a confirmed result at once (000 §7.6): voiding it afterwards would leave
     the money on the result, so the lifecycle refuses and points to a correction."""
-    history = [*opened_table(), *round_through(1, Phase.RESULT_CONFIRMED)]
+    history = [table_opened(), *round_through(1, Phase.RESULT_CONFIRMED)]
     refused(history, invalidate(InvalidationReason.BRAWL), "correct the result")
 
 
 def test_a_fraudsters_wager_may_be_forfeited_000_8_5() -> None:
-    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
+    history = [table_opened(), *round_through(1, Phase.UNCOVERED)]
     [invalidated] = when(history, invalidate(InvalidationReason.FRAUD, ["p3"]))
     assert isinstance(invalidated, RoundInvalidated) and invalidated.forfeits == ["p3"]
 
@@ -149,18 +146,18 @@ def test_a_fraudsters_wager_may_be_forfeited_000_8_5() -> None:
     "reason", [r for r in InvalidationReason if r is not InvalidationReason.FRAUD]
 )
 def test_forfeits_only_for_fraud_000_8_5(reason: InvalidationReason) -> None:
-    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
-    refused(history, invalidate(reason, ["p3"]), r"only .* for fraud \(000 §8\.5, §8\.4\.2\)")
+    history = [table_opened(), *round_through(1, Phase.UNCOVERED)]
+    refused(history, invalidate(reason, ["p3"]), match=r"only .* for fraud \(000 §8\.5, §8\.4\.2\)")
 
 
 def test_a_completed_round_cannot_be_invalidated_000_8_4() -> None:
-    history = [*opened_table(), *played_rounds(1, 1)]
+    history = [table_opened(), *played_rounds(1, 1)]
     refused(history, invalidate(InvalidationReason.FIRE), "already completed")
 
 
 @pytest.mark.parametrize("profile", ["macau-2003", "macau-2004", "online-live"])
 def test_invalidation_only_where_the_profile_has_it_000_8_4(profile: str) -> None:
-    history = [*opened_table(profile), *round_through(1, Phase.UNCOVERED, profile=profile)]
+    history = [table_opened(profile), *round_through(1, Phase.UNCOVERED, profile=profile)]
     refused(history, invalidate(InvalidationReason.FIRE), "no supervisor invalidation")
 
 
@@ -174,8 +171,8 @@ def malfunction(role: str = "dealer", *, round_no: int | None = None) -> ReportM
 
 
 def suspended(profile: str, phase: Phase, *, minutes: float = -10) -> list[Fact]:
-    history = [*opened_table(profile), *round_through(1, phase, profile=profile)]
-    return history + when(history, malfunction(), minutes=minutes)
+    history = [table_opened(profile), *round_through(1, phase, profile=profile)]
+    return history + when(history, malfunction(), at=at(minutes))
 
 
 @pytest.mark.parametrize(
@@ -188,7 +185,7 @@ def suspended(profile: str, phase: Phase, *, minutes: float = -10) -> list[Fact]
     ],
 )
 def test_a_malfunction_suspends_under_the_profiles_policy(profile: str, policy: str) -> None:
-    history = [*opened_table(profile), *round_through(1, Phase.RESULT_CONFIRMED, profile=profile)]
+    history = [table_opened(profile), *round_through(1, Phase.RESULT_CONFIRMED, profile=profile)]
     events = when(history, malfunction("service"))
     assert events == [
         event(
@@ -206,7 +203,7 @@ def test_a_malfunction_suspends_under_the_profiles_policy(profile: str, policy: 
 
 
 def test_a_malfunction_between_rounds_names_no_round() -> None:
-    history = [*opened_table(), *played_rounds(1, 1)]
+    history = [table_opened(), *played_rounds(1, 1)]
     [suspension] = when(history, malfunction("inspector"))
     assert isinstance(suspension, TableSuspended) and suspension.round is None
 
@@ -230,7 +227,7 @@ def test_a_second_malfunction_keeps_the_first_time_of_suspension() -> None:
 def test_no_further_play_until_the_fault_is_rectified_000_7_7(
     phase: Phase, cmd: StartRound | OpenBetting | Uncover
 ) -> None:
-    refused(suspended("cca-1992", phase), cmd, r"suspended since .*000 §7\.7")
+    refused(suspended("cca-1992", phase), cmd, match=r"suspended since .*000 §7\.7")
 
 
 def test_betting_still_closes_while_suspended() -> None:
@@ -271,12 +268,12 @@ def test_a_suspended_online_round_resumes_once_fixed_004() -> None:
     """004: "if the problem can be solved quickly, the round resumes and continues as usual"."""
     history = suspended("online-live", Phase.BETTING_CLOSED)
     refused(history, command(Uncover, "dealer", round=1), "suspended")
-    history += when(history, command(ClearFault, "inspector", detail="stream back"), minutes=-5)
+    history += when(history, command(ClearFault, "inspector", detail="stream back"), at=at(-5))
     assert when(history, command(Uncover, "dealer", round=1))
 
 
 def test_clearing_a_fault_that_is_not_there_is_refused() -> None:
-    refused(opened_table(), command(ClearFault, "inspector", detail="x"), "not suspended")
+    refused(table_opened(), command(ClearFault, "inspector", detail="x"), "not suspended")
 
 
 # ---- cancellation (004 "Ralat Pengendalian") ----------------------------------------------------
@@ -288,21 +285,21 @@ def cancel(round_no: int = 1) -> CancelRound:
 
 @pytest.mark.parametrize("phase", [Phase.STARTED, Phase.BETTING_OPEN, Phase.UNCOVERED])
 def test_a_supervisor_cancels_a_round_before_its_result(phase: Phase) -> None:
-    history = [*opened_table(), *round_through(1, phase)]
+    history = [table_opened(), *round_through(1, phase)]
     events = when(history, cancel())
     assert events == [event(RoundCancelled, "supervisor", round=1, reason="no quick fix")]
     assert phase_after(history, events) is Phase.CANCELLED
 
 
 def test_a_cancelled_round_waits_for_settlement_refunds_004() -> None:
-    history = [*opened_table("online-live"), *round_through(1, Phase.BETTING_OPEN)]
+    history = [table_opened("online-live"), *round_through(1, Phase.BETTING_OPEN)]
     history += when(history, cancel())
-    refused(history, command(StartRound, "dealer", round=2, tumbles=3), "002 art. 4")
+    refused(history, command(StartRound, "dealer", round=2, tumbles=3), match="002 art. 4")
     assert when(history, command(CompleteRound, "service", round=1))
 
 
 def test_a_confirmed_result_at_a_land_table_settles_by_the_dice_000_7_6() -> None:
-    refused(suspended("cca-1992", Phase.RESULT_CONFIRMED), cancel(), r"000 §7\.6")
+    refused(suspended("cca-1992", Phase.RESULT_CONFIRMED), cancel(), match=r"000 §7\.6")
 
 
 @pytest.mark.parametrize("phase", [Phase.RESULT_CONFIRMED, Phase.COMPLETED])
@@ -312,8 +309,8 @@ def test_a_suspended_online_round_with_a_confirmed_result_is_cancelled_after_the
     """004 "Ralat Pengendalian": not fixed quickly, the round is cancelled and every wager
     refunded, even after its result was settled by the dice (settlement voids it). The fault
     of the layout is found after the result, often after settlement completed the round."""
-    history = [*opened_table("online-live"), *round_through(1, phase, profile="online-live")]
-    history += when(history, malfunction("service", round_no=1), minutes=-10)
+    history = [table_opened("online-live"), *round_through(1, phase, profile="online-live")]
+    history += when(history, malfunction("service", round_no=1), at=at(-10))
     events = when(history, cancel())
     assert events == [event(RoundCancelled, "supervisor", round=1, reason="no quick fix")]
     state = given(history, events)
@@ -327,30 +324,32 @@ def test_a_suspended_online_round_with_a_confirmed_result_waits_for_the_grace_00
     ``fault_grace_seconds`` (120 s here) of the suspension it may not be cancelled yet."""
     history = suspended("online-live", Phase.RESULT_CONFIRMED, minutes=-1)
     refused(history, cancel(), r"allows 120 s to fix the fault")
-    assert when(history, cancel(), minutes=1)  # exactly at the end of the grace
+    assert when(history, cancel(), at=at(1))  # exactly at the end of the grace
 
 
 def test_an_unsuspended_online_round_with_a_confirmed_result_is_not_cancelled() -> None:
-    history = [*opened_table("online-live")]
+    history = [table_opened("online-live")]
     history += round_through(1, Phase.COMPLETED, profile="online-live")
-    refused(history, cancel(), r"settled by the dice \(000 §7\.6\)")
-    history += when(history, malfunction("service"), minutes=-10)  # between rounds: no round
+    refused(history, cancel(), match=r"settled by the dice \(000 §7\.6\)")
+    history += when(history, malfunction("service"), at=at(-10))  # between rounds: no round
     refused(history, cancel(), r"only while suspended")
 
 
 def test_a_cleared_online_fault_does_not_cancel_the_result_004() -> None:
     history = suspended("online-live", Phase.RESULT_CONFIRMED, minutes=-10)
-    history += when(history, command(ClearFault, "inspector", detail="lamps back"), minutes=-5)
-    refused(history, cancel(), r"000 §7\.6")
+    history += when(history, command(ClearFault, "inspector", detail="lamps back"), at=at(-5))
+    refused(history, cancel(), match=r"000 §7\.6")
 
 
 def test_a_malfunction_found_after_the_next_round_started_is_recorded_000_7_7() -> None:
     """The layout is checked after the result; the next round may already be under way."""
-    history = [*opened_table(), *played_rounds(1, 1), *round_through(2, Phase.BETTING_OPEN)]
+    history = [table_opened(), *played_rounds(1, 1), *round_through(2, Phase.BETTING_OPEN)]
     [suspension] = when(history, malfunction("service", round_no=1))
     assert isinstance(suspension, TableSuspended) and suspension.round == 1
     refused(
-        [*history, suspension], command(Uncover, "dealer", round=2), r"suspended since .*000 §7\.7"
+        [*history, suspension],
+        command(Uncover, "dealer", round=2),
+        match=r"suspended since .*000 §7\.7",
     )
 
 
@@ -361,9 +360,9 @@ def test_a_suspended_online_round_before_its_result_is_cancelled_004() -> None:
 
 
 def test_a_cancelled_round_is_not_cancelled_again() -> None:
-    history = [*opened_table(), *round_through(1, Phase.STARTED)]
+    history = [table_opened(), *round_through(1, Phase.STARTED)]
     history += when(history, cancel())
-    refused(history, cancel(), r"already ended \(cancelled\)")
+    refused(history, cancel(), match=r"already ended \(cancelled\)")
 
 
 # ---- completion by settlement -------------------------------------------------------------------
@@ -381,7 +380,7 @@ def test_a_cancelled_round_is_not_cancelled_again() -> None:
 def test_settlement_completes_a_void_round(
     ending: DeclareNoResult | InvalidateRound | CancelRound,
 ) -> None:
-    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
+    history = [table_opened(), *round_through(1, Phase.UNCOVERED)]
     history += when(history, ending)
     assert when(history, command(CompleteRound, "service", round=1)) == [
         event(RoundCompleted, "service", round=1, players=[])
@@ -390,11 +389,11 @@ def test_settlement_completes_a_void_round(
 
 @pytest.mark.parametrize("phase", [Phase.STARTED, Phase.BETTING_CLOSED, Phase.UNCOVERED])
 def test_a_round_without_an_outcome_cannot_complete(phase: Phase) -> None:
-    history = [*opened_table(), *round_through(1, phase)]
+    history = [table_opened(), *round_through(1, phase)]
     refused(history, command(CompleteRound, "service", round=1), "has no outcome yet")
 
 
 def test_a_round_completes_once() -> None:
-    history = [*opened_table(), *round_through(1, Phase.RESULT_CONFIRMED)]
+    history = [table_opened(), *round_through(1, Phase.RESULT_CONFIRMED)]
     history += when(history, command(CompleteRound, "service", round=1, players=["p1"]))
     refused(history, command(CompleteRound, "service", round=1), "already completed")

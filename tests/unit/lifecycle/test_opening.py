@@ -17,17 +17,14 @@ from sicbo_contracts.lifecycle import (
     TableOpened,
     TakeSeat,
 )
-from tests.unit.lifecycle.builders import (
-    PROFILES,
-    command,
+from tests.support.common import PROFILES, at, command, default_paytable, event
+from tests.support.lifecycle import (
     config,
-    default_paytable,
-    event,
     given,
-    opened_table,
     played_rounds,
     refused,
     round_through,
+    table_opened,
     when,
 )
 
@@ -60,7 +57,7 @@ def test_an_unknown_profile_is_refused() -> None:
 def test_a_minimum_above_the_maximum_is_refused_000_4_1() -> None:
     cfg = msgspec.structs.replace(config(), limits=Limits(minimum=500, maximum=100))
     cmd = command(OpenTable, "operator", config=cfg)
-    refused([], cmd, r"minimum wager 500 is above the maximum 100 \(000 §4\.1\)")
+    refused([], cmd, match=r"minimum wager 500 is above the maximum 100 \(000 §4\.1\)")
 
 
 def test_a_unit_below_one_is_refused_000_4_1() -> None:
@@ -72,17 +69,19 @@ def test_a_countdown_profile_needs_betting_seconds_004() -> None:
     """004 "Cara Bermain": betting runs on a countdown, so its length is part of the table."""
     cfg = msgspec.structs.replace(config("online-live"), betting_seconds=None)
     refused(
-        [], command(OpenTable, "operator", config=cfg), "countdown.*betting_seconds is required"
+        [],
+        command(OpenTable, "operator", config=cfg),
+        match="countdown.*betting_seconds is required",
     )
 
 
 def test_betting_seconds_are_refused_where_the_dealer_calls_no_more_bets_000_5_2() -> None:
     cmd = command(OpenTable, "operator", config=config("cca-1992", betting_seconds=20))
-    refused([], cmd, r"no betting countdown.*000 §5\.2")
+    refused([], cmd, match=r"no betting countdown.*000 §5\.2")
 
 
 def test_an_open_table_cannot_be_opened_again() -> None:
-    refused(opened_table(), command(OpenTable, "operator", config=config()), "already open")
+    refused(table_opened(), command(OpenTable, "operator", config=config()), "already open")
 
 
 @pytest.mark.parametrize(
@@ -111,22 +110,22 @@ def test_nothing_happens_at_a_table_never_opened(cmd: LifecycleCommand) -> None:
     ids=lambda c: type(c).__name__,
 )
 def test_after_closing_every_command_but_open_table_is_refused(cmd: LifecycleCommand) -> None:
-    history = [*opened_table(), *played_rounds(1, 3), event(TableClosed, "supervisor", minutes=-5)]
-    refused(history, cmd, "table T1 was closed at .*only OpenTable")
+    history = [table_opened(), *played_rounds(1, 3), event(TableClosed, "supervisor", at=at(-5))]
+    refused(history, cmd, match="table T1 was closed at .*only OpenTable")
 
 
 def test_a_reopened_table_continues_the_round_numbers() -> None:
     """A round number is never reused: subjects and settlement filters are per round."""
-    history = [*opened_table(), *played_rounds(1, 3), event(TableClosed, "supervisor", minutes=-5)]
+    history = [table_opened(), *played_rounds(1, 3), event(TableClosed, "supervisor", at=at(-5))]
     reopened = history + when(history, command(OpenTable, "operator", config=config()))
     state = given(reopened)
     assert state.status is TableStatus.OPEN
     assert state.next_round == 4
     assert state.round is not None and state.round.phase is Phase.COMPLETED
-    refused(reopened, command(StartRound, "dealer", round=1, tumbles=3), "next round .* is 4")
+    refused(reopened, command(StartRound, "dealer", round=1, tumbles=3), match="next round .* is 4")
     assert when(reopened, command(StartRound, "dealer", round=4, tumbles=3))
 
 
 def test_a_table_with_a_round_in_progress_keeps_it_through_evolve() -> None:
-    state = given(opened_table(), round_through(1, Phase.BETTING_OPEN))
+    state = given(table_opened(), round_through(1, Phase.BETTING_OPEN))
     assert state.round is not None and state.round.in_progress

@@ -18,18 +18,8 @@ from sicbo_contracts.lifecycle import (
     TableClosed,
     TableOpened,
 )
-from tests.unit.lifecycle.builders import (
-    Fact,
-    at,
-    command,
-    config,
-    event,
-    given,
-    opened_table,
-    refused,
-    round_through,
-    when_at,
-)
+from tests.support.common import Fact, at, command, event
+from tests.support.lifecycle import config, given, refused, round_through, table_opened, when
 
 FRIDAY = date(2024, 6, 7)
 MONDAY, TUESDAY, WEDNESDAY = date(2024, 6, 10), date(2024, 6, 11), date(2024, 6, 12)
@@ -38,13 +28,13 @@ DEFAULT = "macau-2004@v1"
 
 
 def macau_2004_table() -> list[Fact]:
-    return opened_table("macau-2004", minutes=-10 * 24 * 60)  # opened ten days ago
+    return [table_opened("macau-2004", at=at(-10 * 24 * 60))]  # opened ten days ago
 
 
 def proposed_thirty() -> list[Fact]:
     """total-5-16 at 30 to 1, applied for on Friday 2024-06-07."""
     cmd = command(ProposePaytable, "operator", choices={"total-5-16": 30}, applied_on=FRIDAY)
-    return [*macau_2004_table(), *when_at(macau_2004_table(), cmd, at(day=FRIDAY))]
+    return [*macau_2004_table(), *when(macau_2004_table(), cmd, at=at(day=FRIDAY))]
 
 
 def approved_thirty(adoption: date = WEDNESDAY) -> list[Fact]:
@@ -56,7 +46,7 @@ def approved_thirty(adoption: date = WEDNESDAY) -> list[Fact]:
         acknowledged_no_house_edge=["odd", "even"],
     )
     history = proposed_thirty()
-    return [*history, *when_at(history, cmd, at(day=MONDAY))]
+    return [*history, *when(history, cmd, at=at(day=MONDAY))]
 
 
 @pytest.mark.parametrize(
@@ -79,7 +69,7 @@ def test_operator_proposes_total_5_16_at_30_to_1_002_2004_art_6_6() -> None:
     assert proposed == event(
         PaytableProposed,
         "operator",
-        when=at(day=FRIDAY),
+        at=at(day=FRIDAY),
         paytable=THIRTY,
         choices={"total-5-16": 30},
         applied_on=FRIDAY,
@@ -91,7 +81,7 @@ def test_operator_proposes_total_5_16_at_30_to_1_002_2004_art_6_6() -> None:
 
 def test_a_choice_outside_the_range_is_refused_002_2004_art_6_6() -> None:
     cmd = command(ProposePaytable, "operator", choices={"total-5-16": 31}, applied_on=FRIDAY)
-    refused(macau_2004_table(), cmd, r"pays 18 to 30 to 1, got 31 \(002/2004 art\. 6\(6\)\)")
+    refused(macau_2004_table(), cmd, match=r"pays 18 to 30 to 1, got 31 \(002/2004 art\. 6\(6\)\)")
 
 
 def test_an_unknown_choice_is_refused() -> None:
@@ -101,7 +91,7 @@ def test_an_unknown_choice_is_refused() -> None:
 
 def test_a_profile_without_options_has_nothing_to_propose() -> None:
     cmd = command(ProposePaytable, "operator", choices={}, applied_on=FRIDAY)
-    refused(opened_table("cca-1992"), cmd, "'cca-1992' has no optional pays")
+    refused(table_opened("cca-1992"), cmd, "'cca-1992' has no optional pays")
 
 
 def test_approval_three_working_days_after_a_friday_application_is_wednesday() -> None:
@@ -109,7 +99,7 @@ def test_approval_three_working_days_after_a_friday_application_is_wednesday() -
     assert approved_thirty()[-1] == event(
         PaytableApproved,
         "supervisor",
-        when=at(day=MONDAY),
+        at=at(day=MONDAY),
         paytable=THIRTY,
         adoption_date=WEDNESDAY,
         no_house_edge=["even", "odd"],
@@ -127,7 +117,7 @@ def test_adoption_on_tuesday_after_a_friday_application_is_refused_002_2004_art_
     refused(
         proposed_thirty(),
         cmd,
-        r"applied for on Fri 2024-06-07.*Wed 2024-06-12 at the earliest, not Tue 2024-06-11"
+        match=r"applied for on Fri 2024-06-07.*Wed 2024-06-12 at the earliest, not Tue 2024-06-11"
         r".*three working days.*002/2004 art\. 8",
     )
 
@@ -138,7 +128,7 @@ def test_approval_must_acknowledge_the_bets_with_no_house_edge() -> None:
     refused(
         proposed_thirty(),
         cmd,
-        r"NO HOUSE EDGE on: even, odd \(max RTP 1/1\).*acknowledged: none",
+        match=r"NO HOUSE EDGE on: even, odd \(max RTP 1/1\).*acknowledged: none",
     )
     partial = command(
         ApprovePaytable,
@@ -166,12 +156,12 @@ def test_an_authorisation_is_prior_never_retroactive_002_2004_art_8() -> None:
         acknowledged_no_house_edge=["odd", "even"],
     )
     thursday = at(day=date(2024, 6, 13))
-    refused(proposed_thirty(), cmd, "authorisation comes before adoption", moment=thursday)
+    refused(proposed_thirty(), cmd, "authorisation comes before adoption", at=thursday)
 
 
 def start_on(history: list[Fact], day: date, number: int) -> RoundStarted:
-    [started] = when_at(
-        history, command(StartRound, "dealer", round=number, tumbles=3), at(day=day)
+    [started] = when(
+        history, command(StartRound, "dealer", round=number, tumbles=3), at=at(day=day)
     )
     assert isinstance(started, RoundStarted)
     return started
@@ -189,33 +179,33 @@ def test_the_approved_paytable_is_used_only_from_its_adoption_date_002_2004_art_
 
 
 def test_a_table_opened_on_or_after_the_adoption_date_records_the_approved_paytable() -> None:
-    history = [*approved_thirty(), event(TableClosed, "supervisor", when=at(day=TUESDAY))]
+    history = [*approved_thirty(), event(TableClosed, "supervisor", at=at(day=TUESDAY))]
     open_table = command(OpenTable, "operator", config=config("macau-2004"))
-    assert when_at(history, open_table, at(day=WEDNESDAY)) == [
+    assert when(history, open_table, at=at(day=WEDNESDAY)) == [
         event(
             TableOpened,
             "operator",
-            when=at(day=WEDNESDAY),
+            at=at(day=WEDNESDAY),
             config=config("macau-2004"),
             paytable=THIRTY,
         )
     ]
-    [before] = when_at(history, open_table, at(day=TUESDAY))
+    [before] = when(history, open_table, at=at(day=TUESDAY))
     assert isinstance(before, TableOpened) and before.paytable == DEFAULT
 
 
 def test_a_paytable_of_another_profile_is_not_used() -> None:
     """An approval belongs to its profile: a table reopened under another profile ignores it."""
-    history = [*approved_thirty(), event(TableClosed, "supervisor", when=at(day=TUESDAY))]
+    history = [*approved_thirty(), event(TableClosed, "supervisor", at=at(day=TUESDAY))]
     open_table = command(OpenTable, "operator", config=config("macau-2003"))
-    [opened] = when_at(history, open_table, at(day=WEDNESDAY))
+    [opened] = when(history, open_table, at=at(day=WEDNESDAY))
     assert isinstance(opened, TableOpened) and opened.paytable == "macau-2003@v1"
 
 
 def test_an_application_dated_in_the_future_is_refused_002_2004_art_8() -> None:
     """A proposal dated after today could never be approved (its adoption date would overflow
     the calendar for 9999-12-31): the application must already have been made."""
-    history = [*opened_table("macau-2004")]
+    history = [table_opened("macau-2004")]
     refused(
         history,
         command(

@@ -32,7 +32,8 @@ from sicbo_contracts.lifecycle import (
     TakeSeat,
     Uncover,
 )
-from tests.unit.lifecycle.builders import PROFILES, TABLE, Fact, actor, at, command, config
+from tests.support.common import PROFILES, TABLE, Fact, actor, at, command
+from tests.support.lifecycle import config
 
 #: The role each step is normally sent by; a step may also come from any other role.
 PROPER: dict[str, Role] = {

@@ -36,19 +36,15 @@ from sicbo_contracts.lifecycle import (
     TakeSeat,
     Uncover,
 )
-from tests.unit.lifecycle.builders import (
-    NOW,
-    Fact,
-    at,
-    command,
+from tests.support.common import NOW, Fact, at, command
+from tests.support.lifecycle import (
     config,
     given,
-    opened_table,
     refused,
     round_through,
     seated,
+    table_opened,
     when,
-    when_at,
 )
 
 FRIDAY, MONDAY = date(2024, 6, 7), date(2024, 6, 10)
@@ -56,20 +52,20 @@ LIMITS = Limits(minimum=5, maximum=2_000)
 
 
 def _proposed() -> list[Fact]:
-    history = opened_table("macau-2004", minutes=-10 * 24 * 60)
+    history: list[Fact] = [table_opened("macau-2004", at=at(-10 * 24 * 60))]
     propose = command(ProposePaytable, "operator", choices={"total-6-15": 16}, applied_on=FRIDAY)
-    return history + when_at(history, propose, at(day=FRIDAY))
+    return history + when(history, propose, at=at(day=FRIDAY))
 
 
 def _suspended() -> list[Fact]:
-    history = opened_table()
+    history: list[Fact] = [table_opened()]
     return history + when(history, command(ReportMalfunction, "dealer", equipment="x", detail="y"))
 
 
 @dataclass(frozen=True)
 class Case:
     build: Callable[[Role], LifecycleCommand]
-    history: Callable[[], list[Fact]]
+    history: Callable[[], Fact | list[Fact]]
     allowed: frozenset[Role]
     moment: datetime = NOW
 
@@ -80,7 +76,7 @@ class Case:
 
 def case(
     build: Callable[[Role], LifecycleCommand],
-    history: Callable[[], list[Fact]],
+    history: Callable[[], Fact | list[Fact]],
     *allowed: Role,
     moment: datetime = NOW,
 ) -> Case:
@@ -99,21 +95,21 @@ CASES = [
     case(lambda r: command(OpenTable, r, config=config()), list, OPERATOR, SUPER),
     case(
         lambda r: command(PostLimitsNotice, r, limits=LIMITS, effective_at=at(30)),
-        opened_table,
+        table_opened,
         SUPER,
     ),
-    case(lambda r: command(ChangeLimits, r, limits=LIMITS, reason="r"), opened_table, SUPER),
+    case(lambda r: command(ChangeLimits, r, limits=LIMITS, reason="r"), table_opened, SUPER),
     case(
         lambda r: command(OverridePlayerLimits, r, player="p1", limits=LIMITS, reason="r"),
-        opened_table,
+        table_opened,
         SUPER,
     ),
-    case(lambda r: command(PostClosingNotice, r, close_at=at(30)), opened_table, SUPER),
-    case(lambda r: command(CloseTable, r), opened_table, SUPER),
-    case(lambda r: command(TakeSeat, r, player="p1", seat=1), opened_table, DEALER, SUPER),
+    case(lambda r: command(PostClosingNotice, r, close_at=at(30)), table_opened, SUPER),
+    case(lambda r: command(CloseTable, r), table_opened, SUPER),
+    case(lambda r: command(TakeSeat, r, player="p1", seat=1), table_opened, DEALER, SUPER),
     case(
         lambda r: command(LeaveSeat, r, player="p1"),
-        lambda: opened_table() + seated("p1"),
+        lambda: [table_opened(), *seated("p1")],
         DEALER,
         SUPER,
     ),
@@ -121,7 +117,7 @@ CASES = [
         lambda r: command(
             ProposePaytable, r, choices={"total-5-16": 24}, applied_on=date(2024, 5, 31)
         ),
-        lambda: opened_table("macau-2004"),
+        lambda: table_opened("macau-2004"),
         OPERATOR,
     ),
     case(
@@ -137,29 +133,29 @@ CASES = [
         SUPER,
         moment=at(day=MONDAY),
     ),
-    case(lambda r: command(StartRound, r, round=1, tumbles=3), opened_table, DEALER, SUPER),
+    case(lambda r: command(StartRound, r, round=1, tumbles=3), table_opened, DEALER, SUPER),
     case(
         lambda r: command(OpenBetting, r, round=1),
-        lambda: opened_table() + round_through(1, Phase.STARTED),
+        lambda: [table_opened(), *round_through(1, Phase.STARTED)],
         DEALER,
     ),
     case(
         lambda r: command(CloseBetting, r, round=1),
-        lambda: (
-            opened_table("online-live")
-            + round_through(1, Phase.BETTING_OPEN, profile="online-live")
-        ),
+        lambda: [
+            table_opened("online-live"),
+            *round_through(1, Phase.BETTING_OPEN, profile="online-live"),
+        ],
         DEALER,
         SERVICE,
     ),
     case(
         lambda r: command(Uncover, r, round=1),
-        lambda: opened_table() + round_through(1, Phase.BETTING_CLOSED),
+        lambda: [table_opened(), *round_through(1, Phase.BETTING_CLOSED)],
         DEALER,
     ),
     case(
         lambda r: command(DeclareNoResult, r, round=1, reason=NoResultReason.DICE_NOT_FLAT),
-        lambda: opened_table() + round_through(1, Phase.UNCOVERED),
+        lambda: [table_opened(), *round_through(1, Phase.UNCOVERED)],
         DEALER,
         SUPER,
     ),
@@ -167,12 +163,12 @@ CASES = [
         lambda r: command(
             InvalidateRound, r, round=1, reason=InvalidationReason.RIOT, detail="riot"
         ),
-        lambda: opened_table() + round_through(1, Phase.UNCOVERED),
+        lambda: [table_opened(), *round_through(1, Phase.UNCOVERED)],
         SUPER,
     ),
     case(
         lambda r: command(ReportMalfunction, r, equipment="lamp", detail="dark"),
-        opened_table,
+        table_opened,
         DEALER,
         SUPER,
         INSPECTOR,
@@ -181,12 +177,12 @@ CASES = [
     case(lambda r: command(ClearFault, r, detail="fixed"), _suspended, INSPECTOR),
     case(
         lambda r: command(CancelRound, r, round=1, reason="r"),
-        lambda: opened_table() + round_through(1, Phase.UNCOVERED),
+        lambda: [table_opened(), *round_through(1, Phase.UNCOVERED)],
         SUPER,
     ),
     case(
         lambda r: command(CompleteRound, r, round=1),
-        lambda: opened_table() + round_through(1, Phase.RESULT_CONFIRMED),
+        lambda: [table_opened(), *round_through(1, Phase.RESULT_CONFIRMED)],
         SERVICE,
     ),
 ]
@@ -197,8 +193,12 @@ RIGHT = [(c, role) for c in CASES for role in sorted(c.allowed)]
 
 @pytest.mark.parametrize(("c", "role"), WRONG, ids=[f"{c.name}-by-{r.value}" for c, r in WRONG])
 def test_the_wrong_role_is_refused(c: Case, role: Role) -> None:
-    error = refused(c.history(), c.build(role), f"{role.value} .* may not {c.name}: only an? ")
-    assert error.code == "forbidden"
+    refused(
+        c.history(),
+        c.build(role),
+        match=f"{role.value} .* may not {c.name}: only an? ",
+        code="forbidden",
+    )
 
 
 @pytest.mark.parametrize(("c", "role"), RIGHT, ids=[f"{c.name}-by-{r.value}" for c, r in RIGHT])
@@ -207,20 +207,20 @@ def test_the_right_role_is_accepted(c: Case, role: Role) -> None:
 
 
 def test_a_dealer_cannot_invalidate_000_8_4() -> None:
-    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
+    history = [table_opened(), *round_through(1, Phase.UNCOVERED)]
     cmd = command(
         InvalidateRound, "dealer", round=1, reason=InvalidationReason.FRAUD, detail="marked"
     )
-    refused(history, cmd, r"only a supervisor may \(000 §8\.4\)")
+    refused(history, cmd, match=r"only a supervisor may \(000 §8\.4\)", code="forbidden")
 
 
 def test_a_supervisor_cannot_clear_a_fault_only_an_inspector_000_7_7() -> None:
     for role in ("dealer", "supervisor"):
         cmd = command(ClearFault, role, detail="looks fine")
-        refused(_suspended(), cmd, r"only an inspector may \(000 §7\.7")
+        refused(_suspended(), cmd, match=r"only an inspector may \(000 §7\.7", code="forbidden")
 
 
 def test_a_command_for_another_table_is_refused() -> None:
     cmd = command(CloseTable, "supervisor")
     wrong_table = type(cmd)(command_id="x", table="T2", actor=cmd.actor)
-    refused(opened_table(), wrong_table, "command for table 'T2' reached the state of table 'T1'")
+    refused(table_opened(), wrong_table, "command for table 'T2' reached the state of table 'T1'")

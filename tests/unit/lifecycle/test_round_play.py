@@ -24,29 +24,20 @@ from sicbo_contracts.lifecycle import (
     Uncover,
     Uncovered,
 )
-from tests.unit.lifecycle.builders import (
-    at,
-    command,
-    event,
-    given,
-    opened_table,
-    played_rounds,
-    refused,
-    round_through,
-    when,
-)
+from tests.support.common import at, command, event
+from tests.support.lifecycle import given, played_rounds, refused, round_through, table_opened, when
 
 
 def test_the_first_round_is_round_1_and_records_its_paytable_000_5_1() -> None:
-    events = when(opened_table(), command(StartRound, "dealer", round=1, tumbles=3))
+    events = when(table_opened(), command(StartRound, "dealer", round=1, tumbles=3))
     assert events == [event(RoundStarted, "dealer", round=1, tumbles=3, paytable="cca-1992@v1")]
-    state = given(opened_table(), events)
+    state = given(table_opened(), events)
     assert state.round is not None
     assert (state.round.number, state.round.phase) == (1, Phase.STARTED)
 
 
 def test_a_game_supervisor_may_start_the_round_000_5_1() -> None:
-    [started] = when(opened_table(), command(StartRound, "supervisor", round=1, tumbles=4))
+    [started] = when(table_opened(), command(StartRound, "supervisor", round=1, tumbles=4))
     assert isinstance(started, RoundStarted)
 
 
@@ -54,30 +45,31 @@ def test_a_game_supervisor_may_start_the_round_000_5_1() -> None:
 def test_fewer_than_three_tumbles_is_refused_re_shake_000_5_1_002_art_2_004(tumbles: int) -> None:
     cmd = command(StartRound, "dealer", round=1, tumbles=tumbles)
     refused(
-        opened_table(),
+        table_opened(),
         cmd,
-        rf"tumbled {tumbles} time\(s\).*at least 3 times \(000 §5\.1, 002 art\. 2; 004: re-shake\)",
+        match=rf"tumbled {tumbles} time\(s\).*at least 3 times"
+        r" \(000 §5\.1, 002 art\. 2; 004: re-shake\)",
     )
 
 
 def test_the_first_round_must_be_numbered_1() -> None:
     cmd = command(StartRound, "dealer", round=2, tumbles=3)
-    refused(opened_table(), cmd, "round 2 cannot start: the next round of T1 is 1")
+    refused(table_opened(), cmd, "round 2 cannot start: the next round of T1 is 1")
 
 
 def test_round_numbers_have_no_gaps() -> None:
-    history = [*opened_table(), *played_rounds(1, 2)]
+    history = [table_opened(), *played_rounds(1, 2)]
     refused(history, command(StartRound, "dealer", round=4, tumbles=3), "next round of T1 is 3")
     assert when(history, command(StartRound, "dealer", round=3, tumbles=3))
 
 
 def test_a_completed_round_is_not_started_again() -> None:
-    history = [*opened_table(), *played_rounds(1, 2)]
+    history = [table_opened(), *played_rounds(1, 2)]
     refused(history, command(StartRound, "dealer", round=2, tumbles=3), "next round of T1 is 3")
 
 
 def test_a_started_round_is_not_started_again() -> None:
-    history = [*opened_table(), *round_through(1, Phase.STARTED)]
+    history = [table_opened(), *round_through(1, Phase.STARTED)]
     refused(history, command(StartRound, "dealer", round=1, tumbles=3), "already started")
 
 
@@ -94,16 +86,16 @@ def test_a_started_round_is_not_started_again() -> None:
 def test_the_next_round_waits_until_every_winner_is_paid_002_art_4(phase: Phase) -> None:
     """002 art. 4: the cover may not go back on until every winning wager is paid, i.e. until
     settlement completes the round (RoundCompleted)."""
-    history = [*opened_table(), *round_through(1, phase)]
+    history = [table_opened(), *round_through(1, phase)]
     refused(
         history,
         command(StartRound, "dealer", round=2, tumbles=3),
-        rf"round 1 is not completed \({phase.value}\).*002 art\. 4",
+        match=rf"round 1 is not completed \({phase.value}\).*002 art\. 4",
     )
 
 
 def test_place_your_bets_after_the_tumble_000_5_1() -> None:
-    history = [*opened_table(), *round_through(1, Phase.STARTED)]
+    history = [table_opened(), *round_through(1, Phase.STARTED)]
     assert when(history, command(OpenBetting, "dealer", round=1)) == [
         event(BettingOpened, "dealer", round=1, closes_at=None)
     ]
@@ -112,7 +104,7 @@ def test_place_your_bets_after_the_tumble_000_5_1() -> None:
 def test_an_online_round_opens_betting_with_a_countdown_004() -> None:
     """004 "Cara Bermain": the betting countdown starts with the round."""
     history = [
-        *opened_table("online-live", betting_seconds=20),
+        table_opened("online-live", betting_seconds=20),
         *round_through(1, Phase.STARTED, profile="online-live"),
     ]
     events = when(history, command(OpenBetting, "dealer", round=1))
@@ -123,12 +115,12 @@ def test_an_online_round_opens_betting_with_a_countdown_004() -> None:
 
 
 def test_betting_is_opened_once() -> None:
-    history = [*opened_table(), *round_through(1, Phase.BETTING_OPEN)]
+    history = [table_opened(), *round_through(1, Phase.BETTING_OPEN)]
     refused(history, command(OpenBetting, "dealer", round=1), "already opened")
 
 
 def test_no_more_bets_by_the_dealer_000_5_2() -> None:
-    history = [*opened_table(), *round_through(1, Phase.BETTING_OPEN)]
+    history = [table_opened(), *round_through(1, Phase.BETTING_OPEN)]
     events = when(history, command(CloseBetting, "dealer", round=1))
     assert events == [event(BettingClosed, "dealer", round=1, by_countdown=False)]
     state = given(history, events)
@@ -138,7 +130,7 @@ def test_no_more_bets_by_the_dealer_000_5_2() -> None:
 
 def test_the_countdown_closes_betting_by_itself_004() -> None:
     history = [
-        *opened_table("online-live"),
+        table_opened("online-live"),
         *round_through(1, Phase.BETTING_OPEN, profile="online-live"),
     ]
     assert given(history).countdown_closes_at == at(-29) + timedelta(seconds=15)
@@ -148,18 +140,18 @@ def test_the_countdown_closes_betting_by_itself_004() -> None:
 
 
 def test_a_service_cannot_close_betting_where_there_is_no_countdown_000_5_2() -> None:
-    history = [*opened_table(), *round_through(1, Phase.BETTING_OPEN)]
+    history = [table_opened(), *round_through(1, Phase.BETTING_OPEN)]
     refused(history, command(CloseBetting, "service", round=1), "no betting countdown")
 
 
 @pytest.mark.parametrize("phase", [Phase.STARTED, Phase.BETTING_CLOSED, Phase.UNCOVERED])
 def test_no_more_bets_only_while_betting_is_open_000_5_2(phase: Phase) -> None:
-    history = [*opened_table(), *round_through(1, phase)]
+    history = [table_opened(), *round_through(1, phase)]
     refused(history, command(CloseBetting, "dealer", round=1), "betting of round 1 is not open")
 
 
 def test_uncover_after_no_more_bets_000_5_2() -> None:
-    history = [*opened_table(), *round_through(1, Phase.BETTING_CLOSED)]
+    history = [table_opened(), *round_through(1, Phase.BETTING_CLOSED)]
     assert when(history, command(Uncover, "dealer", round=1)) == [
         event(Uncovered, "dealer", round=1)
     ]
@@ -167,14 +159,16 @@ def test_uncover_after_no_more_bets_000_5_2() -> None:
 
 @pytest.mark.parametrize("phase", [Phase.STARTED, Phase.BETTING_OPEN])
 def test_the_tumbler_stays_covered_until_no_more_bets_000_5_2(phase: Phase) -> None:
-    history = [*opened_table(), *round_through(1, phase)]
+    history = [table_opened(), *round_through(1, phase)]
     refused(
-        history, command(Uncover, "dealer", round=1), r'only after "no more bets" \(000 §5\.2\)'
+        history,
+        command(Uncover, "dealer", round=1),
+        match=r'only after "no more bets" \(000 §5\.2\)',
     )
 
 
 def test_the_tumbler_is_uncovered_once() -> None:
-    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
+    history = [table_opened(), *round_through(1, Phase.UNCOVERED)]
     refused(history, command(Uncover, "dealer", round=1), "round 1 is uncovered")
 
 
@@ -192,16 +186,16 @@ ROUND_COMMANDS: list[LifecycleCommand] = [
 
 @pytest.mark.parametrize("cmd", ROUND_COMMANDS, ids=lambda c: type(c).__name__)
 def test_a_command_for_another_round_is_refused(cmd: LifecycleCommand) -> None:
-    history = [*opened_table(), *round_through(1, Phase.BETTING_OPEN)]
+    history = [table_opened(), *round_through(1, Phase.BETTING_OPEN)]
     refused(history, cmd, "round 2 is not the current round 1")
 
 
 @pytest.mark.parametrize("cmd", ROUND_COMMANDS, ids=lambda c: type(c).__name__)
 def test_a_round_command_before_any_round_is_refused(cmd: LifecycleCommand) -> None:
-    refused(opened_table(), cmd, "round 2 is not the current round: no round has started")
+    refused(table_opened(), cmd, "round 2 is not the current round: no round has started")
 
 
 def test_commands_for_a_completed_round_are_refused() -> None:
-    history = [*opened_table(), *played_rounds(1, 1)]
+    history = [table_opened(), *played_rounds(1, 1)]
     refused(history, command(OpenBetting, "dealer", round=1), "round 1 is already completed")
     refused(history, command(CompleteRound, "service", round=1), "already completed")

@@ -10,23 +10,14 @@ from sicbo_contracts.lifecycle import (
     TakeSeat,
     VacateNoticeIssued,
 )
-from tests.unit.lifecycle.builders import (
-    Fact,
-    command,
-    event,
-    given,
-    opened_table,
-    refused,
-    round_through,
-    seated,
-    when,
-)
+from tests.support.common import Fact, at, command, event
+from tests.support.lifecycle import given, refused, round_through, seated, table_opened, when
 
 FULL = ("p1", "p2", "p3")  # a three-seat table with every seat taken
 
 
 def three_seat_table(*players: str) -> list[Fact]:
-    return [*opened_table(seats=3), *seated(*players)]
+    return [table_opened(seats=3), *seated(*players)]
 
 
 def play(history: list[Fact], *wagered: tuple[str, ...]) -> list[Fact]:
@@ -44,9 +35,9 @@ def vacate_notices(events: list[Fact]) -> list[VacateNoticeIssued]:
 
 def test_a_dealer_seats_a_player() -> None:
     cmd = command(TakeSeat, "dealer", player="p1", seat=2)
-    events = when(opened_table(), cmd)
+    events = when(table_opened(), cmd)
     assert events == [event(SeatTaken, "dealer", player="p1", seat=2)]
-    assert given(opened_table(), events).seats == {2: "p1"}
+    assert given(table_opened(), events).seats == {2: "p1"}
 
 
 def test_a_seat_outside_the_layout_is_refused() -> None:
@@ -106,9 +97,9 @@ def test_no_notice_while_a_seat_is_free_000_8_9() -> None:
 def test_a_round_at_a_table_not_full_breaks_the_streak_000_8_9() -> None:
     """The three rounds must be consecutive rounds at a full table."""
     history = play(three_seat_table(*FULL), ("p1", "p2"), ("p1", "p2"))
-    history += when(history, command(LeaveSeat, "dealer", player="p1"), minutes=-20)
+    history += when(history, command(LeaveSeat, "dealer", player="p1"), at=at(-20))
     history = play(history, ("p2",))  # a round with seat 1 free
-    history += when(history, command(TakeSeat, "dealer", player="p4", seat=1), minutes=-15)
+    history += when(history, command(TakeSeat, "dealer", player="p4", seat=1), at=at(-15))
     history = play(history, ("p2", "p4"))
     assert given(history).idle_rounds["p3"] == 1
 

@@ -7,21 +7,16 @@ from types import MappingProxyType
 import pytest
 
 from sicbo.lifecycle import LifecycleState, Phase, TableStatus, evolve, fold, initial_state
-from sicbo_contracts.dice import DiceEntered, DiceRead, ResultConfirmed, ResultCorrected, ResultHeld
-from sicbo_contracts.lifecycle import (
-    NoResultDeclared,
-    NoResultReason,
-    RoundCompleted,
-)
-from tests.unit.lifecycle.builders import (
-    TABLE,
-    Fact,
-    event,
+from tests.support.common import NOW, SUPERVISOR, TABLE, Fact
+from tests.support.dice import confirmed, corrected, dice_read, entered, held
+from tests.support.lifecycle import (
+    completed,
     given,
-    opened_table,
+    no_result,
     phase_after,
     round_through,
     seated,
+    table_opened,
 )
 
 
@@ -32,7 +27,7 @@ def test_the_initial_state_is_a_table_never_opened() -> None:
 
 
 def test_fold_is_evolve_in_log_order() -> None:
-    history = [*opened_table(), *round_through(1, Phase.UNCOVERED)]
+    history = [table_opened(), *round_through(1, Phase.UNCOVERED)]
     state = initial_state(TABLE)
     for e in history:
         state = evolve(state, e)
@@ -40,7 +35,7 @@ def test_fold_is_evolve_in_log_order() -> None:
 
 
 def test_a_confirmed_result_moves_the_round_to_result_confirmed() -> None:
-    history = [*opened_table(), *round_through(1, Phase.RESULT_CONFIRMED)]
+    history = [table_opened(), *round_through(1, Phase.RESULT_CONFIRMED)]
     current = given(history).round
     assert current is not None
     assert (current.phase, current.ended_by, current.result) == (
@@ -52,63 +47,47 @@ def test_a_confirmed_result_moves_the_round_to_result_confirmed() -> None:
 
 def test_a_held_result_and_a_correction_are_recorded() -> None:
     history = [
-        *opened_table(),
+        table_opened(),
         *round_through(1, Phase.UNCOVERED),
-        event(DiceEntered, "dealer", round=1, dice=(5, 3, 2), announced=(2, 3, 5), total=10),
-        event(DiceRead, "service", round=1, dice=(1, 3, 5)),
-        event(ResultHeld, "dealer", round=1, entered=(2, 3, 5), read=(1, 3, 5)),
+        entered((5, 3, 2)),
+        dice_read((1, 3, 5)),
+        held((2, 3, 5), (1, 3, 5)),
     ]
-    held = given(history).round
-    assert held is not None and held.held and held.phase is Phase.UNCOVERED
-    assert held.entered == (5, 3, 2)
+    on_hold = given(history).round
+    assert on_hold is not None and on_hold.held and on_hold.phase is Phase.UNCOVERED
+    assert on_hold.entered == (5, 3, 2)
     history += [
-        event(
-            ResultConfirmed,
-            "supervisor",
-            round=1,
-            dice=(1, 3, 5),
-            total=9,
-            entered_by="supervisor-1",
-            reason="looked",
-        ),
-        event(
-            ResultCorrected, "supervisor", round=1, before=(1, 3, 5), after=(2, 3, 5), reason="x"
-        ),
+        confirmed((1, 3, 5), by=SUPERVISOR, entered_by=SUPERVISOR, reason="looked"),
+        corrected((1, 3, 5), (2, 3, 5), "x"),
     ]
-    corrected = given(history).round
-    assert corrected is not None
-    assert (corrected.held, corrected.result, corrected.corrections) == (False, (2, 3, 5), 1)
-    assert corrected.phase is Phase.RESULT_CONFIRMED
+    after = given(history).round
+    assert after is not None
+    assert (after.held, after.result, after.corrections) == (False, (2, 3, 5), 1)
+    assert after.phase is Phase.RESULT_CONFIRMED
 
 
 def test_a_late_confirmation_does_not_undo_a_void_round() -> None:
     history = [
-        *opened_table(),
+        table_opened(),
         *round_through(1, Phase.UNCOVERED),
-        event(
-            NoResultDeclared,
-            "dealer",
-            round=1,
-            reason=NoResultReason.DICE_NOT_FLAT,
-            consequence="refund",
-        ),
-        event(ResultConfirmed, "dealer", round=1, dice=(1, 1, 1), total=3, entered_by="d"),
+        no_result(1, "refund", at=NOW),
+        confirmed((1, 1, 1)),
     ]
     assert phase_after(history) is Phase.NO_RESULT
 
 
 def test_events_of_another_round_change_nothing() -> None:
-    history = [*opened_table(), *round_through(1, Phase.BETTING_OPEN)]
+    history = [table_opened(), *round_through(1, Phase.BETTING_OPEN)]
     before = given(history)
     stray: list[Fact] = [
-        event(ResultConfirmed, "dealer", round=7, dice=(1, 2, 3), total=6, entered_by="d"),
-        event(RoundCompleted, "service", round=7, players=[]),
+        confirmed((1, 2, 3), 7),
+        completed(7, at=NOW),
     ]
     assert given(history, stray) == before
 
 
 def test_a_completed_round_keeps_its_outcome_and_players() -> None:
-    history = [*opened_table(), *round_through(1, Phase.COMPLETED, players=["p1", "p2"])]
+    history = [table_opened(), *round_through(1, Phase.COMPLETED, players=["p1", "p2"])]
     current = given(history).round
     assert current is not None
     assert (current.phase, current.ended_by, current.players) == (
@@ -120,7 +99,7 @@ def test_a_completed_round_keeps_its_outcome_and_players() -> None:
 
 
 def test_the_state_is_immutable() -> None:
-    state = given(opened_table(), seated("p1"))
+    state = given(table_opened(), seated("p1"))
     with pytest.raises(dataclasses.FrozenInstanceError):
         state.last_round = 9  # type: ignore[misc]
     assert isinstance(state.seats, MappingProxyType)

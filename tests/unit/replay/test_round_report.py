@@ -4,8 +4,10 @@ import msgspec
 
 from sicbo.replay.report import MATCH, MISMATCH, round_report
 from sicbo_contracts.settlement import RoundSettled, WagerOutcome, WagersSettled
-from tests.unit.replay.builders import TABLE, StoredLog
-from tests.unit.settlement.builders import Log, chips, promo
+from tests.support.common import TABLE
+from tests.support.log import Log
+from tests.support.stream import StoredLog
+from tests.support.wagers import chips, promo
 
 
 def played(profile: str = "cca-1992") -> StoredLog:

@@ -6,8 +6,10 @@ import msgspec
 
 from sicbo.replay.verify import verify, verify_parallel
 from sicbo_contracts.settlement import WagersSettled
-from tests.unit.replay.builders import Stored, StoredLog
-from tests.unit.settlement.builders import NOW, PROFILES, Log, chips, promo
+from tests.support.common import NOW, PROFILES
+from tests.support.log import Log
+from tests.support.stream import Stored, StoredLog
+from tests.support.wagers import chips, promo
 
 
 def busy_table(profile: str, rounds: int = 5) -> StoredLog:

@@ -5,10 +5,11 @@ import msgspec
 
 from sicbo.replay.report import MATCH, MISMATCH, round_report
 from sicbo.replay.verify import verify
-from sicbo.settlement.engine import void
 from sicbo_contracts.settlement import WagerOutcome
-from tests.unit.replay.builders import TABLE, StoredLog
-from tests.unit.settlement.builders import NOW, SERVICE, Log, chips, promo
+from tests.support.common import TABLE
+from tests.support.log import Log
+from tests.support.stream import StoredLog
+from tests.support.wagers import chips, promo
 
 
 def settled_and_cancelled() -> tuple[StoredLog, int]:
@@ -24,24 +25,9 @@ def settled_and_cancelled() -> tuple[StoredLog, int]:
     return stored, cancel_seq
 
 
-def voided(stored: StoredLog, cancel_seq: int) -> list:
-    events = void(
-        stored.recorded(1),
-        table=TABLE,
-        round_no=1,
-        cancel_seq=cancel_seq,
-        reason="no quick fix",
-        actor=SERVICE,
-        at=NOW,
-    )
-    for e in events:
-        stored.append_settle(e)
-    return events
-
-
 def test_a_voided_round_matches_its_replay_every_wager_refunded() -> None:
     stored, cancel_seq = settled_and_cancelled()
-    voided(stored, cancel_seq)
+    stored.void(1, cancel_seq)
     report = round_report(stored.stored(), TABLE, 1)
     assert report.status == MATCH and report.problems == [], report.problems
     assert report.voided_by == cancel_seq and report.pending_corrections == []
@@ -65,7 +51,7 @@ def test_a_cancellation_not_voided_yet_is_pending_not_a_mismatch() -> None:
 
 def test_a_wrong_refund_is_a_mismatch() -> None:
     stored, cancel_seq = settled_and_cancelled()
-    [event] = voided(stored, cancel_seq)
+    [event] = stored.void(1, cancel_seq)
     seq, aggregate, _ = stored.settle_events[-1]
     first = event.adjustments[0]
     short = msgspec.structs.replace(first.after, returned=first.after.returned - 10)
@@ -86,8 +72,8 @@ def test_a_wrong_refund_is_a_mismatch() -> None:
 
 def test_a_round_voided_twice_or_without_a_cancellation_is_a_mismatch() -> None:
     stored, cancel_seq = settled_and_cancelled()
-    voided(stored, cancel_seq)
-    voided(stored, cancel_seq + 100)
+    stored.void(1, cancel_seq)
+    stored.void(1, cancel_seq + 100)
     report = round_report(stored.stored(), TABLE, 1)
     assert report.status == MISMATCH
     assert any("voided 2 times" in p for p in report.problems)
@@ -96,6 +82,6 @@ def test_a_round_voided_twice_or_without_a_cancellation_is_a_mismatch() -> None:
 
 def test_the_outcome_column_shows_the_refund() -> None:
     stored, cancel_seq = settled_and_cancelled()
-    voided(stored, cancel_seq)
+    stored.void(1, cancel_seq)
     report = round_report(stored.stored(), TABLE, 1)
     assert {w.outcome for w in report.wagers} == {WagerOutcome.VOID.value}

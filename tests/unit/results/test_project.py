@@ -1,6 +1,6 @@
 """The public message of each stored outcome (pure): status, dice, winners, reasons."""
 
-from datetime import UTC, datetime
+from datetime import timedelta
 
 import msgspec
 import pytest
@@ -9,7 +9,6 @@ from sicbo.game.dice import make_roll
 from sicbo.game.evaluation import winning_bets
 from sicbo.game.profiles import parse_paytable_ref
 from sicbo.results.project import SOURCE_TOKENS, SourceEvent, is_source, round_result, winners
-from sicbo_contracts.base import Actor, Role
 from sicbo_contracts.dice import ResultConfirmed, ResultCorrected
 from sicbo_contracts.lifecycle import (
     InvalidationReason,
@@ -20,21 +19,19 @@ from sicbo_contracts.lifecycle import (
     Uncovered,
 )
 from sicbo_contracts.results import PublicResult, ResultStatus, RoundResult
+from tests.support.common import DEALER, NOW, SUPERVISOR
 
-AT = datetime(2026, 3, 1, 20, 15, tzinfo=UTC)
-NOW = datetime(2026, 3, 1, 20, 15, 1, tzinfo=UTC)
-DEALER = Actor(id="dealer-1", role=Role.DEALER)
-SUPERVISOR = Actor(id="sup-1", role=Role.SUPERVISOR)
+PUBLISHED = NOW + timedelta(seconds=1)  # a second after the outcome was stored (at NOW)
 PAYTABLE = "macau-2004@v1"
 
 
 def publish(event: SourceEvent, seq: int = 41) -> RoundResult:
-    return round_result(event, paytable=PAYTABLE, source_seq=seq, published_at=NOW)
+    return round_result(event, paytable=PAYTABLE, source_seq=seq, published_at=PUBLISHED)
 
 
 def test_a_confirmed_result_has_sorted_dice_total_and_the_paytables_winners() -> None:
     event = ResultConfirmed(
-        table="T1", actor=DEALER, at=AT, round=3, dice=(2, 5, 5), total=12, entered_by="dealer-1"
+        table="T1", actor=DEALER, at=NOW, round=3, dice=(2, 5, 5), total=12, entered_by="dealer-1"
     )
     got = publish(event)
     assert (got.status, got.dice, got.total, got.corrects, got.reason) == (
@@ -50,7 +47,7 @@ def test_a_confirmed_result_has_sorted_dice_total_and_the_paytables_winners() ->
     assert {"big", "even", "double:5", "total:12", "combo:2-5", "pair-single:5-2"} <= set(expected)
     assert "small" not in expected and "triple:5" not in expected
     assert (got.table, got.round, got.paytable, got.source_seq) == ("T1", 3, PAYTABLE, 41)
-    assert (got.recorded_at, got.published_at) == (AT, NOW)
+    assert (got.recorded_at, got.published_at) == (NOW, PUBLISHED)
 
 
 def test_a_triple_kills_small_and_big_under_the_paytable() -> None:
@@ -62,7 +59,7 @@ def test_a_triple_kills_small_and_big_under_the_paytable() -> None:
 
 def test_a_correction_names_the_dice_it_replaces_and_the_new_winners() -> None:
     event = ResultCorrected(
-        table="T1", actor=SUPERVISOR, at=AT, round=3, before=(2, 5, 5), after=(6, 2, 5),
+        table="T1", actor=SUPERVISOR, at=NOW, round=3, before=(2, 5, 5), after=(6, 2, 5),
         reason="die read as 5, shows 6",
     )  # fmt: skip
     got = publish(event, 57)
@@ -81,7 +78,7 @@ def test_a_correction_names_the_dice_it_replaces_and_the_new_winners() -> None:
     [
         (
             NoResultDeclared(
-                table="T1", actor=DEALER, at=AT, round=3,
+                table="T1", actor=DEALER, at=NOW, round=3,
                 reason=NoResultReason.DICE_NOT_FLAT, detail="cocked die", consequence="refund",
             ),
             ResultStatus.VOID,
@@ -89,14 +86,14 @@ def test_a_correction_names_the_dice_it_replaces_and_the_new_winners() -> None:
         ),
         (
             RoundInvalidated(
-                table="T1", actor=SUPERVISOR, at=AT, round=3,
+                table="T1", actor=SUPERVISOR, at=NOW, round=3,
                 reason=InvalidationReason.FIRE, detail="kitchen fire, floor evacuated",
             ),
             ResultStatus.INVALIDATED,
             "fire",
         ),
         (
-            RoundCancelled(table="T1", actor=SUPERVISOR, at=AT, round=3, reason="lamps not fixed"),
+            RoundCancelled(table="T1", actor=SUPERVISOR, at=NOW, round=3, reason="lamps not fixed"),
             ResultStatus.CANCELLED,
             "lamps not fixed",
         ),
@@ -117,7 +114,7 @@ def test_rounds_without_a_result_carry_the_reason_and_no_dice(
 
 def test_the_wire_form_round_trips_and_ignores_unknown_fields() -> None:
     event = ResultConfirmed(
-        table="T1", actor=DEALER, at=AT, round=3, dice=(1, 2, 3), total=6, entered_by="dealer-1"
+        table="T1", actor=DEALER, at=NOW, round=3, dice=(1, 2, 3), total=6, entered_by="dealer-1"
     )
     wire = msgspec.json.encode(publish(event))
     body = msgspec.json.decode(wire)

@@ -9,7 +9,9 @@ from sicbo.settlement.engine import (
     with_dice,
 )
 from sicbo_contracts.settlement import SettlementAdjusted, WagerOutcome, WagerResult
-from tests.unit.settlement.builders import NOW, SERVICE, Log, chips, promo
+from tests.support.common import NOW, SERVICE, TABLE
+from tests.support.log import Log
+from tests.support.wagers import chips, promo
 
 
 def settled_round() -> tuple[Log, list[WagerResult]]:
@@ -24,7 +26,7 @@ def settled_round() -> tuple[Log, list[WagerResult]]:
 def adjust_to(current: list[WagerResult], before, after, seq: int = 99) -> list[SettlementAdjusted]:
     return adjust(
         current,
-        table="T1",
+        table=TABLE,
         round_no=1,
         paytable="cca-1992@v1",
         unit=1,

@@ -3,7 +3,9 @@ because the fault was not fixed in time, has every wager refunded by a compensat
 
 from sicbo.settlement.engine import PART_SIZE, adjust, apply_adjustments, settle, void, voided
 from sicbo_contracts.settlement import SettlementBasis, WagerOutcome, WagerResult
-from tests.unit.settlement.builders import NOW, SERVICE, Log, chips, promo
+from tests.support.common import NOW, SERVICE, TABLE
+from tests.support.log import Log
+from tests.support.wagers import chips, promo
 
 
 def settled_then_cancelled() -> tuple[Log, list[WagerResult], int]:
@@ -22,7 +24,7 @@ def settled_then_cancelled() -> tuple[Log, list[WagerResult], int]:
 def void_of(current: list[WagerResult], cancel_seq: int = 99) -> list:
     return void(
         current,
-        table="T1",
+        table=TABLE,
         round_no=1,
         cancel_seq=cancel_seq,
         reason="lamps not fixed in time",
@@ -62,7 +64,7 @@ def test_a_void_starts_from_the_adjusted_results() -> None:
     _, results, _ = settled_then_cancelled()
     corrected = adjust(
         results,
-        table="T1",
+        table=TABLE,
         round_no=1,
         paytable="online-live@v1",
         unit=1,

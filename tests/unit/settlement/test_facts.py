@@ -2,7 +2,9 @@
 
 from sicbo.settlement.engine import facts_of_round, wager_results
 from sicbo_contracts.settlement import SettlementBasis
-from tests.unit.settlement.builders import TABLE, Log, chips
+from tests.support.common import TABLE
+from tests.support.log import Log
+from tests.support.wagers import chips
 
 
 def test_facts_as_of_a_sequence_ignore_what_came_later() -> None:

@@ -20,7 +20,9 @@ from sicbo_contracts.settlement import (
     WagersSettled,
 )
 from sicbo_contracts.wagers import Medium
-from tests.unit.settlement.builders import NOW, PROFILES, SERVICE, Log, chips, color, promo
+from tests.support.common import NOW, PROFILES, SERVICE
+from tests.support.log import Log
+from tests.support.wagers import chips, color, promo
 
 
 def results_of(log: Log, round_no: int = 1) -> dict[str, WagerResult]:

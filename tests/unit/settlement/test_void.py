@@ -5,7 +5,10 @@ import pytest
 
 from sicbo.settlement.engine import SettlementError, settle, wager_results
 from sicbo_contracts.settlement import RoundSettled, SettlementBasis, WagerOutcome
-from tests.unit.settlement.builders import NOW, SERVICE, CarriedChoice, Log, chips, color, promo
+from sicbo_contracts.wagers import CarriedChoice
+from tests.support.common import NOW, SERVICE
+from tests.support.log import Log
+from tests.support.wagers import chips, color, promo
 
 
 def void_table(profile: str = "cca-1992") -> Log:

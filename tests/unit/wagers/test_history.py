@@ -9,13 +9,9 @@ from sicbo_contracts.settlement import (
     WagerResult,
     WagersSettled,
 )
-from sicbo_contracts.wagers import (
-    CarriedChoice,
-    CarriedSlipChosen,
-    SlipStatus,
-    SlipWithdrawn,
-)
-from tests.unit.wagers.builders import ALICE, AT, BOB, DEALER, SERVICE, TABLE, chips, placed
+from sicbo_contracts.wagers import CarriedChoice, SlipStatus
+from tests.support.common import ALICE, BOB, DEALER, NOW, SERVICE, TABLE
+from tests.support.wagers import chips, chosen, placed, withdrawn
 
 
 def result(slip: str, outcome: WagerOutcome, returned: int) -> WagerResult:
@@ -40,12 +36,12 @@ def settled(
 ) -> list[object]:
     return [
         WagersSettled(
-            table=TABLE, actor=SERVICE, at=AT, round=round_no, part=1, wagers=list(results)
+            table=TABLE, actor=SERVICE, at=NOW, round=round_no, part=1, wagers=list(results)
         ),
         RoundSettled(
             table=TABLE,
             actor=SERVICE,
-            at=AT,
+            at=NOW,
             round=round_no,
             basis=basis,
             paytable="cca-1992@v1",
@@ -63,19 +59,11 @@ def test_newest_first_with_settlements_and_limit() -> None:
     history = History(TABLE)
     events = [
         placed("s-1", [chips("big")]),
-        placed("s-b", [chips("small")], actor=BOB, player="bob"),
-        placed("s-2", [chips("big")], actor=DEALER),
+        placed("s-b", [chips("small")], by=BOB, player="bob"),
+        placed("s-2", [chips("big")], by=DEALER),
         *settled(1, result("s-1", WagerOutcome.WIN, 200), result("s-2", WagerOutcome.WIN, 200)),
         placed("s-3", [chips("big")], round_no=2),
-        SlipWithdrawn(
-            table=TABLE,
-            actor=ALICE,
-            at=AT,
-            round=2,
-            slip_id="s-3",
-            player="alice",
-            before=[chips("big")],
-        ),
+        withdrawn("s-3", [chips("big")], round_no=2),
     ]
     for seq, event in enumerate(events, start=10):
         history.apply(seq, event)  # type: ignore[arg-type]
@@ -100,17 +88,7 @@ def test_a_carried_slip_shows_both_rounds() -> None:
         *settled(
             1, result("s-1", WagerOutcome.CARRIED, 0), basis=SettlementBasis.NO_RESULT, dice=None
         ),
-        CarriedSlipChosen(
-            table=TABLE,
-            actor=ALICE,
-            at=AT,
-            round=2,
-            slip_id="s-1",
-            player="alice",
-            choice=CarriedChoice.CHANGE,
-            before=[chips("big", 200)],
-            after=[chips("big", 100)],
-        ),
+        chosen("s-1", CarriedChoice.CHANGE, [chips("big", 200)], [chips("big", 100)]),
         *settled(2, result("s-1", WagerOutcome.LOSE, 0)),
     ]
     for seq, event in enumerate(events, start=1):

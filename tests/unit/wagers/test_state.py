@@ -7,20 +7,19 @@ from hypothesis import strategies as st
 
 from sicbo.wagers.decider import evolve, initial_state, msg_id_of, wagers_of_round
 from sicbo.wagers.pmap import PMap
-from sicbo_contracts.wagers import ChangeSlip, IssueColorChecks, WithdrawSlip
-from tests.unit.wagers.builders import (
-    ALICE,
-    AT,
-    BOB,
-    DEALER,
-    TABLE,
+from tests.support.common import BOB, DEALER, NOW, TABLE
+from tests.support.dice import entered
+from tests.support.wagers import (
     betting,
+    change,
     chips,
     given,
+    issue,
     issued,
     place,
     placed,
     when,
+    withdraw,
 )
 
 
@@ -29,35 +28,17 @@ def test_a_new_slip_is_keyed_on_its_id_so_a_retry_is_a_duplicate() -> None:
 
 
 def test_two_commands_on_the_same_slip_version_share_one_msg_id() -> None:
-    state = given(betting(), placed("s-1"))
-    withdraw = WithdrawSlip(
-        command_id="w-1", table=TABLE, actor=ALICE, round=1, player="alice", slip_id="s-1"
-    )
-    change = ChangeSlip(
-        command_id="c-1",
-        table=TABLE,
-        actor=DEALER,
-        round=1,
-        player="alice",
-        slip_id="s-1",
-        wagers=[chips("small")],
-    )
-    assert msg_id_of(state, withdraw) == msg_id_of(state, change) == f"{TABLE}/s-1#v2"
+    history = [*betting(), placed("s-1")]
+    withdrawal, changing = withdraw(), change([chips("small")], by=DEALER)
+    state = given(history)
+    assert msg_id_of(state, withdrawal) == msg_id_of(state, changing) == f"{TABLE}/s-1#v2"
     # Once the change is stored the withdrawal is decided again, on version 3.
-    after = given(betting(), placed("s-1"), when(state, change))
-    assert msg_id_of(after, withdraw) == f"{TABLE}/s-1#v3"
+    after = given(history, when(history, changing))
+    assert msg_id_of(after, withdrawal) == f"{TABLE}/s-1#v3"
 
 
 def test_colour_checks_are_keyed_on_the_tables_colour_check_version() -> None:
-    command = IssueColorChecks(
-        command_id="i-9",
-        table=TABLE,
-        actor=DEALER,
-        player="bob",
-        color="red",
-        marker_value=100,
-        count=1,
-    )
+    command = issue("bob", "red", 100, 1)
     assert msg_id_of(given(betting()), command) == f"{TABLE}/color-checks#v1"
     assert msg_id_of(given(betting(), issued("a", "b", 100)), command) == (
         f"{TABLE}/color-checks#v2"
@@ -66,7 +47,7 @@ def test_colour_checks_are_keyed_on_the_tables_colour_check_version() -> None:
 
 def test_wagers_of_round_in_placement_order_with_wager_indexes() -> None:
     slips = [
-        placed(f"s-{n:03}", [chips("big", 100 + 10 * n), chips("small")], actor=BOB, player="bob")
+        placed(f"s-{n:03}", [chips("big", 100 + 10 * n), chips("small")], by=BOB, player="bob")
         for n in range(300)
     ]
     state = given(betting(), *slips)
@@ -86,18 +67,8 @@ def test_evolve_leaves_the_previous_state_as_it_was() -> None:
 
 
 def test_events_it_does_not_use_change_nothing() -> None:
-    from sicbo_contracts.dice import DiceEntered
-
     state = given(betting())
-    dice = DiceEntered(
-        table=TABLE,
-        actor=DEALER,
-        at=AT + timedelta(1),
-        round=1,
-        dice=(1, 2, 3),
-        announced=(1, 2, 3),
-        total=6,
-    )
+    dice = entered((1, 2, 3), at=NOW + timedelta(1))
     assert evolve(state, dice) is state
     assert initial_state(TABLE).round is None
 
