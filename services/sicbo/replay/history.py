@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 import msgspec
 
+from sicbo.eventstore.store import subject_matches
 from sicbo.replay.audit import RoundSettlement
 from sicbo.settlement.facts import FOLDED_AGGREGATES, TableLog
 from sicbo_contracts.settlement import (
@@ -21,7 +22,14 @@ from sicbo_contracts.settlement import (
     SettlementVoided,
     WagersSettled,
 )
-from sicbo_contracts.subjects import Aggregate
+from sicbo_contracts.subjects import (
+    Aggregate,
+    EventSubject,
+    aggregate_filter,
+    parse_event_subject,
+    table_of,
+    token,
+)
 
 
 class Stored(Protocol):
@@ -35,10 +43,6 @@ class Stored(Protocol):
     def time(self) -> datetime: ...
 
 
-def _token(cls: type) -> str:
-    return str(cls.__struct_config__.tag).replace(".", "-")  # type: ignore[attr-defined]
-
-
 class _Part(msgspec.Struct):
     """A WagersSettled with its wagers left as stored JSON (decoded only if they differ)."""
 
@@ -47,13 +51,12 @@ class _Part(msgspec.Struct):
 
 
 _SETTLE_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
-    _token(WagersSettled): msgspec.json.Decoder(_Part),
-    _token(RoundSettled): msgspec.json.Decoder(RoundSettled),
-    _token(SettlementAdjusted): msgspec.json.Decoder(SettlementAdjusted),
-    _token(SettlementVoided): msgspec.json.Decoder(SettlementVoided),
+    token(WagersSettled): msgspec.json.Decoder(_Part),
+    token(RoundSettled): msgspec.json.Decoder(RoundSettled),
+    token(SettlementAdjusted): msgspec.json.Decoder(SettlementAdjusted),
+    token(SettlementVoided): msgspec.json.Decoder(SettlementVoided),
 }
-_SETTLE = Aggregate.SETTLE.value
-_ROUND_SETTLED = _token(RoundSettled)
+_ROUND_SETTLED = token(RoundSettled)
 
 
 @dataclass
@@ -72,34 +75,46 @@ def read_tables(stored: Iterable[Stored], table: str | None = None) -> dict[str,
     """Fold the log into one :class:`TableHistory` per table (only ``table`` if given)."""
     tables: dict[str, TableHistory] = {}
     for e in stored:
-        tokens = e.subject.split(".", 5)
-        if len(tokens) != 6:
-            continue  # not an event subject of the floor's scheme
-        _, _, name, aggregate, round_token, event_type = tokens
-        if table is not None and name != table:
-            continue
+        parsed = parse_event_subject(e.subject)
+        name = parsed.table if parsed is not None else _settlement_table(e.subject)
+        if name is None or (table is not None and name != table):
+            continue  # not an event subject of the floor's scheme, or another table
         history = tables.get(name)
         if history is None:
             history = tables[name] = TableHistory(name, TableLog(name))
-        if aggregate in FOLDED_AGGREGATES:
+        if parsed is None:  # a settlement message replay cannot read is never ignored
+            history.undecodable.append(e.seq)
+        elif parsed.aggregate.value in FOLDED_AGGREGATES:
             history.log.add_stored(e.seq, e.subject, e.data)
-        elif aggregate == _SETTLE:
-            decoder = _SETTLE_DECODERS.get(event_type)
-            try:
-                event = decoder.decode(e.data) if decoder and round_token.isdigit() else None
-            except msgspec.DecodeError:
-                event = None
-            if event is None:  # a settlement message replay cannot read is never ignored
-                history.undecodable.append(e.seq)
-                continue
-            round_no = int(round_token)
-            recorded = history.settlements.get(round_no)
-            if recorded is None:
-                recorded = history.settlements[round_no] = RoundSettlement()
-            if isinstance(event, _Part):
-                recorded.add_part(e.seq, event.part, bytes(event.wagers))
-            else:
-                recorded.add(e.seq, event)
-            if event_type == _ROUND_SETTLED:
-                history.settled_at.setdefault(round_no, e.time)
+        elif parsed.aggregate is Aggregate.SETTLE:
+            _add_settlement(history, e, parsed)
     return tables
+
+
+def _settlement_table(subject: str) -> str | None:
+    """The table of a settlement subject the contract cannot parse (say, a round that is not a
+    number); None for any other subject."""
+    name = table_of(subject)
+    if name is None or not subject_matches(subject, aggregate_filter(name, Aggregate.SETTLE)):
+        return None
+    return name
+
+
+def _add_settlement(history: TableHistory, e: Stored, subject: EventSubject) -> None:
+    decoder = _SETTLE_DECODERS.get(subject.token)
+    try:
+        event = decoder.decode(e.data) if decoder else None
+    except msgspec.DecodeError:
+        event = None
+    if event is None:  # a settlement message replay cannot read is never ignored
+        history.undecodable.append(e.seq)
+        return
+    recorded = history.settlements.get(subject.round)
+    if recorded is None:
+        recorded = history.settlements[subject.round] = RoundSettlement()
+    if isinstance(event, _Part):
+        recorded.add_part(e.seq, event.part, bytes(event.wagers))
+    else:
+        recorded.add(e.seq, event)
+    if subject.token == _ROUND_SETTLED:
+        history.settled_at.setdefault(subject.round, e.time)
