@@ -14,12 +14,13 @@ from typing import Any, Protocol
 import msgspec
 
 from sicbo.eventstore.store import subject_matches
-from sicbo.replay.audit import RoundSettlement
 from sicbo.settlement.facts import FOLDED_AGGREGATES, TableLog
+from sicbo.shell.codec import encode
 from sicbo_contracts.settlement import (
     RoundSettled,
     SettlementAdjusted,
     SettlementVoided,
+    WagerResult,
     WagersSettled,
 )
 from sicbo_contracts.subjects import (
@@ -41,6 +42,52 @@ class Stored(Protocol):
     def data(self) -> bytes: ...
     @property
     def time(self) -> datetime: ...
+
+
+_results = msgspec.json.Decoder(list[WagerResult])
+
+
+@dataclass
+class RecordedPart:
+    """One WagersSettled as stored; its wagers are decoded only when something differs (the
+    common case compares the stored JSON with the recomputation's, byte for byte)."""
+
+    part: int
+    raw: bytes  # the JSON of its ``wagers`` list, as stored
+    _wagers: list[WagerResult] | None = None
+
+    @property
+    def wagers(self) -> list[WagerResult]:
+        if self._wagers is None:
+            self._wagers = _results.decode(self.raw)
+        return self._wagers
+
+
+@dataclass
+class RoundSettlement:
+    """A round's settlement messages as stored, in log order."""
+
+    parts: list[tuple[int, RecordedPart]] = field(default_factory=list)
+    summaries: list[tuple[int, RoundSettled]] = field(default_factory=list)
+    adjustments: list[tuple[int, SettlementAdjusted]] = field(default_factory=list)
+    voids: list[tuple[int, SettlementVoided]] = field(default_factory=list)
+
+    def add_part(self, seq: int, part: int, raw: bytes) -> None:
+        self.parts.append((seq, RecordedPart(part, raw)))
+
+    def add(self, seq: int, event: Any) -> None:
+        if isinstance(event, WagersSettled):
+            self.add_part(seq, event.part, encode(event.wagers))
+        elif isinstance(event, RoundSettled):
+            self.summaries.append((seq, event))
+        elif isinstance(event, SettlementAdjusted):
+            self.adjustments.append((seq, event))
+        elif isinstance(event, SettlementVoided):
+            self.voids.append((seq, event))
+
+    @property
+    def settled(self) -> bool:
+        return bool(self.summaries)
 
 
 class _Part(msgspec.Struct):
