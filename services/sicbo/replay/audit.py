@@ -11,7 +11,9 @@ turns every wager's final result into a refund, checked like an adjustment.
 
 Found problems are plain sentences; any problem, or any wager whose recorded result differs,
 makes the round a MISMATCH. A correction not adjusted yet, or a cancellation not voided yet, is
-reported as pending (the service may simply be behind), not as a mismatch.
+reported as pending (the service may simply be behind), not as a mismatch: which ones are due is
+settlement's decider's to say (:func:`~sicbo.settlement.decider.void_due`,
+:func:`~sicbo.settlement.decider.corrections_due`), so the service and replay read one rule.
 
 :func:`audit_round` runs the steps in order: the messages as stored (:func:`record_problems`),
 the summary against the recomputation's (:func:`summary_problems`), the adjustments and the
@@ -24,8 +26,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import msgspec
+
 from sicbo.replay.adjustments import Key, by_key, check_adjustments, check_voids, key_of
 from sicbo.replay.history import RecordedPart, RoundSettlement
+from sicbo.settlement.decider import corrections_due, void_due
 from sicbo.settlement.engine import (
     PART_SIZE,
     SettlementError,
@@ -37,7 +42,7 @@ from sicbo.settlement.engine import (
 from sicbo.settlement.facts import Cancellation, RoundFacts, TableLog
 from sicbo.shell.codec import encode
 from sicbo_contracts.base import Dice
-from sicbo_contracts.settlement import RoundSettled, SettlementBasis, WagerResult
+from sicbo_contracts.settlement import RoundSettled, WagerResult
 
 __all__ = [
     "SUMMARY_FIELDS",
@@ -139,9 +144,10 @@ def audit_round(
     audit.problems += summary_problems(summary, facts, expected, stored_parts=len(parts))
     audit.wagers = len(expected)
     same = same_parts(parts, expected)
-    cancelled = _void_due(table_log, round_no, summary, as_of)
+    paid = _as_paid(summary, as_of)
+    cancelled = void_due(table_log, round_no, paid)
     if same and not recorded.adjustments and not recorded.voids and not all_rows:
-        audit.pending = _pending(table_log, round_no, summary, as_of, cancelled)
+        audit.pending = _pending(table_log, round_no, paid, as_of, cancelled)
         return audit  # the fast path: stored exactly as recomputed, nothing adjusted
     settled = expected if same else [w for p in parts for w in p.wagers]
 
@@ -160,7 +166,7 @@ def audit_round(
         expected_final = [voided(r) for r in expected_final]
         audit.pending = []  # refunded: the corrections no longer matter
     else:
-        audit.pending = _pending(table_log, round_no, summary, adjusted.covered, cancelled)
+        audit.pending = _pending(table_log, round_no, paid, adjusted.covered, cancelled)
 
     final = refunded.final
     if not all_rows and settled == expected and final == expected_final:
@@ -222,31 +228,25 @@ def same_parts(parts: Sequence[RecordedPart], expected: list[WagerResult]) -> bo
     )
 
 
-def _void_due(
-    table_log: TableLog, round_no: int, summary: RoundSettled, as_of: int
-) -> Cancellation | None:
-    """The cancellation that voids a round settled by its result (004), if any."""
-    cancelled = table_log.cancellation(round_no)
-    if cancelled is not None and cancelled.seq > as_of and summary.basis is SettlementBasis.RESULT:
-        return cancelled
-    return None
+def _as_paid(summary: RoundSettled, as_of: int) -> RoundSettled:
+    """The summary as of the sequence the audit folds the facts to (an old summary without
+    ``as_of``: just before its first part), as settlement's decider reads what was paid."""
+    return summary if summary.as_of == as_of else msgspec.structs.replace(summary, as_of=as_of)
 
 
 def _pending(
     table_log: TableLog,
     round_no: int,
-    summary: RoundSettled,
+    paid: RoundSettled,
     covered: int,
     cancelled: Cancellation | None,
 ) -> list[int]:
-    """What settlement has still to do: void the round for a cancellation after the result
-    (then the corrections no longer matter), else adjust to the corrections after
-    ``covered``."""
+    """What settlement has still to do (its decider's rules): void the round for a cancellation
+    after the result (then the corrections no longer matter), else adjust to the corrections
+    after ``covered``."""
     if cancelled is not None:
         return [cancelled.seq]
-    if summary.basis is not SettlementBasis.RESULT:
-        return []
-    return [c.seq for c in table_log.corrections(round_no) if c.seq > covered]
+    return [c.seq for c in corrections_due(table_log, round_no, paid, covered)]
 
 
 def wager_checks(
