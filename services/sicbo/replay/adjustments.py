@@ -107,7 +107,8 @@ def check_adjustments(
     for _, adjusted in adjustments:
         groups.setdefault(adjusted.correction_seq, []).append(adjusted)
     known = {c.seq: c for c in corrections}
-    final, dice, covered, problems = settled, summary.dice, as_of, []
+    final, dice, covered = settled, summary.dice, as_of
+    problems: list[str] = []
     for correction_seq, group in groups.items():
         if summary.basis is not SettlementBasis.RESULT:
             problems.append(f"adjustment {correction_seq} of a round settled {summary.basis}")
