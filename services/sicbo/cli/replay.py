@@ -24,7 +24,7 @@ from sicbo.eventstore.store import EventStore, StoredEvent
 from sicbo.infra.nats_auth import connect_options
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
 from sicbo.replay.verify import Verification, verify_parallel
-from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL
+from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL, table_filter
 
 app = typer.Typer(help="Settle again from the log and compare with the record.")
 
@@ -59,7 +59,7 @@ def replay_round(
 
     Exit status: 0 the record matches, 1 a mismatch, 2 no such round or no server."""
     # The whole table: limits, and wagers carried in from earlier void rounds, are facts too.
-    stored = _read_or_exit(nats_url, f"sicbo.evt.{table}.>")
+    stored = _read_or_exit(nats_url, table_filter(table))
     report = round_report(stored, table, round_no)
     if report.status == "NOT STARTED":
         raise fail(f"round {round_no} of {table} has not started in the log")
@@ -149,7 +149,7 @@ def replay_verify(
     Exit status: 0 all match, 1 a mismatch (or a settlement replay cannot read), 2 bad input."""
     since_at = _parse_since(since)
     started = time.perf_counter()
-    stored = _read_or_exit(nats_url, f"sicbo.evt.{table}.>" if table else EVENTS_ALL)
+    stored = _read_or_exit(nats_url, table_filter(table) if table else EVENTS_ALL)
     read = time.perf_counter()
     result = verify_parallel(stored, jobs=jobs, table=table, since=since_at)
     done = time.perf_counter()

@@ -2,6 +2,7 @@
 
 - :mod:`.history` folds stored messages per table (facts and settlements);
 - :mod:`.audit` compares one round's recorded settlement with a fresh recomputation;
+- :mod:`.adjustments` checks a round's adjustments and void, for the audit;
 - :mod:`.report` builds the dispute report of one round (history and wager-by-wager rows);
 - :mod:`.verify` re-settles every settled round of a log.
 

@@ -11,40 +11,50 @@ turns every wager's final result into a refund, checked like an adjustment.
 
 Found problems are plain sentences; any problem, or any wager whose recorded result differs,
 makes the round a MISMATCH. A correction not adjusted yet, or a cancellation not voided yet, is
-reported as pending (the service may simply be behind), not as a mismatch.
+reported as pending (the service may simply be behind), not as a mismatch: which ones are due is
+settlement's decider's to say (:func:`~sicbo.settlement.decider.void_due`,
+:func:`~sicbo.settlement.decider.corrections_due`), so the service and replay read one rule.
+
+:func:`audit_round` runs the steps in order: the messages as stored (:func:`record_problems`),
+the summary against the recomputation's (:func:`summary_problems`), the adjustments and the
+void (:mod:`.adjustments`), then every wager (:func:`wager_checks`). Verify's fast paths skip
+the wager-by-wager steps when the parts are stored byte for byte as recomputed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import msgspec
 
+from sicbo.replay.adjustments import Key, by_key, check_adjustments, check_voids, key_of
+from sicbo.replay.history import RecordedPart, RoundSettlement
+from sicbo.settlement.decider import corrections_due, void_due
 from sicbo.settlement.engine import (
     PART_SIZE,
     SettlementError,
-    apply_adjustments,
     summarize,
     voided,
     wager_results,
     with_dice,
 )
-from sicbo.settlement.facts import TableLog
+from sicbo.settlement.facts import Cancellation, RoundFacts, TableLog
 from sicbo_contracts.base import Dice
-from sicbo_contracts.settlement import (
-    RoundSettled,
-    SettlementAdjusted,
-    SettlementBasis,
-    SettlementVoided,
-    WagerResult,
-    WagersSettled,
-)
+from sicbo_contracts.settlement import RoundSettled, WagerResult
 
 #: The bytes the settlement stored, byte for byte (one encoder, as the shell's).
 encode = msgspec.json.Encoder().encode
-Key = tuple[str, int]
+
+__all__ = [
+    "SUMMARY_FIELDS",
+    "RecordedPart",
+    "RoundAudit",
+    "RoundSettlement",
+    "WagerCheck",
+    "audit_round",
+]
+
 #: RoundSettled fields a recomputation must reproduce (not who or when).
 SUMMARY_FIELDS = (
     "basis",
@@ -61,52 +71,6 @@ SUMMARY_FIELDS = (
     "forfeits",
     "carried",
 )
-
-
-_results = msgspec.json.Decoder(list[WagerResult])
-
-
-@dataclass
-class RecordedPart:
-    """One WagersSettled as stored; its wagers are decoded only when something differs (the
-    common case compares the stored JSON with the recomputation's, byte for byte)."""
-
-    part: int
-    raw: bytes  # the JSON of its ``wagers`` list, as stored
-    _wagers: list[WagerResult] | None = None
-
-    @property
-    def wagers(self) -> list[WagerResult]:
-        if self._wagers is None:
-            self._wagers = _results.decode(self.raw)
-        return self._wagers
-
-
-@dataclass
-class RoundSettlement:
-    """A round's settlement messages as stored, in log order."""
-
-    parts: list[tuple[int, RecordedPart]] = field(default_factory=list)
-    summaries: list[tuple[int, RoundSettled]] = field(default_factory=list)
-    adjustments: list[tuple[int, SettlementAdjusted]] = field(default_factory=list)
-    voids: list[tuple[int, SettlementVoided]] = field(default_factory=list)
-
-    def add_part(self, seq: int, part: int, raw: bytes) -> None:
-        self.parts.append((seq, RecordedPart(part, raw)))
-
-    def add(self, seq: int, event: Any) -> None:
-        if isinstance(event, WagersSettled):
-            self.add_part(seq, event.part, encode(event.wagers))
-        elif isinstance(event, RoundSettled):
-            self.summaries.append((seq, event))
-        elif isinstance(event, SettlementAdjusted):
-            self.adjustments.append((seq, event))
-        elif isinstance(event, SettlementVoided):
-            self.voids.append((seq, event))
-
-    @property
-    def settled(self) -> bool:
-        return bool(self.summaries)
 
 
 @dataclass
@@ -157,174 +121,158 @@ class RoundAudit:
         return not self.problems and not self.mismatches
 
 
-def _key(r: WagerResult) -> Key:
-    return r.slip_id, r.index
-
-
-def _keyed(
-    results: Sequence[WagerResult], what: str, problems: list[str]
-) -> dict[Key, WagerResult]:
-    out: dict[Key, WagerResult] = {}
-    for r in results:
-        key = _key(r)
-        if key in out:
-            problems.append(f"{what}: wager {key[0]}#{key[1]} appears more than once")
-        out[key] = r
-    return out
-
-
 def audit_round(
     table_log: TableLog, round_no: int, recorded: RoundSettlement, *, all_rows: bool = True
 ) -> RoundAudit:
     """Audit ``round_no``'s recorded settlement against the facts in ``table_log``.
 
     ``all_rows=False`` keeps only the mismatching wagers in ``checks`` (what verify needs)."""
-    table = table_log.table
     if not recorded.summaries:
-        audit = RoundAudit(table, round_no, None, table_log.last_seq, None)
-        if recorded.parts or recorded.adjustments or recorded.voids:
-            audit.problems.append("settlement messages without a RoundSettled summary")
-        return audit
-    first_seq, summary = recorded.summaries[0]
+        return _unsettled(table_log, round_no, recorded)
+    summary = recorded.summaries[0][1]
     as_of = summary.as_of or (min(s for s, _ in recorded.parts or recorded.summaries) - 1)
-    audit = RoundAudit(table, round_no, summary, as_of, summary.dice)
-    problems = audit.problems
-    if len(recorded.summaries) > 1:
-        seqs = ", ".join(str(s) for s, _ in recorded.summaries)
-        problems.append(f"round settled {len(recorded.summaries)} times (RoundSettled at {seqs})")
-    parts = [p for s, p in recorded.parts]
-    if [p.part for p in parts] != list(range(1, len(parts) + 1)):
-        problems.append(f"parts numbered {[p.part for p in parts]}")
-    if any(s > first_seq for s, _ in recorded.parts):
-        problems.append("wager results stored after the round's summary")
-
+    audit = RoundAudit(table_log.table, round_no, summary, as_of, summary.dice)
+    audit.problems += record_problems(recorded)
     facts = table_log.facts(round_no, as_of)
     if facts is None:
-        problems.append(f"the round has not started as of sequence {as_of}")
+        audit.problems.append(f"the round has not started as of sequence {as_of}")
         return audit
     try:
         expected = wager_results(facts)
     except SettlementError as err:
-        problems.append(f"cannot recompute: {err}")
+        audit.problems.append(f"cannot recompute: {err}")
         return audit
-    n_parts = -(-len(expected) // PART_SIZE)
-    again = summarize(facts, expected, parts=n_parts, actor=summary.actor, at=summary.at)
+    parts = [p for _, p in recorded.parts]
+    audit.problems += summary_problems(summary, facts, expected, stored_parts=len(parts))
+    audit.wagers = len(expected)
+    same = same_parts(parts, expected)
+    paid = _as_paid(summary, as_of)
+    cancelled = void_due(table_log, round_no, paid)
+    if same and not recorded.adjustments and not recorded.voids and not all_rows:
+        audit.pending = _pending(table_log, round_no, paid, as_of, cancelled)
+        return audit  # the fast path: stored exactly as recomputed, nothing adjusted
+    settled = expected if same else [w for p in parts for w in p.wagers]
+
+    adjusted = check_adjustments(
+        summary, as_of, table_log.corrections(round_no), settled, recorded.adjustments
+    )
+    audit.problems += adjusted.problems
+    audit.final_dice = adjusted.dice
+    expected_final = expected
+    if adjusted.applied and adjusted.dice is not None:
+        expected_final = wager_results(with_dice(facts, adjusted.dice))
+    refunded = check_voids(cancelled, adjusted.final, recorded.voids)
+    audit.problems += refunded.problems
+    audit.voided_by = refunded.voided_by
+    if refunded.voided_by is not None:
+        expected_final = [voided(r) for r in expected_final]
+        audit.pending = []  # refunded: the corrections no longer matter
+    else:
+        audit.pending = _pending(table_log, round_no, paid, adjusted.covered, cancelled)
+
+    final = refunded.final
+    if not all_rows and settled == expected and final == expected_final:
+        return audit  # the fast path: the engine's order, nothing differs
+    checks, duplicates = wager_checks(settled, final, expected, expected_final)
+    audit.problems += duplicates
+    audit.checks = checks if all_rows else [c for c in checks if not c.match]
+    return audit
+
+
+def _unsettled(table_log: TableLog, round_no: int, recorded: RoundSettlement) -> RoundAudit:
+    audit = RoundAudit(table_log.table, round_no, None, table_log.last_seq, None)
+    if recorded.parts or recorded.adjustments or recorded.voids:
+        audit.problems.append("settlement messages without a RoundSettled summary")
+    return audit
+
+
+def record_problems(recorded: RoundSettlement) -> list[str]:
+    """What is wrong with the settlement messages as stored: more than one summary, parts not
+    numbered 1..n in order, parts stored after the summary."""
+    problems = []
+    summaries = recorded.summaries
+    if len(summaries) > 1:
+        seqs = ", ".join(str(s) for s, _ in summaries)
+        problems.append(f"round settled {len(summaries)} times (RoundSettled at {seqs})")
+    numbers = [p.part for _, p in recorded.parts]
+    if numbers != list(range(1, len(numbers) + 1)):
+        problems.append(f"parts numbered {numbers}")
+    if any(s > summaries[0][0] for s, _ in recorded.parts):
+        problems.append("wager results stored after the round's summary")
+    return problems
+
+
+def _part_count(results: Sequence[WagerResult]) -> int:
+    return -(-len(results) // PART_SIZE)
+
+
+def summary_problems(
+    summary: RoundSettled, facts: RoundFacts, expected: list[WagerResult], *, stored_parts: int
+) -> list[str]:
+    """The recorded summary against the summary of the recomputation (``expected``)."""
+    again = summarize(
+        facts, expected, parts=_part_count(expected), actor=summary.actor, at=summary.at
+    )
+    problems = []
     for name in SUMMARY_FIELDS:
         got, want = getattr(summary, name), getattr(again, name)
         if got != want:
             problems.append(f"summary {name}: recorded {got!r}, recomputed {want!r}")
-    if summary.parts != len(parts):
-        problems.append(f"summary says {summary.parts} parts, {len(parts)} stored")
+    if summary.parts != stored_parts:
+        problems.append(f"summary says {summary.parts} parts, {stored_parts} stored")
+    return problems
 
-    audit.wagers = len(expected)
-    same_parts = len(parts) == n_parts and all(
+
+def same_parts(parts: Sequence[RecordedPart], expected: list[WagerResult]) -> bool:
+    """The parts are stored exactly as recomputed, byte for byte (nothing decoded)."""
+    return len(parts) == _part_count(expected) and all(
         p.raw == encode(expected[i * PART_SIZE : (i + 1) * PART_SIZE]) for i, p in enumerate(parts)
     )
-    corrections = {c.seq: c for c in table_log.corrections(round_no)}
-    cancelled = table_log.cancellation(round_no)
-    void_due = (
-        cancelled is not None and cancelled.seq > as_of and summary.basis is SettlementBasis.RESULT
-    )
-    if same_parts and not recorded.adjustments and not recorded.voids and not all_rows:
-        if summary.basis is SettlementBasis.RESULT:
-            audit.pending = [seq for seq in corrections if seq > as_of]
-        if void_due and cancelled is not None:
-            audit.pending = [cancelled.seq]  # refunded, the corrections no longer matter
-        return audit  # the fast path: stored exactly as recomputed, nothing adjusted
-    settled_list = expected if same_parts else [w for p in parts for w in p.wagers]
 
-    # Adjustments, one correction at a time (its parts share correction_seq), in log order.
-    final = settled_list
-    dice = summary.dice
-    covered = as_of
-    groups: dict[int, list[SettlementAdjusted]] = {}
-    for _, adjusted in recorded.adjustments:
-        groups.setdefault(adjusted.correction_seq, []).append(adjusted)
-    for correction_seq, group in groups.items():
-        head = group[0]
-        if summary.basis is not SettlementBasis.RESULT:
-            problems.append(f"adjustment {correction_seq} of a round settled {summary.basis}")
-            continue
-        if head.before != dice:
-            problems.append(
-                f"adjustment {correction_seq} starts from {head.before}, in effect was {dice}"
-            )
-        correction = corrections.get(correction_seq)
-        if correction is None or correction_seq <= covered:
-            problems.append(f"adjustment {correction_seq}: no correction to apply at that seq")
-        elif sorted(correction.after) != sorted(head.after):
-            problems.append(
-                f"adjustment {correction_seq} settles by {head.after}, the correction says"
-                f" {correction.after}"
-            )
-        if [a.part for a in group] != list(range(1, head.parts + 1)):
-            problems.append(f"adjustment {correction_seq} parts {[a.part for a in group]}")
-        for a in group:
-            if a.delta != sum(x.delta for x in a.adjustments):
-                problems.append(f"adjustment {correction_seq} part {a.part}: delta {a.delta}")
-            for x in a.adjustments:
-                if x.delta != x.after.returned - x.before.returned:
-                    problems.append(f"adjustment {correction_seq}: {x.slip_id}#{x.index} delta")
-        current = _keyed(final, "adjusted", [])
-        for a in group:
-            for x in a.adjustments:
-                if current.get((x.slip_id, x.index)) != x.before:
-                    problems.append(
-                        f"adjustment {correction_seq}: {x.slip_id}#{x.index} 'before' is not"
-                        " what the wager had"
-                    )
-        final = apply_adjustments(final, group)
-        dice = head.after
-        covered = max(covered, correction_seq)
-    audit.final_dice = dice
 
-    if summary.basis is SettlementBasis.RESULT:
-        audit.pending = [seq for seq in corrections if seq > covered]
+def _as_paid(summary: RoundSettled, as_of: int) -> RoundSettled:
+    """The summary as of the sequence the audit folds the facts to (an old summary without
+    ``as_of``: just before its first part), as settlement's decider reads what was paid."""
+    return summary if summary.as_of == as_of else msgspec.structs.replace(summary, as_of=as_of)
 
-    expected_final = expected
-    if groups and dice is not None and summary.basis is SettlementBasis.RESULT:
-        expected_final = wager_results(with_dice(facts, dice))
 
-    # A cancellation after the result (004): every wager refunded, once.
-    voids: dict[int, list[SettlementVoided]] = {}
-    for _, v in recorded.voids:
-        voids.setdefault(v.cancel_seq, []).append(v)
-    if len(voids) > 1:
-        problems.append(f"round voided {len(voids)} times (cancellations {sorted(voids)})")
-    for cancel_seq, vgroup in voids.items():
-        head_void = vgroup[0]
-        if not void_due or cancelled is None or cancelled.seq != cancel_seq:
-            problems.append(f"void {cancel_seq}: no cancellation after the result at that seq")
-        if [v.part for v in vgroup] != list(range(1, head_void.parts + 1)):
-            problems.append(f"void {cancel_seq} parts {[v.part for v in vgroup]}")
-        current = _keyed(final, "voided", [])
-        for v in vgroup:
-            if v.delta != sum(x.delta for x in v.adjustments):
-                problems.append(f"void {cancel_seq} part {v.part}: delta {v.delta}")
-            for x in v.adjustments:
-                wager = f"{x.slip_id}#{x.index}"
-                if x.delta != x.after.returned - x.before.returned:
-                    problems.append(f"void {cancel_seq}: {wager} delta")
-                if current.get((x.slip_id, x.index)) != x.before:
-                    problems.append(f"void {cancel_seq}: {wager} 'before' is not what it had")
-        final = apply_adjustments(final, vgroup)
-        audit.voided_by = cancel_seq
-    if voids:
-        expected_final = [voided(r) for r in expected_final]
-        audit.pending = []  # refunded: the corrections no longer matter
-    elif void_due and cancelled is not None:
-        audit.pending = [cancelled.seq]
-    if not all_rows and settled_list == expected and final == expected_final:
-        return audit  # the fast path: the engine's order, nothing differs
-    rec_settled = _keyed(settled_list, "settlement", problems)
-    rec_final = {_key(r): r for r in final}
-    exp_settled = {_key(r): r for r in expected}
-    exp_final = {_key(r): r for r in expected_final}
+def _pending(
+    table_log: TableLog,
+    round_no: int,
+    paid: RoundSettled,
+    covered: int,
+    cancelled: Cancellation | None,
+) -> list[int]:
+    """What settlement has still to do (its decider's rules): void the round for a cancellation
+    after the result (then the corrections no longer matter), else adjust to the corrections
+    after ``covered``."""
+    if cancelled is not None:
+        return [cancelled.seq]
+    return [c.seq for c in corrections_due(table_log, round_no, paid, covered)]
+
+
+def wager_checks(
+    settled: list[WagerResult],
+    final: list[WagerResult],
+    expected: list[WagerResult],
+    expected_final: list[WagerResult],
+) -> tuple[list[WagerCheck], list[str]]:
+    """Every wager, recorded (settled, final) next to recomputed (settled, final): the
+    recomputation's wagers in its order, then those only recorded; and the problems (a wager
+    recorded twice)."""
+    problems: list[str] = []
+    rec_settled: dict[Key, WagerResult] = {}
+    for r in settled:
+        key = key_of(r)
+        if key in rec_settled:
+            problems.append(f"settlement: wager {key[0]}#{key[1]} appears more than once")
+        rec_settled[key] = r
+    rec_final, exp_settled, exp_final = by_key(final), by_key(expected), by_key(expected_final)
     keys = list(exp_settled) + [k for k in rec_settled if k not in exp_settled]
-    for key in keys:
-        check = WagerCheck(
+    checks = [
+        WagerCheck(
             key, rec_settled.get(key), rec_final.get(key), exp_settled.get(key), exp_final.get(key)
         )
-        if all_rows or not check.match:
-            audit.checks.append(check)
-    return audit
+        for key in keys
+    ]
+    return checks, problems

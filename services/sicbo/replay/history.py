@@ -13,16 +13,27 @@ from typing import Any, Protocol
 
 import msgspec
 
-from sicbo.replay.audit import RoundSettlement
 from sicbo.settlement.facts import FOLDED_AGGREGATES, TableLog
 from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.settlement import (
     RoundSettled,
     SettlementAdjusted,
     SettlementVoided,
+    WagerResult,
     WagersSettled,
 )
-from sicbo_contracts.subjects import Aggregate
+from sicbo_contracts.subjects import (
+    Aggregate,
+    EventSubject,
+    aggregate_filter,
+    parse_event_subject,
+    subject_matches,
+    table_of,
+    token,
+)
+
+#: The bytes the settlement stored, byte for byte (one encoder, as the shell's).
+encode = msgspec.json.Encoder().encode
 
 
 class Stored(Protocol):
@@ -36,8 +47,50 @@ class Stored(Protocol):
     def time(self) -> datetime: ...
 
 
-def _token(cls: type) -> str:
-    return str(cls.__struct_config__.tag).replace(".", "-")  # type: ignore[attr-defined]
+_results = msgspec.json.Decoder(list[WagerResult])
+
+
+@dataclass
+class RecordedPart:
+    """One WagersSettled as stored; its wagers are decoded only when something differs (the
+    common case compares the stored JSON with the recomputation's, byte for byte)."""
+
+    part: int
+    raw: bytes  # the JSON of its ``wagers`` list, as stored
+    _wagers: list[WagerResult] | None = None
+
+    @property
+    def wagers(self) -> list[WagerResult]:
+        if self._wagers is None:
+            self._wagers = _results.decode(self.raw)
+        return self._wagers
+
+
+@dataclass
+class RoundSettlement:
+    """A round's settlement messages as stored, in log order."""
+
+    parts: list[tuple[int, RecordedPart]] = field(default_factory=list)
+    summaries: list[tuple[int, RoundSettled]] = field(default_factory=list)
+    adjustments: list[tuple[int, SettlementAdjusted]] = field(default_factory=list)
+    voids: list[tuple[int, SettlementVoided]] = field(default_factory=list)
+
+    def add_part(self, seq: int, part: int, raw: bytes) -> None:
+        self.parts.append((seq, RecordedPart(part, raw)))
+
+    def add(self, seq: int, event: Any) -> None:
+        if isinstance(event, WagersSettled):
+            self.add_part(seq, event.part, encode(event.wagers))
+        elif isinstance(event, RoundSettled):
+            self.summaries.append((seq, event))
+        elif isinstance(event, SettlementAdjusted):
+            self.adjustments.append((seq, event))
+        elif isinstance(event, SettlementVoided):
+            self.voids.append((seq, event))
+
+    @property
+    def settled(self) -> bool:
+        return bool(self.summaries)
 
 
 class _Part(msgspec.Struct):
@@ -48,13 +101,12 @@ class _Part(msgspec.Struct):
 
 
 _SETTLE_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
-    _token(WagersSettled): msgspec.json.Decoder(_Part),
-    _token(RoundSettled): msgspec.json.Decoder(RoundSettled),
-    _token(SettlementAdjusted): msgspec.json.Decoder(SettlementAdjusted),
-    _token(SettlementVoided): msgspec.json.Decoder(SettlementVoided),
+    token(WagersSettled): msgspec.json.Decoder(_Part),
+    token(RoundSettled): msgspec.json.Decoder(RoundSettled),
+    token(SettlementAdjusted): msgspec.json.Decoder(SettlementAdjusted),
+    token(SettlementVoided): msgspec.json.Decoder(SettlementVoided),
 }
-_SETTLE = Aggregate.SETTLE.value
-_ROUND_SETTLED = _token(RoundSettled)
+_ROUND_SETTLED = token(RoundSettled)
 
 
 @dataclass
@@ -73,34 +125,46 @@ def read_tables(stored: Iterable[Stored], table: str | None = None) -> dict[str,
     """Fold the log into one :class:`TableHistory` per table (only ``table`` if given)."""
     tables: dict[str, TableHistory] = {}
     for e in stored:
-        tokens = e.subject.split(".", 5)
-        if len(tokens) != 6:
-            continue  # not an event subject of the floor's scheme
-        _, _, name, aggregate, round_token, event_type = tokens
-        if table is not None and name != table:
-            continue
+        parsed = parse_event_subject(e.subject)
+        name = parsed.table if parsed is not None else _settlement_table(e.subject)
+        if name is None or (table is not None and name != table):
+            continue  # not an event subject of the floor's scheme, or another table
         history = tables.get(name)
         if history is None:
             history = tables[name] = TableHistory(name, TableLog(name))
-        if aggregate in FOLDED_AGGREGATES:
+        if parsed is None:  # a settlement message replay cannot read is never ignored
+            history.undecodable.append(e.seq)
+        elif parsed.aggregate.value in FOLDED_AGGREGATES:
             history.log.add_stored(e.seq, e.subject, e.data)
-        elif aggregate == _SETTLE:
-            decoder = _SETTLE_DECODERS.get(event_type)
-            try:
-                event = decoder.decode(e.data) if decoder and round_token.isdigit() else None
-            except DECODE_ERRORS:
-                event = None
-            if event is None:  # a settlement message replay cannot read is never ignored
-                history.undecodable.append(e.seq)
-                continue
-            round_no = int(round_token)
-            recorded = history.settlements.get(round_no)
-            if recorded is None:
-                recorded = history.settlements[round_no] = RoundSettlement()
-            if isinstance(event, _Part):
-                recorded.add_part(e.seq, event.part, bytes(event.wagers))
-            else:
-                recorded.add(e.seq, event)
-            if event_type == _ROUND_SETTLED:
-                history.settled_at.setdefault(round_no, e.time)
+        elif parsed.aggregate is Aggregate.SETTLE:
+            _add_settlement(history, e, parsed)
     return tables
+
+
+def _settlement_table(subject: str) -> str | None:
+    """The table of a settlement subject the contract cannot parse (say, a round that is not a
+    number); None for any other subject."""
+    name = table_of(subject)
+    if name is None or not subject_matches(subject, aggregate_filter(name, Aggregate.SETTLE)):
+        return None
+    return name
+
+
+def _add_settlement(history: TableHistory, e: Stored, subject: EventSubject) -> None:
+    decoder = _SETTLE_DECODERS.get(subject.token)
+    try:
+        event = decoder.decode(e.data) if decoder else None
+    except DECODE_ERRORS:
+        event = None
+    if event is None:  # a settlement message replay cannot read is never ignored
+        history.undecodable.append(e.seq)
+        return
+    recorded = history.settlements.get(subject.round)
+    if recorded is None:
+        recorded = history.settlements[subject.round] = RoundSettlement()
+    if isinstance(event, _Part):
+        recorded.add_part(e.seq, event.part, bytes(event.wagers))
+    else:
+        recorded.add(e.seq, event)
+    if subject.token == _ROUND_SETTLED:
+        history.settled_at.setdefault(subject.round, e.time)

@@ -11,7 +11,7 @@ import msgspec
 from sicbo.replay.audit import RoundAudit, WagerCheck, audit_round
 from sicbo.replay.history import Stored, read_tables
 from sicbo_contracts.base import DECODE_ERRORS, Actor, Dice
-from sicbo_contracts.subjects import round_history, subject_matches
+from sicbo_contracts.subjects import parse_event_subject, round_history, subject_matches
 
 MATCH = "MATCH"
 MISMATCH = "MISMATCH"
@@ -84,7 +84,8 @@ def history_rows(stored: Sequence[Stored], table: str, round_no: int) -> list[Hi
         try:
             head = _head.decode(e.data)
         except DECODE_ERRORS:
-            head = _Head(type=e.subject.rsplit(".", 1)[1])
+            parsed = parse_event_subject(e.subject)
+            head = _Head(type=parsed.token) if parsed is not None else _Head()
         who = f"{head.actor.id} ({head.actor.role.value})" if head.actor else "?"
         rows.append(HistoryRow(seq=e.seq, time=e.time, type=head.type, actor=who, at=head.at))
     return rows

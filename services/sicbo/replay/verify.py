@@ -16,6 +16,7 @@ from datetime import datetime
 
 from sicbo.replay.audit import RoundAudit, audit_round
 from sicbo.replay.history import Stored, read_tables
+from sicbo_contracts.subjects import table_of
 
 
 @dataclass
@@ -91,7 +92,7 @@ def verify_parallel(
     """:func:`verify` with the tables spread over ``jobs`` forked processes (by event count)."""
     groups: dict[str, list[Stored]] = {}
     for e in stored:
-        name = e.subject.split(".", 3)[2] if e.subject.count(".") >= 3 else ""
+        name = table_of(e.subject) or ""
         if table is None or name == table:
             groups.setdefault(name, []).append(e)
     if jobs <= 1 or len(groups) <= 1 or "fork" not in multiprocessing.get_all_start_methods():

@@ -95,3 +95,17 @@ def test_tables_verified_in_parallel_give_the_same_answer() -> None:
         assert (alone.rounds, alone.wagers, alone.ok) == (10, 90, not tamper)
         assert [(a.table, a.round) for a in parallel.mismatches] == ([("T2", 5)] if tamper else [])
     assert verify_parallel(two_tables(False), jobs=2, table="T2").rounds == 5
+
+
+def test_a_settlement_message_replay_cannot_read_fails_verification() -> None:
+    stored = busy_table("cca-1992", rounds=2).stored()
+    summary = next(e for e in stored if e.subject.endswith("settle-round-settled-v1"))
+    garbled = Stored(summary.seq, summary.subject, b"not json", summary.time)
+    assert verify([garbled if e is summary else e for e in stored]).undecodable == [
+        ("T1", summary.seq)
+    ]
+    # A subject the contract cannot parse (the round is not a number) is not ignored either.
+    subject = summary.subject.replace(".settle.1.", ".settle.one.", 1)
+    odd = Stored(summary.seq + 1000, subject, summary.data, summary.time)
+    result = verify([*stored, odd])
+    assert not result.ok and result.undecodable == [("T1", summary.seq + 1000)]

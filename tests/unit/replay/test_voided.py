@@ -5,8 +5,9 @@ import msgspec
 
 from sicbo.replay.report import MATCH, MISMATCH, round_report
 from sicbo.replay.verify import verify
+from sicbo.settlement.engine import settle
 from sicbo_contracts.settlement import WagerOutcome
-from tests.support.common import TABLE
+from tests.support.common import NOW, SERVICE, TABLE
 from tests.support.log import Log
 from tests.support.stream import StoredLog
 from tests.support.wagers import chips, promo
@@ -85,3 +86,22 @@ def test_the_outcome_column_shows_the_refund() -> None:
     stored.void(1, cancel_seq)
     report = round_report(stored.stored(), TABLE, 1)
     assert {w.outcome for w in report.wagers} == {WagerOutcome.VOID.value}
+
+
+def test_a_summary_without_as_of_is_audited_as_of_just_before_its_parts() -> None:
+    """A cancellation stored before such a settlement is in the facts it is audited against:
+    it makes the recorded basis a mismatch, and no void is pending for it."""
+    log = Log(profile="online-live", unit=10).start(1)
+    log.slip(1, "ann", chips("big", 100))
+    log.close(1)
+    confirmed = log.confirm(1, (3, 4, 6))
+    cancel_seq = log.cancel(1)
+    stored = StoredLog(log)
+    for e in settle(log.facts(1, as_of=confirmed), actor=SERVICE, at=NOW):
+        stored.append_settle(e)
+    seq, aggregate, summary = stored.settle_events[-1]
+    stored.settle_events[-1] = (seq, aggregate, msgspec.structs.replace(summary, as_of=0))
+    report = round_report(stored.stored(), TABLE, 1)
+    assert report.status == MISMATCH and report.as_of == cancel_seq
+    assert any(p.startswith("summary basis") for p in report.problems)
+    assert report.pending_corrections == [] and report.voided_by is None
