@@ -10,7 +10,8 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from sicbo.lifecycle import Phase, decide, evolve, initial_state
+from sicbo.lifecycle.decider import decide
+from sicbo.lifecycle.state import Phase, evolve, initial_state
 from sicbo_contracts.base import Limits
 from sicbo_contracts.dice import ResultConfirmed
 from sicbo_contracts.lifecycle import (

@@ -51,12 +51,10 @@ from sicbo.wagers.guards import (
 from sicbo.wagers.state import (
     CurrentRound,
     Slip,
-    StandingWager,
     WagerState,
     evolve,
     fold,
     initial_state,
-    wagers_of_round,
 )
 from sicbo_contracts.base import Role
 from sicbo_contracts.wagers import (
@@ -80,14 +78,12 @@ from sicbo_contracts.wagers import (
 )
 
 __all__ = [
-    "StandingWager",
     "WagerState",
     "decide",
     "evolve",
     "fold",
     "initial_state",
     "msg_id_of",
-    "wagers_of_round",
 ]
 
 #: 000 §3.10-3.11: the player wagers, or the dealer places the wager for them. Not an

@@ -21,8 +21,8 @@ import pytest
 from sicbo.decider import Refused
 from sicbo.dice import decider as dice_decider
 from sicbo.gateway.operators import TERMINAL_ROLES
-from sicbo.lifecycle import Phase
 from sicbo.lifecycle import decider as lifecycle_decider
+from sicbo.lifecycle.state import Phase
 from sicbo.wagers import decider as wagers_decider
 from sicbo_contracts.access import TERMINAL_ACTIONS, may_send
 from sicbo_contracts.base import Role

@@ -2,7 +2,7 @@
 
 import pytest
 
-from sicbo.lifecycle import Phase, TableStatus
+from sicbo.lifecycle.state import Phase, TableStatus
 from sicbo_contracts.lifecycle import (
     CloseTable,
     ClosingNoticePosted,

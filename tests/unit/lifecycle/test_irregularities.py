@@ -4,8 +4,7 @@ cancellation (004), and completion by settlement (002 art. 4)."""
 
 import pytest
 
-from sicbo.lifecycle import Phase
-from sicbo.lifecycle.state import Suspension
+from sicbo.lifecycle.state import Phase, Suspension
 from sicbo_contracts.lifecycle import (
     BettingClosed,
     CancelRound,

@@ -3,7 +3,7 @@
 import msgspec
 import pytest
 
-from sicbo.lifecycle import Phase, TableStatus
+from sicbo.lifecycle.state import Phase, TableStatus
 from sicbo_contracts.base import Limits
 from sicbo_contracts.lifecycle import (
     ClearFault,

@@ -5,8 +5,8 @@ from datetime import date
 
 import pytest
 
-from sicbo.lifecycle import Phase, RoundState, earliest_adoption
-from sicbo.lifecycle.paytables import add_working_days
+from sicbo.lifecycle.paytables import add_working_days, earliest_adoption
+from sicbo.lifecycle.state import Phase, RoundState
 from sicbo_contracts.lifecycle import (
     ApprovePaytable,
     OpenTable,

@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sicbo.decider import Refused
-from sicbo.lifecycle import LifecycleState, Phase, decide, evolve, initial_state
+from sicbo.lifecycle.decider import decide
+from sicbo.lifecycle.state import LifecycleState, Phase, evolve, initial_state
 from sicbo_contracts.base import Role
 from sicbo_contracts.dice import ResultConfirmed
 from sicbo_contracts.lifecycle import (

@@ -9,7 +9,8 @@ from datetime import date, datetime
 
 import pytest
 
-from sicbo.lifecycle import Phase, decide
+from sicbo.lifecycle.decider import decide
+from sicbo.lifecycle.state import Phase
 from sicbo_contracts.base import Limits, Role
 from sicbo_contracts.lifecycle import (
     ApprovePaytable,

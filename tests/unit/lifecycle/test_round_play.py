@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from sicbo.lifecycle import Phase
+from sicbo.lifecycle.state import Phase
 from sicbo_contracts.lifecycle import (
     BettingClosed,
     BettingOpened,

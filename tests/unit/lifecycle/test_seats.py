@@ -1,6 +1,6 @@
 """Seats, and the player asked to vacate after three rounds without a wager (000 §8.9)."""
 
-from sicbo.lifecycle import Phase
+from sicbo.lifecycle.state import Phase
 from sicbo_contracts.lifecycle import (
     CompleteRound,
     LeaveSeat,

@@ -4,7 +4,8 @@
 
 import pytest
 
-from sicbo.wagers.decider import StandingWager, msg_id_of, wagers_of_round
+from sicbo.wagers.decider import msg_id_of
+from sicbo.wagers.state import StandingWager, wagers_of_round
 from sicbo_contracts.wagers import (
     CarriedChoice,
     Wager,

@@ -5,8 +5,9 @@ from datetime import timedelta
 from hypothesis import given as hgiven
 from hypothesis import strategies as st
 
-from sicbo.wagers.decider import evolve, initial_state, msg_id_of, wagers_of_round
+from sicbo.wagers.decider import evolve, initial_state, msg_id_of
 from sicbo.wagers.pmap import PMap
+from sicbo.wagers.state import wagers_of_round
 from tests.support.common import BOB, DEALER, NOW, TABLE
 from tests.support.dice import entered
 from tests.support.wagers import (
