@@ -211,18 +211,16 @@ GATEWAY_INBOX = "_INBOX.gateway"
 # -- the demo floor (``make run``) ---------------------------------------------------------------
 
 
-def demo_takeover(table: str) -> str:
-    """A person takes the demo table over from its simulated dealer (:mod:`.demo`)."""
-    return f"sicbo.demo.{table}.takeover"
+class DemoAsk(StrEnum):
+    """What the web terminal asks the demo floor's simulated dealer (:mod:`.demo`)."""
+
+    TAKEOVER = "takeover"  # a person takes the table over
+    RELEASE = "release"  # and hands it back
+    CONTROL = "control"  # who plays the table now
 
 
-def demo_release(table: str) -> str:
-    return f"sicbo.demo.{table}.release"
-
-
-def demo_control(table: str) -> str:
-    """Who plays the demo table now."""
-    return f"sicbo.demo.{table}.control"
+def demo(table: str, ask: DemoAsk) -> str:
+    return f"sicbo.demo.{table}.{ask.value}"
 
 
 # -- the partners' copy of the results -----------------------------------------------------------

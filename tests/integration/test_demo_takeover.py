@@ -26,10 +26,9 @@ from sicbo_contracts.lifecycle import CancelRound, StartRound, TableConfig
 from sicbo_contracts.replies import Accepted
 from sicbo_contracts.subjects import (
     Aggregate,
+    DemoAsk,
     aggregate_filter,
-    demo_control,
-    demo_release,
-    demo_takeover,
+    demo,
 )
 from tests.integration.conftest import LIMITS, SUPERVISOR, Floor, new_id
 from tests.integration.test_settlement import wait_completed
@@ -83,25 +82,30 @@ async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
     nc: NATS, store: EventStore, floor: Floor
 ) -> None:
     table = new_id("demo")[:32]
-    demo = DemoTable(table, TableConfig(profile="cca-1992", limits=LIMITS))
+    demo_table = DemoTable(table, TableConfig(profile="cca-1992", limits=LIMITS))
     sim = simulated_table(
-        FloorClient(nc), demo, lambda line: None, seed=7, betting_seconds=0.2, no_result_every=1000
+        FloorClient(nc),
+        demo_table,
+        lambda line: None,
+        seed=7,
+        betting_seconds=0.2,
+        no_result_every=1000,
     )
     await answer_takeovers(nc, [sim.control])
     playing = asyncio.create_task(sim.run())
     try:
         await rounds_until(store, table, bool, "the demo dealer never started a round")
-        before = await ask(nc, demo_control(table))
+        before = await ask(nc, demo(table, DemoAsk.CONTROL))
         assert before.status == "demo" and before.by is None
         reply = await nc.request(
-            demo_takeover(table), msgspec.json.encode(TakeoverRequest(by="ana")), timeout=5
+            demo(table, DemoAsk.TAKEOVER), msgspec.json.encode(TakeoverRequest(by="ana")), timeout=5
         )
         control = _control.decode(reply.data)
         assert control.status in ("after-round", "yours") and control.by == "ana"
         last = max(n for n, _ in await started_rounds(store, table))
         await wait_completed(store, table, last)
         await asyncio.sleep(1.0)  # the simulator would have started another round by now
-        assert await ask(nc, demo_control(table)) == Control(status="yours", by="ana")
+        assert await ask(nc, demo(table, DemoAsk.CONTROL)) == Control(status="yours", by="ana")
         assert max(n for n, _ in await started_rounds(store, table)) == last
 
         person = Actor(id="ana", role=Role.DEALER)
@@ -111,9 +115,11 @@ async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
         assert isinstance(await floor.send(nc, start), Accepted)
         assert (last + 1, "ana") in await started_rounds(store, table)
 
-        released = _control.decode((await nc.request(demo_release(table), b"{}", timeout=5)).data)
+        released = _control.decode(
+            (await nc.request(demo(table, DemoAsk.RELEASE), b"{}", timeout=5)).data
+        )
         assert released.status == "released"
-        assert (await ask(nc, demo_control(table))).status == "demo"
+        assert (await ask(nc, demo(table, DemoAsk.CONTROL))).status == "demo"
         # the person's round is cancelled, then the demo plays on
         rounds = await rounds_until(
             store,
@@ -130,11 +136,11 @@ async def test_a_press_in_the_middle_of_a_demo_round_does_not_stop_the_demo(
     nc: NATS, store: EventStore, floor: Floor
 ) -> None:
     table = new_id("demo")[:32]
-    demo = DemoTable(table, TableConfig(profile="cca-1992", limits=LIMITS))
+    demo_table = DemoTable(table, TableConfig(profile="cca-1992", limits=LIMITS))
     notices: list[str] = []
     sim = simulated_table(
         FloorClient(nc),
-        demo,
+        demo_table,
         lambda line: None,
         seed=3,
         betting_seconds=0.5,

@@ -78,10 +78,10 @@ class BoardQueries:
         self._store = store
         self._models: Follower[TableReadModel] = Follower(
             store,
-            name="board",
-            filter_of=table_filter,
-            initial=TableReadModel,
-            evolve=_add,
+            "board",
+            table_filter,
+            TableReadModel,
+            _add,
             start=self._start,
             trim=TableReadModel.trim,
         )

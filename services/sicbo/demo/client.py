@@ -9,13 +9,13 @@ from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.store import EventStore, StoredEvent
 from sicbo.lifecycle.decider import LifecycleState, evolve, initial_state
-from sicbo.shell.aggregates import Aggregates
+from sicbo.shell.follower import aggregate_follower
 from sicbo_contracts.base import tag_of
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
 from sicbo_contracts.replies import Reply
 from sicbo_contracts.routing import SERVICE_OF_TAG
-from sicbo_contracts.subjects import EVENT_STREAM, Aggregate, aggregate_filter, command
+from sicbo_contracts.subjects import EVENT_STREAM, Aggregate, command
 
 _reply = msgspec.json.Decoder(Reply)
 
@@ -30,14 +30,8 @@ class FloorClient:
         self.store = EventStore(nc, EVENT_STREAM)
         self.timeout = timeout
         # Each table's lifecycle caught up from the last sequence read, as the services do.
-        self._lifecycles = Aggregates(
-            self.store,
-            filter_of=lambda t: aggregate_filter(t, Aggregate.LIFECYCLE),
-            expect_filter_of=lambda t: aggregate_filter(t, Aggregate.LIFECYCLE),
-            initial=initial_state,
-            evolve=evolve,
-            event_type=LifecycleEvent | DiceEvent,
-            service="demo",
+        self._lifecycles = aggregate_follower(
+            self.store, Aggregate.LIFECYCLE, LifecycleEvent | DiceEvent, initial_state, evolve
         )
 
     async def send(self, cmd: Any) -> Reply:
@@ -51,7 +45,7 @@ class FloorClient:
     async def lifecycle(self, table: str) -> LifecycleState:
         """The table's lifecycle now: only what was appended since the last read is read (a
         demo table polled for hours would otherwise be read whole, many times a second)."""
-        state: LifecycleState = (await self._lifecycles.load(table)).state
+        state: LifecycleState = (await self._lifecycles.get(table)).state
         return state
 
     async def events(self, subject_filter: str) -> list[StoredEvent]:

@@ -29,7 +29,7 @@ from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import provision
 from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.demo import TakeoverRequest
-from sicbo_contracts.subjects import demo_control, demo_release, demo_takeover
+from sicbo_contracts.subjects import DemoAsk, demo
 
 _takeover = msgspec.json.Decoder(TakeoverRequest)
 
@@ -143,9 +143,9 @@ async def answer_takeovers(nc: NATS, tables: list[TableControl]) -> None:
         async def on_control(msg: Msg, control: TableControl = control) -> None:
             await msg.respond(msgspec.json.encode(control.who_plays()))
 
-        await nc.subscribe(demo_takeover(control.table), cb=on_takeover)
-        await nc.subscribe(demo_release(control.table), cb=on_release)
-        await nc.subscribe(demo_control(control.table), cb=on_control)
+        await nc.subscribe(demo(control.table, DemoAsk.TAKEOVER), cb=on_takeover)
+        await nc.subscribe(demo(control.table, DemoAsk.RELEASE), cb=on_release)
+        await nc.subscribe(demo(control.table, DemoAsk.CONTROL), cb=on_control)
 
 
 async def run_floor(

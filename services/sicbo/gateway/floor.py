@@ -24,8 +24,7 @@ from sicbo.gateway.views import (
 )
 from sicbo.lifecycle.state import TableStatus
 from sicbo.replay.report import RoundReport, round_report
-from sicbo.shell.aggregates import Aggregates
-from sicbo.shell.follower import Follower
+from sicbo.shell.follower import Follower, aggregate_follower
 from sicbo_contracts.base import tag_of
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.illumination import IlluminationEvent
@@ -35,7 +34,6 @@ from sicbo_contracts.subjects import (
     EVENT_STREAM,
     TABLE_ROUND,
     Aggregate,
-    aggregate_filter,
     command,
     events_of_type,
     parse_event_subject,
@@ -47,6 +45,10 @@ from sicbo_contracts.subjects import (
 REPORTS_KEPT = 256
 #: The follower key of the floor's table list (every table's TableOpened).
 _EVERY_TABLE = "*"
+
+
+def _every_opening(_: str) -> str:
+    return events_of_type(TableOpened, Aggregate.LIFECYCLE, round_no=TABLE_ROUND)
 
 
 def _opened(known: set[str], stored: StoredEvent, _: object) -> set[str]:
@@ -68,34 +70,17 @@ class GatewayFloor:
         self.nc = nc
         self.timeout = timeout
         self.store = EventStore(nc, EVENT_STREAM)
-        self._tables = Aggregates(
-            self.store,
-            filter_of=lambda t: aggregate_filter(t, Aggregate.LIFECYCLE),
-            expect_filter_of=lambda t: aggregate_filter(t, Aggregate.LIFECYCLE),
-            initial=initial_table,
-            evolve=evolve_table,
-            event_type=LifecycleEvent | DiceEvent,
-            service="gateway",
+        lifecycle = LifecycleEvent | DiceEvent
+        self._tables = aggregate_follower(
+            self.store, Aggregate.LIFECYCLE, lifecycle, initial_table, evolve_table
         )
-        self._lamps = Aggregates(
-            self.store,
-            filter_of=lambda t: aggregate_filter(t, Aggregate.LAMP),
-            expect_filter_of=lambda t: aggregate_filter(t, Aggregate.LAMP),
-            initial=initial_lamps,
-            evolve=evolve_lamps,
-            event_type=IlluminationEvent,
-            service="gateway",
+        self._lamps = aggregate_follower(
+            self.store, Aggregate.LAMP, IlluminationEvent, initial_lamps, evolve_lamps
         )
         self._reports: OrderedDict[tuple[str, int], tuple[RoundReport, int]] = OrderedDict()
         # Tables are discovered by their TableOpened, of every table at once.
         self._tables_opened: Follower[set[str]] = Follower(
-            self.store,
-            name="gateway tables",
-            filter_of=lambda _: events_of_type(
-                TableOpened, Aggregate.LIFECYCLE, round_no=TABLE_ROUND
-            ),
-            initial=lambda _: set(),
-            evolve=_opened,
+            self.store, "gateway tables", _every_opening, lambda _: set(), _opened
         )
 
     async def table_ids(self) -> list[str]:
@@ -111,7 +96,7 @@ class GatewayFloor:
         """The table as its log has it now; None if it was never opened."""
         if not await self.opened(table):
             return None  # nothing cached for ids that anyone may type in a URL
-        log, lamps = await asyncio.gather(self._tables.load(table), self._lamps.load(table))
+        log, lamps = await asyncio.gather(self._tables.get(table), self._lamps.get(table))
         if log.state.lifecycle.status is TableStatus.NEW:
             return None
         return table_view(log.state, lamps.state, max(log.last_seq, lamps.last_seq))

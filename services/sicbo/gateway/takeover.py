@@ -17,7 +17,7 @@ from sicbo.gateway.floor import GatewayFloor, Unavailable
 from sicbo.gateway.http import guarded, opened_table, table_of
 from sicbo.gateway.sessions import Sessions
 from sicbo_contracts.demo import Control, TakeoverRequest
-from sicbo_contracts.subjects import demo_control, demo_release, demo_takeover
+from sicbo_contracts.subjects import DemoAsk, demo
 
 _encode = msgspec.json.Encoder().encode
 
@@ -30,19 +30,19 @@ class TakeoverRoutes:
     async def control(self, request: Request) -> Response:
         """Who plays the table now: the demo dealer, or the person who took it over."""
         table = await opened_table(table_of(request), self.floor.get())
-        return await self._ask(demo_control(table), b"{}", Control(status="none"))
+        return await self._ask(demo(table, DemoAsk.CONTROL), b"{}", Control(status="none"))
 
     async def takeover(self, request: Request) -> Response:
         table = table_of(request)
         operator = self.sessions.operator(request)
         request_body = _encode(TakeoverRequest(by=operator.id))
         yours = Control(status="yours", by=operator.id)
-        return await self._ask(demo_takeover(table), request_body, yours)
+        return await self._ask(demo(table, DemoAsk.TAKEOVER), request_body, yours)
 
     async def release(self, request: Request) -> Response:
         table = table_of(request)
         self.sessions.operator(request)
-        return await self._ask(demo_release(table), b"{}", Control(status="released"))
+        return await self._ask(demo(table, DemoAsk.RELEASE), b"{}", Control(status="released"))
 
     async def _ask(self, subject: str, payload: bytes, otherwise: Control) -> Response:
         """The demo floor's answer; ``otherwise`` where no simulated dealer answers: a real

@@ -126,12 +126,12 @@ class Illuminator:
         self._timeout = request_timeout
         self._openings: Follower[Openings] = Follower(
             store,
-            name="illumination",
-            filter_of=lambda table: events_of_type(
+            "illumination",
+            lambda table: events_of_type(
                 TableOpened, Aggregate.LIFECYCLE, table=table, round_no=TABLE_ROUND
             ),
-            initial=lambda _: Openings(),
-            evolve=_opening,
+            lambda _: Openings(),
+            _opening,
             decoder=_opened,
         )
 

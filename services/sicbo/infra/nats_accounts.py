@@ -55,10 +55,9 @@ from sicbo_contracts.subjects import (
     STATS_QUERY,
     TIMERS_BUCKET,
     Aggregate,
+    DemoAsk,
     commands_of,
-    demo_control,
-    demo_release,
-    demo_takeover,
+    demo,
     events_of_type,
     layout_light,
     layout_ping,
@@ -266,9 +265,9 @@ GATEWAY = User(
             queries_of(STATS_QUERY),  # the board page: statistics ...
             queries_of(RECALL_QUERY),  # ... and game recall
             queries_of(HISTORY_QUERY),  # a player's bet history
-            demo_takeover("*"),  # demo only: nobody answers on a real floor
-            demo_release("*"),
-            demo_control("*"),
+            demo("*", DemoAsk.TAKEOVER),  # demo only: nobody answers on a real floor
+            demo("*", DemoAsk.RELEASE),
+            demo("*", DemoAsk.CONTROL),
             *LOG,
         ),
         subscribe=(

@@ -109,10 +109,10 @@ class Feed:
         self._clock = clock
         self._feeds: Follower[TableFeed] = Follower(
             log_store,
-            name="results feed",
-            filter_of=lambda table: aggregate_filter(table, Aggregate.LIFECYCLE),
-            initial=TableFeed,
-            evolve=_fold,
+            "results feed",
+            lambda table: aggregate_filter(table, Aggregate.LIFECYCLE),
+            TableFeed,
+            _fold,
             start=self._start,
             trim=TableFeed.trim,
         )

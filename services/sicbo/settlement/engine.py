@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from msgspec.structs import replace as replace_struct
 
@@ -257,21 +258,12 @@ def adjust(
     )
     changes = _changed(zip(current, wager_results(facts), strict=True))
     chunks = _parts(changes, f"round {round_no} of {table}: too many adjustments")
+    common: dict[str, Any] = {"table": table, "actor": actor, "at": at, "round": round_no}
     return [
         SettlementAdjusted(
-            table=table,
-            actor=actor,
-            at=at,
-            round=round_no,
-            correction_seq=correction_seq,
-            before=before,
-            after=after,
-            adjustments=chunk,
-            delta=sum(a.delta for a in chunk),
-            part=n,
-            parts=len(chunks),
+            correction_seq=correction_seq, before=before, after=after, **common, **part
         )
-        for n, chunk in enumerate(chunks, start=1)
+        for part in _numbered(chunks)
     ]
 
 
@@ -298,6 +290,14 @@ def _parts(changes: list[WagerAdjustment], too_many: str) -> list[list[WagerAdju
     if len(chunks) > MAX_WAGERS // PART_SIZE + 1:
         raise SettlementError(f"{too_many} for one batch")
     return chunks
+
+
+def _numbered(chunks: list[list[WagerAdjustment]]) -> list[dict[str, Any]]:
+    """The fields of each part of a compensating batch: its changes, their sum, its number."""
+    return [
+        {"adjustments": c, "delta": sum(a.delta for a in c), "part": n, "parts": len(chunks)}
+        for n, c in enumerate(chunks, start=1)
+    ]
 
 
 def _wager_of(r: WagerResult) -> Wager:
@@ -343,20 +343,10 @@ def void(
     least one message, so the cancellation is recorded as compensated even with no wagers."""
     changes = _changed((old, voided(old)) for old in current)
     chunks = _parts(changes, f"round {round_no} of {table}: too many refunds")
+    common: dict[str, Any] = {"table": table, "actor": actor, "at": at, "round": round_no}
     return [
-        SettlementVoided(
-            table=table,
-            actor=actor,
-            at=at,
-            round=round_no,
-            cancel_seq=cancel_seq,
-            reason=reason,
-            adjustments=chunk,
-            delta=sum(a.delta for a in chunk),
-            part=n,
-            parts=len(chunks),
-        )
-        for n, chunk in enumerate(chunks, start=1)
+        SettlementVoided(cancel_seq=cancel_seq, reason=reason, **common, **part)
+        for part in _numbered(chunks)
     ]
 
 

@@ -38,7 +38,6 @@ from sicbo.eventstore.errors import AppendConflict, DuplicateBatch
 from sicbo.eventstore.store import EventStore, Expect, StoredEvent
 from sicbo.settlement import engine
 from sicbo.settlement.decider import (
-    Adjust,
     Complete,
     Due,
     Settle,
@@ -153,12 +152,12 @@ class Settler:
         self._timeout = request_timeout
         self._tables: Follower[SettlementState] = Follower(
             store,
-            name="settlement",
-            filter_of=table_filter,
-            initial=initial_state,
-            evolve=_evolve,
+            "settlement",
+            table_filter,
+            initial_state,
+            _evolve,
             decoder=_decoder,
-            wants=_folded,
+            wants=_folded,  # the summaries: the wager results (megabytes a round) are read past
             trim=forget_old,
         )
 
@@ -194,48 +193,40 @@ class Settler:
 
     async def _carry_out(self, table: str, round_no: int, step: Due) -> int:
         """Do one step; the stream sequence the next read must reach (0: what it finds)."""
-        match step:
-            case Settle(facts=facts):
-                events: list[Any] = list(engine.settle(facts, actor=self._actor, at=self._clock()))
-                return await self._append(
-                    table, round_no, events, settle_msg_id(table, round_no), 0
-                )
-            case Adjust(summary=summary, correction=correction):
-                current, last = await self._paid_wagers(table, round_no)
-                before = current.before_dice if current.before_dice else summary.dice
-                assert summary.dice is not None and before is not None  # settled by its result
-                events = engine.adjust(
-                    current.wagers,
-                    table=table,
-                    round_no=round_no,
-                    paytable=summary.paytable,
-                    unit=summary.unit,
-                    before=before,
-                    after=correction.after,
-                    correction_seq=correction.seq,
-                    actor=self._actor,
-                    at=self._clock(),
-                )
-                msg_id = adjust_msg_id(table, round_no, correction.seq)
-                return await self._append(table, round_no, events, msg_id, last)
-            case Void(cancellation=cancelled):
-                current, last = await self._paid_wagers(table, round_no)
-                events = engine.void(
-                    current.wagers,
-                    table=table,
-                    round_no=round_no,
-                    cancel_seq=cancelled.seq,
-                    reason=cancelled.reason,
-                    actor=self._actor,
-                    at=self._clock(),
-                )
-                return await self._append(
-                    table, round_no, events, void_msg_id(table, round_no), last
-                )
-            case Complete(players=players):
-                await self._complete(table, round_no, list(players))
-                return 0
-        raise AssertionError(f"unknown step {step!r}")
+        if isinstance(step, Complete):
+            await self._complete(table, round_no, list(step.players))
+            return 0
+        if isinstance(step, Settle):
+            events: Sequence[Event] = engine.settle(step.facts, actor=self._actor, at=self._clock())
+            return await self._append(table, round_no, events, settle_msg_id(table, round_no), 0)
+        # A compensation (004 void, or a correction's adjustment) of what is paid now.
+        current, last = await self._paid_wagers(table, round_no)
+        common: dict[str, Any] = {
+            "table": table,
+            "round_no": round_no,
+            "actor": self._actor,
+            "at": self._clock(),
+        }
+        if isinstance(step, Void):
+            cancelled = step.cancellation
+            events = engine.void(
+                current.wagers, cancel_seq=cancelled.seq, reason=cancelled.reason, **common
+            )
+            return await self._append(table, round_no, events, void_msg_id(table, round_no), last)
+        summary, correction = step.summary, step.correction
+        before = current.before_dice or summary.dice
+        assert before is not None  # a correction is adjusted only on a round settled by dice
+        events = engine.adjust(
+            current.wagers,
+            paytable=summary.paytable,
+            unit=summary.unit,
+            before=before,
+            after=correction.after,
+            correction_seq=correction.seq,
+            **common,
+        )
+        msg_id = adjust_msg_id(table, round_no, correction.seq)
+        return await self._append(table, round_no, events, msg_id, last)
 
     async def _append(
         self, table: str, round_no: int, events: Sequence[Event], msg_id: str, expect_last: int

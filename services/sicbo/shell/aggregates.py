@@ -60,10 +60,10 @@ class Aggregates(Generic[S]):
 
         self.follower: Follower[Loaded[S]] = Follower(
             store,
-            name=service,
-            filter_of=filter_of,
-            initial=lambda table: Loaded(table, initial(table)),
-            evolve=fold,
+            service,
+            filter_of,
+            lambda table: Loaded(table, initial(table)),
+            fold,
             decoder=msgspec.json.Decoder(event_type),
             wants=decodes,
             on_stored=self._note,

@@ -36,7 +36,7 @@ import msgspec
 from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.store import EventStore, StoredEvent
 from sicbo_contracts.base import DECODE_ERRORS
-from sicbo_contracts.subjects import EventSubject, parse_event_subject
+from sicbo_contracts.subjects import Aggregate, EventSubject, aggregate_filter, parse_event_subject
 
 S = TypeVar("S")
 log = logging.getLogger(__name__)
@@ -83,11 +83,11 @@ class Follower(Generic[S]):
     def __init__(
         self,
         store: EventStore,
-        *,
         name: str,
         filter_of: Callable[[str], str],
         initial: Callable[[str], S],
         evolve: Evolve[S],
+        *,
         decoder: msgspec.json.Decoder[Any] | None = None,
         wants: Callable[[EventSubject], bool] | None = None,
         on_stored: Callable[[S, StoredEvent], None] | None = None,
@@ -183,3 +183,23 @@ class Follower(Generic[S]):
             log.warning("%s skips undecodable event %s on %s", self.name, e.seq, e.subject)
             return state
         return self._evolve(state, e, event)
+
+
+def aggregate_follower(
+    store: EventStore,
+    aggregate: Aggregate,
+    event_type: Any,
+    initial: Callable[[str], S],
+    evolve: Callable[[S, Any], S],
+) -> Follower[S]:
+    """A read model of one aggregate of each table (its events of ``event_type``), folded by a
+    decider's own ``evolve(state, event)``: the gateway's views, the demo's lifecycles."""
+
+    def fold(state: S, _: StoredEvent, event: Any) -> S:
+        return evolve(state, event)
+
+    def filter_of(table: str) -> str:
+        return aggregate_filter(table, aggregate)
+
+    name = f"{aggregate.value} of {getattr(initial, '__name__', 'a read model')}"
+    return Follower(store, name, filter_of, initial, fold, decoder=msgspec.json.Decoder(event_type))

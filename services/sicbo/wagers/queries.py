@@ -43,10 +43,10 @@ class HistoryQueries:
         # settlement is never read without the slip it settles.
         self._histories: Follower[History] = Follower(
             store,
-            name="bet history",
-            filter_of=table_filter,
-            initial=History,
-            evolve=_apply,
+            "bet history",
+            table_filter,
+            History,
+            _apply,
             decoder=msgspec.json.Decoder(HistoryEvent),
             wants=lambda subject: subject.aggregate in _READ,
         )
