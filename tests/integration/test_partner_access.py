@@ -24,12 +24,13 @@ import nats
 import pytest
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
+from opentelemetry.sdk.trace import TracerProvider
 
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_accounts import password_envs
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.provisioning import Outcome, provision
-from sicbo.results.feed import Feed
+from sicbo.results.feed import Feed, public_store
 from sicbo.results.partners import partner_copy
 from sicbo.results.reader import last_results
 from sicbo.shell.codec import encode
@@ -155,9 +156,7 @@ async def store_round(nc: NATS, table: str, round_no: int, dice: tuple[int, int,
 
 
 async def publish_through_feed(nc: NATS, table: str, seq: int) -> None:
-    feed = Feed(
-        EventStore(nc, EVENT_STREAM), EventStore(nc, RESULTS_STREAM), lambda: datetime.now(UTC)
-    )
+    feed = Feed(EventStore(nc, EVENT_STREAM), public_store(nc), lambda: datetime.now(UTC))
     subject = f"sicbo.evt.{table}.lc.1.dice-result-confirmed-v1"
     assert await feed.on_event(subject, seq) >= 1
 
@@ -171,7 +170,9 @@ async def test_a_partner_receives_results_and_reads_their_history_from_its_copy(
     await nc.subscribe(RESULTS_ALL, cb=received.put)
     await nc.flush()
     seq = await store_round(floor_nc, "P1", 1, (5, 2, 5))
-    await publish_through_feed(floor_nc, "P1", seq)
+    tracer = TracerProvider().get_tracer("test")
+    with tracer.start_as_current_span("the feed's job"):  # as the service runs it, traced
+        await publish_through_feed(floor_nc, "P1", seq)
     msg = await asyncio.wait_for(received.get(), 10)
     result = _result.decode(msg.data)
     assert (result.table, result.round, result.status, result.dice, result.source_seq) == (
@@ -187,6 +188,7 @@ async def test_a_partner_receives_results_and_reads_their_history_from_its_copy(
     # Republished by the partners' copy once stored: the copy keeps the floor's sequence.
     assert headers["Nats-Stream"] == PARTNER_STREAM
     assert int(headers["Nats-Sequence"]) == floor_copy[-1].seq
+    assert "traceparent" not in headers and "tracestate" not in headers  # the floor's insides
     history = await last_results(nc, PARTNER_STREAM, results("P1"), 5)
     assert history == [result]
     # The command line and the example client work with a partner's credentials.

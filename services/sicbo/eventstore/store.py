@@ -116,6 +116,7 @@ class EventStore:
         stream: str,
         *,
         timeout: float = 5.0,
+        carry_trace: bool = True,
     ) -> None:
         if isinstance(js_or_nc, JetStreamContext):
             # nats-py keeps these private; a JetStreamContext is only the connection plus the
@@ -127,6 +128,9 @@ class EventStore:
             self._api = "$JS.API"
         self.stream = stream
         self._timeout = timeout
+        #: Whether appends carry the current trace context (``traceparent``); not on a stream
+        #: others read, such as the partners' results: the floor's insides stay inside.
+        self._carry_trace = carry_trace
 
     # -- appending ------------------------------------------------------------------------
 
@@ -140,7 +144,7 @@ class EventStore:
         headers: Mapping[str, str] | None = None,
     ) -> Appended:
         """Append one event; raise :class:`AppendConflict` if ``expect`` no longer holds."""
-        hdrs = _headers(headers)
+        hdrs = _headers(headers, self._carry_trace)
         if msg_id is not None:
             hdrs[MSG_ID] = msg_id
         if expect is not None:
@@ -179,7 +183,7 @@ class EventStore:
         if len(items) > MAX_BATCH:
             raise ValueError(f"an atomic batch holds at most {MAX_BATCH} messages")
         batch_id = uuid.uuid4().hex  # the server accepts ids up to 64 characters
-        common = _headers(headers)
+        common = _headers(headers, self._carry_trace)
         messages: list[tuple[str, bytes, dict[str, str]]] = []
         for number, (subject, data) in enumerate(items, start=1):
             hdrs = {**common, BATCH_ID: batch_id, BATCH_SEQUENCE: str(number)}
@@ -376,10 +380,11 @@ def parse_headers(raw: bytes) -> dict[str, str]:
     return out
 
 
-def _headers(extra: Mapping[str, str] | None) -> dict[str, str]:
+def _headers(extra: Mapping[str, str] | None, carry_trace: bool = True) -> dict[str, str]:
     """Caller headers plus the current OpenTelemetry context, so one trace follows a command."""
     hdrs = dict(extra) if extra else {}
-    inject(hdrs)
+    if carry_trace:
+        inject(hdrs)
     return hdrs
 
 

@@ -28,6 +28,7 @@ from datetime import datetime
 from typing import Any
 
 import msgspec
+from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.errors import AppendConflict
 from sicbo.eventstore.store import EventStore, Expect, StoredEvent
@@ -43,7 +44,13 @@ from sicbo.shell.codec import encode
 from sicbo.shell.follower import Follower, Start
 from sicbo.shell.reacting import NotDone
 from sicbo_contracts.base import DECODE_ERRORS
-from sicbo_contracts.subjects import Aggregate, aggregate_filter, parse_event_subject, results
+from sicbo_contracts.subjects import (
+    RESULTS_STREAM,
+    Aggregate,
+    aggregate_filter,
+    parse_event_subject,
+    results,
+)
 from sicbo_contracts.subjects import event as event_subject
 
 log = logging.getLogger(__name__)
@@ -61,6 +68,12 @@ class _Head(msgspec.Struct):
 
 
 _head = msgspec.json.Decoder(_Head)
+
+
+def public_store(nc: NATS) -> EventStore:
+    """The public results stream as the feed appends to it: without the floor's trace context
+    (``traceparent``), since partners read it and the floor's insides stay inside."""
+    return EventStore(nc, RESULTS_STREAM, carry_trace=False)
 
 
 def msg_id(source_seq: int) -> str:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from faststream import FastStream
 
-from sicbo.eventstore.store import EventStore
 from sicbo.provisioning import consumer_filter
-from sicbo.results.feed import Feed
+from sicbo.results.feed import Feed, public_store
 from sicbo.shell.bootstrap import Reacts, Runtime, service_app
 from sicbo.shell.reacting import Job
 from sicbo_contracts.subjects import RESULTS_STREAM
@@ -22,8 +21,7 @@ CONSUMER = "results-feed"
 
 def app(nats_url: str) -> FastStream:
     def start(runtime: Runtime) -> Job:
-        results_store = EventStore(runtime.nc, RESULTS_STREAM)
-        feed = Feed(runtime.store, results_store, runtime.clock)
+        feed = Feed(runtime.store, public_store(runtime.nc), runtime.clock)
 
         async def job(subject: str, seq: int, data: bytes) -> None:
             await feed.on_event(subject, seq)
