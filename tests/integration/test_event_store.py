@@ -14,8 +14,9 @@ from nats.aio.client import Client as NATS
 from opentelemetry.sdk.trace import TracerProvider
 
 from sicbo.eventstore.errors import WRONG_LAST_SEQUENCE, AppendConflict, DuplicateBatch
+from sicbo.eventstore.records import Expect, StoredEvent, last_seq_on
 from sicbo.eventstore.retry import retry_on_conflict
-from sicbo.eventstore.store import EventStore, Expect, StoredEvent, last_seq_on
+from sicbo.eventstore.store import EventStore
 from sicbo.provisioning import ProvisionReport
 from sicbo_contracts.subjects import EVENT_STREAM
 

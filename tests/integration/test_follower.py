@@ -10,7 +10,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo.eventstore.records import StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo.shell.follower import BehindLeader, Follower, Start
 from sicbo_contracts.subjects import table_filter
 

@@ -25,7 +25,8 @@ import msgspec
 import pytest
 from nats.aio.client import Client as NATS
 
-from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo.eventstore.records import StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo.illumination.illuminator import Illuminator
 from sicbo.illumination.lamps import winning_spots
 from sicbo.illumination.processes import LayoutControllerProcess

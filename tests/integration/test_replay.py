@@ -23,7 +23,8 @@ import nats
 import pytest
 from nats.aio.client import Client as NATS
 
-from sicbo.eventstore.store import EventStore, Expect
+from sicbo.eventstore.records import Expect
+from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import provision

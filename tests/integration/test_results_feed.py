@@ -18,7 +18,8 @@ import pytest
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 
-from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo.eventstore.records import StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo.infra.processes import ServiceProcess
 from sicbo.results.feed import Feed
 from sicbo.results.project import is_source, winners

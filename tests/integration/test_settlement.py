@@ -20,7 +20,8 @@ import nats
 import pytest
 from nats.aio.client import Client as NATS
 
-from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo.eventstore.records import StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo.game.profiles import parse_paytable_ref
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.infra.processes import ServiceProcess

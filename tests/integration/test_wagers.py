@@ -24,7 +24,8 @@ import pytest
 from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.errors import AppendConflict
-from sicbo.eventstore.store import Appended, EventStore, Expect, StoredEvent
+from sicbo.eventstore.records import Appended, Expect, StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo.shell.codec import encode
 from sicbo.shell.commands import CommandHandler
 from sicbo.wagers.service import SPEC

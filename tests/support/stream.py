@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sicbo.eventstore.store import StoredEvent
+from sicbo.eventstore.records import StoredEvent
 from sicbo.settlement.engine import adjust, apply_adjustments, settle, void
 from sicbo.shell.codec import encode
 from sicbo_contracts.base import Dice

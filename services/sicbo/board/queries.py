@@ -31,7 +31,8 @@ from nats.aio.msg import Msg
 
 from sicbo.board.readmodel import TableReadModel
 from sicbo.eventstore.errors import StoreError
-from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo.eventstore.records import StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo.game.errors import GameError
 from sicbo.shell.codec import encode, invalid_input
 from sicbo.shell.follower import Follower, Start

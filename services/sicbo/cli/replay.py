@@ -20,7 +20,8 @@ from rich.console import Console
 from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
-from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo.eventstore.records import StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_auth import connect_options
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
 from sicbo.replay.verify import Verification, verify_parallel

@@ -7,7 +7,8 @@ from typing import Any
 import msgspec
 from nats.aio.client import Client as NATS
 
-from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo.eventstore.records import StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo.lifecycle.decider import LifecycleState, evolve, initial_state
 from sicbo.shell.follower import aggregate_follower
 from sicbo_contracts.base import tag_of

@@ -28,7 +28,7 @@ from sicbo.demo.tables import (
     SUPERVISOR,
     DemoTable,
 )
-from sicbo.eventstore.store import StoredEvent
+from sicbo.eventstore.records import StoredEvent
 from sicbo.lifecycle.state import PLAYING, Phase
 from sicbo_contracts.dice import ConfirmResult, EnterDice
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault

@@ -8,6 +8,9 @@ help (or, for a timeout, the outcome is unknown and only a retry with the same m
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 # JetStream API error codes (nats-server server/errors.json) the store interprets.
 WRONG_LAST_SEQUENCE = 10071  # "wrong last sequence: <actual>" (stand-alone / store-checked path)
 WRONG_LAST_SEQUENCE_CONSTANT = 10164  # "wrong last sequence", no number (clustered in-flight path)
@@ -96,3 +99,31 @@ def _actual_from(description: str) -> int | None:
         return int(tail.strip())
     except ValueError:
         return None
+
+
+def conflict_or_raise(
+    error: Mapping[str, Any], filter_subject: str | None, expected: int | None
+) -> AppendConflict:
+    """Return the AppendConflict for a wrong-last-sequence refusal; raise StoreError otherwise."""
+    err_code = error.get("err_code")
+    if err_code in CONFLICT_CODES:
+        return AppendConflict(
+            filter_subject=filter_subject,
+            expected=expected,
+            err_code=int(err_code),
+            description=str(error.get("description", "")),
+            code=int(error.get("code", 400)),
+        )
+    raise store_error(error, "append")
+
+
+def store_error(error: Mapping[str, Any], what: str) -> StoreError:
+    description = str(error.get("description", ""))
+    err_code = error.get("err_code")
+    code = error.get("code")
+    return StoreError(
+        f"{what} refused: {err_code} {description}",
+        code=int(code) if code is not None else None,
+        err_code=int(err_code) if err_code is not None else None,
+        description=description,
+    )

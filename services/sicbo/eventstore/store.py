@@ -27,32 +27,36 @@ Server behaviour this module relies on (measured on nats-server 2.15.1, see the 
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from nats.aio.client import Client as NATS
-from nats.aio.msg import Msg
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeoutError
-from nats.js.api import Header
 from nats.js.client import JetStreamContext
 from opentelemetry.propagate import inject
 
+from sicbo.eventstore.direct_get import read_pages
 from sicbo.eventstore.errors import (
     BATCH_DUPLICATE_MSG_ID,
-    CONFLICT_CODES,
     NO_MESSAGE_FOUND,
-    AppendConflict,
     DuplicateBatch,
     StoreError,
+    conflict_or_raise,
+    store_error,
 )
-from sicbo_contracts.subjects import EVENTS_ALL, subject_matches
+from sicbo.eventstore.records import (
+    Appended,
+    Expect,
+    StoredEvent,
+    parse_headers,
+    stored_from_direct_get,
+)
+from sicbo_contracts.subjects import EVENTS_ALL
 
 MSG_ID = "Nats-Msg-Id"
 EXPECTED_LAST_SUBJECT_SEQUENCE = "Nats-Expected-Last-Subject-Sequence"
@@ -63,48 +67,6 @@ BATCH_COMMIT = "Nats-Batch-Commit"
 
 MAX_BATCH = 1000  # server limit per atomic batch (jetstream.limits.batch.max_msgs default)
 READ_PAGE = 1000  # messages per Direct Get batch request; 1000 and 5000 measured the same
-
-# Headers Direct Get adds to every reply: they describe the reply, not the stored message.
-_DIRECT_META = frozenset(
-    {
-        "Nats-Stream",
-        "Nats-Subject",
-        "Nats-Sequence",
-        "Nats-Time-Stamp",
-        "Nats-Num-Pending",
-        "Nats-Last-Sequence",
-    }
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Expect:
-    """What the writer saw: the last stream sequence matching ``filter_subject``.
-
-    ``last_sequence=0`` means "nothing on that filter yet" (e.g. a round's first settlement).
-    """
-
-    filter_subject: str
-    last_sequence: int
-
-
-@dataclass(frozen=True, slots=True)
-class Appended:
-    """Where an append landed; ``duplicate`` when the msg id was already stored."""
-
-    seq: int
-    duplicate: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    """One message of the log, as stored (headers are the publisher's, incl. Nats-Msg-Id)."""
-
-    seq: int
-    subject: str
-    data: bytes
-    headers: dict[str, str]
-    time: datetime
 
 
 class EventStore:
@@ -153,7 +115,7 @@ class EventStore:
         error = ack.get("error")
         if error is None:
             return Appended(seq=int(ack["seq"]), duplicate=bool(ack.get("duplicate", False)))
-        conflict = _conflict_or_raise(error, expect)
+        conflict = conflict_or_raise(error, *_expected(expect))
         if msg_id is not None and expect is not None:
             # The server checks the expectation before dedupe, so a retry of an append that
             # did land looks like a conflict. If our own message is what moved the filter, it
@@ -211,7 +173,7 @@ class EventStore:
                     expected=expect.last_sequence if expect else None,
                     description=str(error.get("description", "")),
                 )
-            raise _conflict_or_raise(error, expect)
+            raise conflict_or_raise(error, *_expected(expect))
         count, final = int(ack.get("count", 0)), int(ack["seq"])
         if count != last or ack.get("batch") != batch_id:
             raise StoreError(f"unexpected batch ack {ack!r} for {last} messages of {batch_id}")
@@ -223,66 +185,21 @@ class EventStore:
     async def read(self, filter_subject: str, *, after_seq: int = 0) -> list[StoredEvent]:
         """Every stored message matching ``filter_subject`` after ``after_seq``, in order.
 
-        Uses Direct Get batches (server 2.11+, ``allow_direct``): no consumer is created, and
-        each page ends with an end-of-batch status carrying ``Nats-Num-Pending``, so we stop
-        exactly when the server says nothing more matches. Measured on 2 cores (nats-server
-        2.15.1): 5,000 events in ~0.19 s, 10,000 in ~0.40 s, client-bound (about 65% of the
-        time is nats-py's header parser). A bare ordered push consumer was 10-25% faster but
-        creates and deletes a consumer per read (a meta-leader Raft proposal in a cluster) and
-        needs flow control and heartbeats; pull ``fetch()`` was 2-3x slower. In a cluster any
-        current replica may answer, so a read can miss the newest writes: it is always a
-        prefix of the log, and the expectation on the next append catches the staleness.
+        Direct Get batches (:mod:`.direct_get`). In a cluster any current replica may answer,
+        so a read can miss the newest writes: it is always a prefix of the log, and the
+        expectation on the next append (or the follower's check against the leader) catches
+        the staleness.
         """
-        events: list[StoredEvent] = []
-        loop = asyncio.get_running_loop()
-        page_end: list[asyncio.Future[Msg]] = [loop.create_future()]
-
-        async def on_msg(msg: Msg) -> None:
-            end = page_end[0]
-            hdrs = msg.headers or {}
-            if "Status" in hdrs:
-                if not end.done():
-                    end.set_result(msg)
-                return
-            try:
-                events.append(_stored_event(msg.data, hdrs))
-            except (KeyError, ValueError) as exc:  # never drop a message silently
-                if not end.done():
-                    end.set_exception(StoreError(f"malformed Direct Get reply: {exc!r}"))
-
-        inbox = self._nc.new_inbox()
-        sub = await self._nc.subscribe(inbox, cb=on_msg)
-        try:
-            next_seq = after_seq + 1
-            while True:
-                page_end[0] = end = loop.create_future()
-                before = len(events)
-                body = {"seq": next_seq, "next_by_subj": filter_subject, "batch": READ_PAGE}
-                await self._nc.publish(
-                    f"{self._api}.DIRECT.GET.{self.stream}", json.dumps(body).encode(), inbox
-                )
-                try:
-                    status_msg = await asyncio.wait_for(end, self._timeout)
-                except TimeoutError as exc:
-                    raise StoreError(f"no Direct Get reply from {self.stream}") from exc
-                status_hdrs = status_msg.headers or {}
-                status = status_hdrs.get("Status")
-                if status == "404":  # nothing (more) matches
-                    break
-                if status != "204":  # 204 = end of this batch; anything else is an error
-                    raise StoreError(
-                        f"Direct Get on {self.stream} failed: {status} "
-                        f"{status_hdrs.get(Header.DESCRIPTION, '')}",
-                        code=int(status) if status and status.isdigit() else None,
-                    )
-                if int(status_hdrs.get("Nats-Num-Pending", "0")) == 0:
-                    break
-                if len(events) == before:
-                    raise StoreError("Direct Get reported pending messages but sent none")
-                next_seq = events[-1].seq + 1
-        finally:
-            await sub.unsubscribe()
-        return events
+        return await read_pages(
+            self._nc,
+            f"{self._api}.DIRECT.GET.{self.stream}",
+            filter_subject,
+            after_seq=after_seq,
+            timeout=self._timeout,
+            page=READ_PAGE,
+            parse=stored_from_direct_get,
+            seq_of=lambda e: e.seq,
+        )
 
     async def read_all(
         self, *, after_seq: int = 0, filter_subject: str = EVENTS_ALL
@@ -345,7 +262,7 @@ class EventStore:
         if error is not None:
             if error.get("err_code") == NO_MESSAGE_FOUND:  # not 404 alone: that is also
                 return None  # "stream not found", which must not read as "sequence 0"
-            raise _store_error(error, f"STREAM.MSG.GET {body!r}")
+            raise store_error(error, f"STREAM.MSG.GET {body!r}")
         message: dict[str, Any] = resp["message"]
         return message
 
@@ -357,35 +274,16 @@ class EventStore:
         return int(found["seq"]) if hdrs.get(MSG_ID) == msg_id else None
 
 
-def last_seq_on(events: Sequence[StoredEvent], filter_subject: str) -> int:
-    """The last sequence among ``events`` matching ``filter_subject`` (0 if none).
-
-    Lets a writer take its expectation from the history it decided on (one snapshot) even when
-    the read filter is wider than the expectation filter.
-    """
-    for event in reversed(events):
-        if subject_matches(event.subject, filter_subject):
-            return event.seq
-    return 0
-
-
-def parse_headers(raw: bytes) -> dict[str, str]:
-    """Parse a stored ``NATS/1.0`` header block (as STREAM.MSG.GET returns it, base64)."""
-    lines = raw.decode(errors="replace").split("\r\n")
-    out: dict[str, str] = {}
-    for line in lines[1:]:
-        key, sep, value = line.partition(":")
-        if sep:
-            out[key.strip()] = value.strip()
-    return out
-
-
 def _headers(extra: Mapping[str, str] | None, carry_trace: bool = True) -> dict[str, str]:
     """Caller headers plus the current OpenTelemetry context, so one trace follows a command."""
     hdrs = dict(extra) if extra else {}
     if carry_trace:
         inject(hdrs)
     return hdrs
+
+
+def _expected(expect: Expect | None) -> tuple[str | None, int | None]:
+    return (expect.filter_subject, expect.last_sequence) if expect else (None, None)
 
 
 def _expect_headers(expect: Expect) -> dict[str, str]:
@@ -395,40 +293,3 @@ def _expect_headers(expect: Expect) -> dict[str, str]:
         EXPECTED_LAST_SUBJECT_SEQUENCE: str(expect.last_sequence),
         EXPECTED_LAST_SUBJECT_SEQUENCE_SUBJECT: expect.filter_subject,
     }
-
-
-def _stored_event(data: bytes, hdrs: Mapping[str, str]) -> StoredEvent:
-    return StoredEvent(
-        seq=int(hdrs["Nats-Sequence"]),
-        subject=hdrs["Nats-Subject"],
-        data=data,
-        headers={k: v for k, v in hdrs.items() if k not in _DIRECT_META},
-        # RFC 3339 with nanoseconds; Python 3.11 parses it and keeps microseconds.
-        time=datetime.fromisoformat(hdrs["Nats-Time-Stamp"]),
-    )
-
-
-def _conflict_or_raise(error: Mapping[str, Any], expect: Expect | None) -> AppendConflict:
-    """Return the AppendConflict for a wrong-last-sequence refusal; raise StoreError otherwise."""
-    err_code = error.get("err_code")
-    if err_code in CONFLICT_CODES:
-        return AppendConflict(
-            filter_subject=expect.filter_subject if expect else None,
-            expected=expect.last_sequence if expect else None,
-            err_code=int(err_code),
-            description=str(error.get("description", "")),
-            code=int(error.get("code", 400)),
-        )
-    raise _store_error(error, "append")
-
-
-def _store_error(error: Mapping[str, Any], what: str) -> StoreError:
-    description = str(error.get("description", ""))
-    err_code = error.get("err_code")
-    code = error.get("code")
-    return StoreError(
-        f"{what} refused: {err_code} {description}",
-        code=int(code) if code is not None else None,
-        err_code=int(err_code) if err_code is not None else None,
-        description=description,
-    )

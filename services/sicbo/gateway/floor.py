@@ -13,7 +13,8 @@ from nats.aio.client import Client as NATS
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 
-from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo.eventstore.records import StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo.gateway.views import (
     TableView,
     evolve_lamps,

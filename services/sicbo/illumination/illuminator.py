@@ -33,8 +33,9 @@ from nats.aio.client import Client as NATS
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeoutError
 
+from sicbo.eventstore.records import Expect, StoredEvent
 from sicbo.eventstore.retry import retry_on_conflict
-from sicbo.eventstore.store import MSG_ID, EventStore, Expect, StoredEvent
+from sicbo.eventstore.store import MSG_ID, EventStore
 from sicbo.illumination.lamps import (
     ILLUMINATION_ACTOR,
     malfunction,

@@ -31,7 +31,8 @@ import msgspec
 from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.errors import AppendConflict
-from sicbo.eventstore.store import EventStore, Expect, StoredEvent
+from sicbo.eventstore.records import Expect, StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo.results.project import (
     ROUND_STARTED,
     SOURCE_TOKENS,

@@ -35,7 +35,8 @@ import msgspec
 from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.errors import AppendConflict, DuplicateBatch
-from sicbo.eventstore.store import EventStore, Expect, StoredEvent
+from sicbo.eventstore.records import Expect, StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo.settlement import engine
 from sicbo.settlement.decider import (
     Complete,

@@ -13,7 +13,8 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo.eventstore.records import StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo.shell.follower import Follower
 from sicbo.shell.headers import COMMAND_DIGEST, COMMAND_ID, COMMAND_SERVICE
 from sicbo_contracts.subjects import EventSubject, subject_matches

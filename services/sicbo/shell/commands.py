@@ -16,8 +16,9 @@ import msgspec
 
 from sicbo.decider import Refused
 from sicbo.eventstore.errors import AppendConflict, StoreError
+from sicbo.eventstore.records import Expect
 from sicbo.eventstore.retry import retry_on_conflict
-from sicbo.eventstore.store import EventStore, Expect
+from sicbo.eventstore.store import EventStore
 from sicbo.shell.aggregates import Aggregates
 from sicbo.shell.codec import digest, encode, invalid_input, peek_command_id
 from sicbo.shell.headers import COMMAND_DIGEST, COMMAND_ID, COMMAND_SERVICE

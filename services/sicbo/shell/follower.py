@@ -34,7 +34,8 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from sicbo.eventstore.errors import StoreError
-from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo.eventstore.records import StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.subjects import Aggregate, EventSubject, aggregate_filter, parse_event_subject
 

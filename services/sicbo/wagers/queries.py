@@ -15,7 +15,8 @@ import msgspec
 from nats.aio.msg import Msg
 
 from sicbo.eventstore.errors import StoreError
-from sicbo.eventstore.store import EventStore, StoredEvent
+from sicbo.eventstore.records import StoredEvent
+from sicbo.eventstore.store import EventStore
 from sicbo.shell.codec import invalid_input
 from sicbo.shell.follower import Follower
 from sicbo.wagers.history import History, HistoryEvent
