@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sicbo.settlement.engine import RoundFacts, TableLog
+from sicbo.settlement.facts import RoundFacts, TableLog
 from sicbo_contracts.base import Dice, Limits
 from sicbo_contracts.lifecycle import LimitsChanged
 from sicbo_contracts.wagers import CarriedChoice, Wager

@@ -14,7 +14,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sicbo.eventstore.records import StoredEvent
-from sicbo.settlement.engine import adjust, apply_adjustments, settle, void
+from sicbo.settlement.compensation import adjust, apply_adjustments, void
+from sicbo.settlement.engine import settle
 from sicbo.shell.codec import encode
 from sicbo_contracts.base import Dice
 from sicbo_contracts.settlement import SettlementAdjusted, WagerResult, WagersSettled

@@ -15,7 +15,7 @@ from typing import Any
 from sicbo.board.stats import decode_lifecycle, outcome
 from sicbo.game.dice import make_roll
 from sicbo.replay.history import Stored, read_tables
-from sicbo.settlement.engine import apply_adjustments
+from sicbo.settlement.compensation import apply_adjustments
 from sicbo.settlement.facts import RoundFacts
 from sicbo_contracts.base import Dice
 from sicbo_contracts.board import (

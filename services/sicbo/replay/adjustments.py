@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sicbo.settlement.engine import apply_adjustments
+from sicbo.settlement.compensation import apply_adjustments
 from sicbo.settlement.facts import Cancellation, Correction
 from sicbo_contracts.base import Dice
 from sicbo_contracts.settlement import (

@@ -30,15 +30,9 @@ import msgspec
 
 from sicbo.replay.adjustments import Key, by_key, check_adjustments, check_voids, key_of
 from sicbo.replay.history import RecordedPart, RoundSettlement
+from sicbo.settlement.compensation import voided
 from sicbo.settlement.decider import corrections_due, void_due
-from sicbo.settlement.engine import (
-    PART_SIZE,
-    SettlementError,
-    summarize,
-    voided,
-    wager_results,
-    with_dice,
-)
+from sicbo.settlement.engine import PART_SIZE, SettlementError, summarize, wager_results, with_dice
 from sicbo.settlement.facts import Cancellation, RoundFacts, TableLog
 from sicbo_contracts.base import Dice
 from sicbo_contracts.settlement import RoundSettled, WagerResult

@@ -37,7 +37,7 @@ from nats.aio.client import Client as NATS
 from sicbo.eventstore.errors import AppendConflict, DuplicateBatch
 from sicbo.eventstore.records import Expect, StoredEvent
 from sicbo.eventstore.store import EventStore
-from sicbo.settlement import engine
+from sicbo.settlement import compensation, engine
 from sicbo.settlement.decider import (
     Complete,
     Due,
@@ -210,14 +210,14 @@ class Settler:
         }
         if isinstance(step, Void):
             cancelled = step.cancellation
-            events = engine.void(
+            events = compensation.void(
                 current.wagers, cancel_seq=cancelled.seq, reason=cancelled.reason, **common
             )
             return await self._append(table, round_no, events, void_msg_id(table, round_no), last)
         summary, correction = step.summary, step.correction
         before = current.before_dice or summary.dice
         assert before is not None  # a correction is adjusted only on a round settled by dice
-        events = engine.adjust(
+        events = compensation.adjust(
             current.wagers,
             paytable=summary.paytable,
             unit=summary.unit,
@@ -265,7 +265,7 @@ class Settler:
                 results.extend(_results.decode(e.data).wagers)
             elif kind == _ADJUSTED:
                 adjustments.append(_adjusted.decode(e.data))
-        wagers = engine.apply_adjustments(results, adjustments)
+        wagers = compensation.apply_adjustments(results, adjustments)
         return _Current(wagers, adjustments[-1].after if adjustments else None), last
 
     async def _complete(self, table: str, round_no: int, players: list[str]) -> None:

@@ -1,13 +1,7 @@
 """A corrected result is compensated wager by wager; the settlement is never rewritten."""
 
-from sicbo.settlement.engine import (
-    PART_SIZE,
-    adjust,
-    apply_adjustments,
-    settle,
-    wager_results,
-    with_dice,
-)
+from sicbo.settlement.compensation import adjust, apply_adjustments
+from sicbo.settlement.engine import PART_SIZE, settle, wager_results, with_dice
 from sicbo_contracts.settlement import SettlementAdjusted, WagerOutcome, WagerResult
 from tests.support.common import NOW, SERVICE, TABLE
 from tests.support.log import Log

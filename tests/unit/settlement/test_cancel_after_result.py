@@ -1,7 +1,8 @@
 """004 "Ralat Pengendalian": a round settled by its result, then suspended and cancelled
 because the fault was not fixed in time, has every wager refunded by a compensating void."""
 
-from sicbo.settlement.engine import PART_SIZE, adjust, apply_adjustments, settle, void, voided
+from sicbo.settlement.compensation import adjust, apply_adjustments, void, voided
+from sicbo.settlement.engine import PART_SIZE, settle
 from sicbo_contracts.settlement import SettlementBasis, WagerOutcome, WagerResult
 from tests.support.common import NOW, SERVICE, TABLE
 from tests.support.log import Log

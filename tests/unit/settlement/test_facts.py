@@ -1,6 +1,7 @@
 """The facts a settlement is computed from, folded from the log as of a stream sequence."""
 
-from sicbo.settlement.engine import facts_of_round, wager_results
+from sicbo.settlement.engine import wager_results
+from sicbo.settlement.facts import facts_of_round
 from sicbo_contracts.settlement import SettlementBasis
 from tests.support.common import TABLE
 from tests.support.log import Log
