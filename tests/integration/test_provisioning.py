@@ -12,22 +12,9 @@ from nats.aio.client import Client as NATS
 from nats.js.client import JetStreamContext
 
 from sicbo.eventstore.store import EventStore
-from sicbo.provisioning import (
-    CONSUMERS,
-    EVENT_STREAM,
-    READMODELS_BUCKET,
-    RESULTS_STREAM,
-    TIMERS_BUCKET,
-    DurableConsumer,
-    Outcome,
-    ProvisionConflict,
-    ProvisionReport,
-    Resource,
-    durable,
-    event_stream,
-    kv_bucket,
-    provision,
-)
+from sicbo.provisioning import Outcome, ProvisionConflict, ProvisionReport, provision
+from sicbo.resources import CONSUMERS, DurableConsumer, Resource, durable, event_stream, kv_bucket
+from sicbo_contracts.subjects import EVENT_STREAM, READMODELS_BUCKET, RESULTS_STREAM, TIMERS_BUCKET
 
 
 async def api(nc: NATS, endpoint: str, body: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 import nats
 
-from sicbo.provisioning import event_stream, provision
+from sicbo.provisioning import provision
+from sicbo.resources import event_stream
 
 #: A stream configured exactly like the floor's log, so the reference pays the same costs
 #: (file storage, dedupe window, atomic batches allowed) without writing into the audit log.

@@ -16,7 +16,7 @@ import os
 from faststream import FastStream
 
 from sicbo.illumination.illuminator import DEFAULT_DEADLINE, Illuminator
-from sicbo.provisioning import consumer_filter
+from sicbo.resources import consumer_filter
 from sicbo.shell.bootstrap import Reacts, Runtime, service_app
 from sicbo.shell.reacting import Job
 

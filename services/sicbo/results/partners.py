@@ -13,7 +13,7 @@ floor's own resources: idempotent, conflicts reported and never overwritten.
 
 from __future__ import annotations
 
-from sicbo.provisioning import StreamSpec
+from sicbo.resources import StreamSpec
 from sicbo_contracts.subjects import PARTNER_STREAM, RESULTS_ALL, RESULTS_STREAM, partner_deliver
 
 #: The FLOOR account's JetStream API as the PARTNERS account imports it (floor.conf).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from faststream import FastStream
 
-from sicbo.provisioning import consumer_filter
+from sicbo.resources import consumer_filter
 from sicbo.results.feed import Feed, public_store
 from sicbo.shell.bootstrap import Reacts, Runtime, service_app
 from sicbo.shell.reacting import Job

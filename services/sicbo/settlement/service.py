@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from faststream import FastStream
 
-from sicbo.provisioning import consumer_filter
+from sicbo.resources import consumer_filter
 from sicbo.settlement.settler import Settler
 from sicbo.shell.bootstrap import Reacts, Runtime, service_app
 from sicbo.shell.reacting import Job

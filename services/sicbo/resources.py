@@ -1,0 +1,187 @@
+"""The floor's JetStream resources as data: the streams, the durable consumers and the KV
+buckets, with the exact config each must have (DESIGN.md "Event store on JetStream").
+
+:mod:`sicbo.provisioning` creates them (idempotent, conflicts reported, never overwritten);
+services bind to them by name and never declare them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sicbo_contracts.subjects import (
+    EVENT_STREAM,
+    EVENTS_ALL,
+    READMODELS_BUCKET,
+    RESULTS_ALL,
+    RESULTS_STREAM,
+    TIMERS_BUCKET,
+    Aggregate,
+    all_tables,
+)
+
+API = "$JS.API"
+NS_PER_S = 1_000_000_000
+
+EVENT_SUBJECTS = (EVENTS_ALL,)
+RESULTS_SUBJECTS = (RESULTS_ALL,)
+DUPLICATE_WINDOW_NS = 10 * 60 * NS_PER_S  # how long a command id (Nats-Msg-Id) dedupes
+
+
+@dataclass(frozen=True, slots=True)
+class DurableConsumer:
+    """A durable pull consumer on the event stream; add entries to :data:`CONSUMERS`."""
+
+    name: str
+    filters: tuple[str, ...]
+    max_ack_pending: int = 1000
+    ack_wait_s: int = 30
+
+
+# The floor's durable consumers on SICBO. Services bind to these by name (declare=False).
+CONSUMERS: list[DurableConsumer] = [
+    # A settlement job takes milliseconds; a short ack wait lets another replica take over a
+    # crashed one's round quickly (the job is idempotent: expected sequence 0).
+    DurableConsumer("settlement", (all_tables(Aggregate.LIFECYCLE),), ack_wait_s=10),
+    DurableConsumer("illumination", (all_tables(Aggregate.LIFECYCLE),), ack_wait_s=10),
+    DurableConsumer("results-feed", (all_tables(Aggregate.LIFECYCLE),), ack_wait_s=10),
+]
+
+
+def consumer_filter(name: str) -> str:
+    """The subject filter a service binds its durable consumer ``name`` with."""
+    return next(c for c in CONSUMERS if c.name == name).filters[0]
+
+
+@dataclass(frozen=True, slots=True)
+class StreamSpec:
+    """A stream (``kind="stream"``) or KV bucket (``kind="kv"``, stream ``KV_<name>``)."""
+
+    name: str
+    config: Mapping[str, Any]
+    kind: str = "stream"
+
+    @property
+    def stream(self) -> str:
+        return str(self.config["name"])
+
+
+@dataclass(frozen=True, slots=True)
+class ConsumerSpec:
+    stream: str
+    name: str
+    config: Mapping[str, Any]
+
+
+Resource = StreamSpec | ConsumerSpec
+
+
+def event_stream(
+    replicas: int, *, name: str = EVENT_STREAM, subjects: Sequence[str] = EVENT_SUBJECTS
+) -> StreamSpec:
+    """The floor's audit log: every domain event, kept forever, never deleted or purged."""
+    return StreamSpec(
+        name,
+        {
+            "name": name,
+            "description": "Sic Bo floor domain events: the system of record (audit log)",
+            "subjects": list(subjects),
+            "retention": "limits",
+            "storage": "file",
+            "num_replicas": replicas,
+            "discard": "old",
+            "max_age": 0,  # no expiry: disputes and settlement audits replay from here
+            "max_msgs": -1,
+            "max_bytes": -1,
+            "max_msgs_per_subject": -1,
+            "duplicate_window": DUPLICATE_WINDOW_NS,
+            "deny_delete": True,
+            "deny_purge": True,
+            "allow_atomic": True,  # settlement batches, all-or-nothing
+            "allow_direct": True,  # history reads via Direct Get batches
+            "allow_rollup_hdrs": False,  # a rollup would erase history
+        },
+    )
+
+
+def results_stream(
+    replicas: int, *, name: str = RESULTS_STREAM, subjects: Sequence[str] = RESULTS_SUBJECTS
+) -> StreamSpec:
+    """Public results for integration partners, apart from the internal event log."""
+    return StreamSpec(
+        name,
+        {
+            "name": name,
+            "description": "Sic Bo public results feed for integration partners",
+            "subjects": list(subjects),
+            "retention": "limits",
+            "storage": "file",
+            "num_replicas": replicas,
+            "discard": "old",
+            "max_age": 0,
+            "duplicate_window": DUPLICATE_WINDOW_NS,
+            "deny_delete": True,
+            "deny_purge": True,
+            "allow_direct": True,
+        },
+    )
+
+
+def kv_bucket(bucket: str, replicas: int, *, history: int = 1) -> StreamSpec:
+    """A KV bucket, with the stream config nats-py's ``create_key_value`` would build.
+
+    Created through the raw API like the streams, so it is compared the same way; the
+    layout matches the client's so ``js.key_value(bucket)`` works on it.
+    """
+    return StreamSpec(
+        bucket,
+        {
+            "name": f"KV_{bucket}",
+            "subjects": [f"$KV.{bucket}.>"],
+            "retention": "limits",
+            "storage": "file",
+            "num_replicas": replicas,
+            "discard": "new",
+            "max_msgs_per_subject": history,
+            "max_age": 0,
+            "max_msgs": -1,
+            "max_consumers": -1,
+            "duplicate_window": 2 * 60 * NS_PER_S,
+            "allow_rollup_hdrs": True,
+            "allow_direct": True,
+            "allow_msg_ttl": True,  # per-key TTL, e.g. for countdown deadlines
+            "deny_delete": True,
+            "deny_purge": False,
+        },
+        kind="kv",
+    )
+
+
+def durable(stream: str, consumer: DurableConsumer) -> ConsumerSpec:
+    config: dict[str, Any] = {
+        "durable_name": consumer.name,
+        "ack_policy": "explicit",
+        "deliver_policy": "all",
+        "replay_policy": "instant",
+        "max_ack_pending": consumer.max_ack_pending,
+        "ack_wait": consumer.ack_wait_s * NS_PER_S,
+        "max_deliver": -1,
+    }
+    if len(consumer.filters) == 1:
+        config["filter_subject"] = consumer.filters[0]
+    else:
+        config["filter_subjects"] = list(consumer.filters)
+    return ConsumerSpec(stream, consumer.name, config)
+
+
+def floor_resources(replicas: int = 1) -> list[Resource]:
+    """Everything the floor needs, streams before the consumers that live on them."""
+    return [
+        event_stream(replicas),
+        results_stream(replicas),
+        kv_bucket(TIMERS_BUCKET, replicas),
+        kv_bucket(READMODELS_BUCKET, replicas),
+        *(durable(EVENT_STREAM, c) for c in CONSUMERS),
+    ]
