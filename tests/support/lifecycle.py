@@ -11,7 +11,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sicbo.lifecycle.decider import decide
-from sicbo.lifecycle.state import Phase, evolve, initial_state
+from sicbo.lifecycle.evolve import evolve
+from sicbo.lifecycle.state import Phase, initial_state
 from sicbo_contracts.base import Limits
 from sicbo_contracts.dice import ResultConfirmed
 from sicbo_contracts.lifecycle import (

@@ -11,8 +11,8 @@ from datetime import datetime
 
 import msgspec
 
+from sicbo.lifecycle.evolve import evolve as evolve_lifecycle
 from sicbo.lifecycle.state import LifecycleState, initial_state
-from sicbo.lifecycle.state import evolve as evolve_lifecycle
 from sicbo_contracts.base import Dice, Limits
 from sicbo_contracts.dice import DiceEntered, DiceEvent, ResultConfirmed, ResultCorrected
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated

@@ -30,7 +30,8 @@ from datetime import datetime
 
 from sicbo.decider import refuse
 from sicbo.lifecycle import rounds, table
-from sicbo.lifecycle.state import LifecycleState, evolve, fold, initial_state
+from sicbo.lifecycle.evolve import evolve, fold
+from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.lifecycle import (
     ApprovePaytable,
     CancelRound,

@@ -1,55 +1,18 @@
-"""The state of one table's lifecycle aggregate, and how each event changes it.
-
-``evolve`` records facts: it checks nothing and never raises on a well-formed event, so any
-stored log replays. Every rule is checked in :mod:`sicbo.lifecycle.decider` before an event is
-appended. Dice events live on the same aggregate (``sicbo.evt.<table>.lc.<round>.*``): a
-confirmed result moves the round to "result confirmed"; a held result and a correction are
-recorded.
+"""The state of one table's lifecycle aggregate: the table, its seats and notices, and the
+round in play. How each event changes it is :mod:`sicbo.lifecycle.evolve`; every rule is
+checked in :mod:`sicbo.lifecycle.decider` before an event is appended.
 """
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from enum import StrEnum
-from functools import reduce
 from types import MappingProxyType
 from typing import TypeVar
 
-import msgspec
-
 from sicbo_contracts.base import Dice, Limits
-from sicbo_contracts.dice import (
-    DiceEntered,
-    DiceEvent,
-    DiceRead,
-    ResultConfirmed,
-    ResultCorrected,
-    ResultHeld,
-)
 from sicbo_contracts.lifecycle import (
-    BettingClosed,
-    BettingOpened,
-    ClosingNoticePosted,
-    FaultCleared,
-    LifecycleEvent,
-    LimitsChanged,
-    LimitsNoticePosted,
-    NoResultDeclared,
-    PaytableApproved,
-    PaytableProposed,
-    PlayerLimitsOverridden,
-    RoundCancelled,
-    RoundCompleted,
-    RoundInvalidated,
-    RoundStarted,
-    SeatTaken,
-    SeatVacated,
-    TableClosed,
     TableConfig,
-    TableOpened,
-    TableSuspended,
-    Uncovered,
-    VacateNoticeIssued,
 )
 
 K = TypeVar("K")
@@ -164,7 +127,7 @@ class Approval:
     adoption_date: date
 
 
-def _empty() -> Mapping[K, V]:
+def empty_mapping() -> Mapping[K, V]:
     return MappingProxyType({})
 
 
@@ -180,13 +143,13 @@ class LifecycleState:
     opened_at: datetime | None = None
     closed_at: datetime | None = None
     limits_notices: tuple[LimitsNotice, ...] = ()
-    player_limits: Mapping[str, Limits] = field(default_factory=_empty)  # 000 §4.4
+    player_limits: Mapping[str, Limits] = field(default_factory=empty_mapping)  # 000 §4.4
     closing_notice: ClosingNotice | None = None
-    seats: Mapping[int, str] = field(default_factory=_empty)  # seat number -> player
+    seats: Mapping[int, str] = field(default_factory=empty_mapping)  # seat number -> player
     #: Consecutive completed rounds without a wager while every seat was taken (000 §8.9).
-    idle_rounds: Mapping[str, int] = field(default_factory=_empty)
+    idle_rounds: Mapping[str, int] = field(default_factory=empty_mapping)
     asked_to_vacate: frozenset[str] = frozenset()
-    proposals: Mapping[str, Proposal] = field(default_factory=_empty)
+    proposals: Mapping[str, Proposal] = field(default_factory=empty_mapping)
     approvals: tuple[Approval, ...] = ()  # in log order
     last_round: int = 0  # the number of the latest round started; numbering survives closing
     round: RoundState | None = None
@@ -222,11 +185,11 @@ def initial_state(table: str) -> LifecycleState:
     return LifecycleState(table=table)
 
 
-def _set(mapping: Mapping[K, V], key: K, value: V) -> Mapping[K, V]:
+def with_item(mapping: Mapping[K, V], key: K, value: V) -> Mapping[K, V]:
     return MappingProxyType({**mapping, key: value})
 
 
-def _drop(mapping: Mapping[K, V], key: K) -> Mapping[K, V]:
+def without_item(mapping: Mapping[K, V], key: K) -> Mapping[K, V]:
     return MappingProxyType({k: v for k, v in mapping.items() if k != key})
 
 
@@ -242,145 +205,3 @@ def idle_after(state: LifecycleState, players: Iterable[str]) -> Mapping[str, in
             for p in state.seats.values()
         }
     )
-
-
-# ---- evolve -------------------------------------------------------------------------------------
-
-
-def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> LifecycleState:
-    """Fold one event of the table's lifecycle aggregate into the state."""
-    match event:
-        case TableOpened(config=config, paytable=paytable, at=at):
-            return replace(
-                state,
-                status=TableStatus.OPEN,
-                config=config,
-                opened_paytable=paytable,
-                opened_at=at,
-                closed_at=None,
-            )
-        case TableClosed(at=at):
-            # The table empties; its signs come down. Round numbering, paytable approvals and
-            # any open equipment fault (000 §7.7) outlive the closure.
-            return replace(
-                state,
-                status=TableStatus.CLOSED,
-                closed_at=at,
-                seats=_empty(),
-                idle_rounds=_empty(),
-                asked_to_vacate=frozenset(),
-                player_limits=_empty(),
-                limits_notices=(),
-                closing_notice=None,
-            )
-        case LimitsNoticePosted(limits=limits, effective_at=effective_at, at=at):
-            notice = LimitsNotice(limits=limits, effective_at=effective_at, posted_at=at)
-            return replace(state, limits_notices=(*state.limits_notices, notice))
-        case LimitsChanged(after=after):
-            signed = state.config
-            if signed is not None:
-                signed = msgspec.structs.replace(signed, limits=after)
-            # The notice announcing this minimum has served: it cannot justify a later raise.
-            notices = tuple(n for n in state.limits_notices if n.limits.minimum != after.minimum)
-            return replace(state, config=signed, limits_notices=notices)
-        case PlayerLimitsOverridden(player=player, after=after):
-            return replace(state, player_limits=_set(state.player_limits, player, after))
-        case ClosingNoticePosted(close_at=close_at, at=at):
-            return replace(state, closing_notice=ClosingNotice(close_at=close_at, posted_at=at))
-        case SeatTaken(player=player, seat=seat):
-            return replace(
-                state,
-                seats=_set(state.seats, seat, player),
-                idle_rounds=_set(state.idle_rounds, player, 0),
-            )
-        case SeatVacated(player=player):
-            seats = MappingProxyType({s: p for s, p in state.seats.items() if p != player})
-            return replace(
-                state,
-                seats=seats,
-                idle_rounds=_drop(state.idle_rounds, player),
-                asked_to_vacate=state.asked_to_vacate - {player},
-            )
-        case VacateNoticeIssued(player=player):
-            return replace(state, asked_to_vacate=state.asked_to_vacate | {player})
-        case PaytableProposed():
-            proposal = Proposal(
-                paytable=event.paytable,
-                choices=MappingProxyType(dict(event.choices)),
-                applied_on=event.applied_on,
-                max_rtp=event.max_rtp,
-                no_house_edge=tuple(event.no_house_edge),
-            )
-            return replace(state, proposals=_set(state.proposals, event.paytable, proposal))
-        case PaytableApproved(paytable=paytable, adoption_date=adoption_date):
-            approval = Approval(paytable=paytable, adoption_date=adoption_date)
-            return replace(state, approvals=(*state.approvals, approval))
-        case TableSuspended(equipment=equipment, round=round_no, policy=policy, at=at):
-            open_fault = state.suspension
-            if open_fault is None:
-                suspension = Suspension(at, policy, round_no, (equipment,))
-            else:  # another fault while suspended: still suspended since the first
-                suspension = replace(open_fault, equipment=(*open_fault.equipment, equipment))
-            return replace(state, suspension=suspension)
-        case FaultCleared():
-            return replace(state, suspension=None)
-        case RoundStarted(round=number, tumbles=tumbles, paytable=paytable, at=at):
-            started = RoundState(number=number, paytable=paytable, started_at=at, tumbles=tumbles)
-            return replace(state, round=started, last_round=max(state.last_round, number))
-        case RoundCompleted(round=number, players=players):
-            if state.round is None or state.round.number != number:
-                return state
-            completed = replace(state.round, phase=Phase.COMPLETED, players=tuple(players))
-            idle = idle_after(state, players)
-            asked = frozenset(p for p in state.asked_to_vacate if idle.get(p, 0) > 0)
-            return replace(state, round=completed, idle_rounds=idle, asked_to_vacate=asked)
-    current = state.round
-    if current is None or getattr(event, "round", None) != current.number:
-        return state  # an event of another round: nothing of the current one changes
-    return replace(state, round=_evolve_round(current, event))
-
-
-def _end(current: RoundState, phase: Phase) -> RoundState:
-    if current.phase is Phase.COMPLETED:
-        return current  # settled rounds keep the outcome they were settled on
-    return replace(current, phase=phase, ended_by=phase)
-
-
-def _evolve_round(current: RoundState, event: LifecycleEvent | DiceEvent) -> RoundState:
-    match event:
-        case BettingOpened(closes_at=closes_at):
-            return replace(current, phase=Phase.BETTING_OPEN, closes_at=closes_at)
-        case BettingClosed():
-            return replace(current, phase=Phase.BETTING_CLOSED)
-        case Uncovered():
-            return replace(current, phase=Phase.UNCOVERED)
-        case NoResultDeclared():
-            return _end(current, Phase.NO_RESULT)
-        case RoundInvalidated():
-            return _end(current, Phase.INVALIDATED)
-        case RoundCancelled():
-            if current.phase is Phase.COMPLETED:
-                # 004: a round settled by its result, then cancelled (settlement refunds it by
-                # a compensating void): it stays completed, its outcome is now the cancellation.
-                return replace(current, ended_by=Phase.CANCELLED)
-            return _end(current, Phase.CANCELLED)
-        case DiceEntered(dice=dice):
-            return replace(current, entered=dice)
-        case DiceRead():
-            return current
-        case ResultHeld():
-            return replace(current, held=True)
-        case ResultConfirmed(dice=dice):
-            confirmed = replace(current, result=dice, held=False)
-            # A void round stays void: a late confirmation only records the dice.
-            if current.phase not in PLAYING:
-                return confirmed
-            return _end(confirmed, Phase.RESULT_CONFIRMED)
-        case ResultCorrected(after=after):
-            return replace(current, result=after, corrections=current.corrections + 1)
-    return current
-
-
-def fold(table: str, events: Iterable[LifecycleEvent | DiceEvent]) -> LifecycleState:
-    """The state after ``events``, in log order (the stream sequence, DESIGN.md)."""
-    return reduce(evolve, events, initial_state(table))

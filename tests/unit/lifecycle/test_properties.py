@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from sicbo.decider import Refused
 from sicbo.lifecycle.decider import decide
-from sicbo.lifecycle.state import LifecycleState, Phase, evolve, initial_state
+from sicbo.lifecycle.evolve import evolve
+from sicbo.lifecycle.state import LifecycleState, Phase, initial_state
 from sicbo_contracts.base import Role
 from sicbo_contracts.dice import ResultConfirmed
 from sicbo_contracts.lifecycle import (

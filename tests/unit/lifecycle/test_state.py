@@ -6,7 +6,8 @@ from types import MappingProxyType
 
 import pytest
 
-from sicbo.lifecycle.state import LifecycleState, Phase, TableStatus, evolve, fold, initial_state
+from sicbo.lifecycle.evolve import evolve, fold
+from sicbo.lifecycle.state import LifecycleState, Phase, TableStatus, initial_state
 from tests.support.common import NOW, SUPERVISOR, TABLE, Fact
 from tests.support.dice import confirmed, corrected, dice_read, entered, held
 from tests.support.lifecycle import (
