@@ -189,3 +189,27 @@ async def test_keys_are_kept_apart(store: EventStore, table_id: str) -> None:
     await tick(store, other, 7)
     assert (await follower.get(table_id)).state == [1]
     assert (await follower.get(other)).state == [7]
+
+
+async def test_nothing_is_kept_for_a_key_the_log_has_nothing_of(
+    store: EventStore, table_id: str
+) -> None:
+    follower = ticks(store)
+    for n in range(50):  # ids anyone may send: tables never opened
+        assert (await follower.get(f"{table_id}-{n}")).state == []
+        async with follower.lock(f"{table_id}-{n}"):
+            pass
+    assert follower.keys_kept == 0 and follower.peek(f"{table_id}-0") is None
+    assert len(follower._locks) == 0  # a lock lives while it is held or waited for
+
+
+async def test_the_keys_kept_are_bounded_the_oldest_read_again(
+    counting: CountingStore, table_id: str
+) -> None:
+    follower = ticks(counting, max_keys=2)
+    for n in range(3):
+        await tick(counting, f"{table_id}{n}", n)
+        await follower.get(f"{table_id}{n}")
+    assert follower.keys_kept == 2 and follower.peek(f"{table_id}0") is None
+    assert (await follower.get(f"{table_id}0")).state == [0]  # read again, from its start
+    assert counting.reads[-1] == 0

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -42,6 +44,8 @@ from sicbo_contracts.subjects import Aggregate, EventSubject, aggregate_filter, 
 S = TypeVar("S")
 log = logging.getLogger(__name__)
 
+#: Keys whose state a follower keeps (the least recently read beyond are read again).
+MAX_KEYS = 10_000
 #: Reads of a key before :class:`BehindLeader` (each answered by a lagging replica).
 CONSISTENT_READS = 5
 #: Seconds between those reads: a lagging replica usually catches up within milliseconds.
@@ -94,6 +98,7 @@ class Follower(Generic[S]):
         on_stored: Callable[[S, StoredEvent], None] | None = None,
         start: Callable[[str], Awaitable[Start[S]]] | None = None,
         trim: Callable[[S], None] | None = None,
+        max_keys: int = MAX_KEYS,
     ) -> None:
         self._store = store
         self.name = name
@@ -105,13 +110,23 @@ class Follower(Generic[S]):
         self._on_stored = on_stored
         self._start = start
         self._trim = trim
-        self._followed: dict[str, Followed[S]] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._max_keys = max_keys
+        #: The keys' states, least recently read first (the oldest go beyond ``max_keys``).
+        self._followed: OrderedDict[str, Followed[S]] = OrderedDict()
+        #: A key's lock lives while someone holds or waits for it, not for every id ever asked.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._reading: dict[str, asyncio.Future[Followed[S]]] = {}
 
     def lock(self, key: str) -> asyncio.Lock:
         """Serialises one process's decide-and-append cycles on ``key``."""
-        return self._locks.setdefault(key, asyncio.Lock())
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    @property
+    def keys_kept(self) -> int:
+        return len(self._followed)
 
     def forget(self, key: str) -> None:
         """Drop the key's state: the next ``get`` reads it from its start again."""
@@ -155,6 +170,7 @@ class Follower(Generic[S]):
             else:
                 followed = Followed(self._initial(key))
             self._followed[key] = followed
+        self._followed.move_to_end(key)
         stored = await self._store.read(self.filter_of(key), after_seq=followed.last_seq)
         try:
             for e in stored:
@@ -168,6 +184,12 @@ class Follower(Generic[S]):
             raise
         if self._trim is not None:
             self._trim(followed.state)
+        if followed.last_seq == 0:
+            # Nothing in the log for this key (a table never opened, an id anyone may type):
+            # nothing is kept for it, so memory is not a function of the ids asked about.
+            self._followed.pop(key, None)
+        while len(self._followed) > self._max_keys:
+            self._followed.popitem(last=False)  # read again from its start if asked again
         return followed
 
     def _fold(self, state: S, e: StoredEvent) -> S:
