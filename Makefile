@@ -14,7 +14,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The browser tests need Chromium: installed from the distribution when missing and allowed.
 test: $(STAMP)
+	scripts/ensure-chromium
 	$(BIN)/python -m pytest --ignore=tests/cluster
 
 # A 3-node JetStream cluster on 127.0.0.1 and the services killed under play: run it alone.
