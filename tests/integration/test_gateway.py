@@ -28,7 +28,6 @@ from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 
 from sicbo.eventstore.store import EventStore
-from sicbo.gateway.attempts import MAX_FAILURES
 from sicbo.gateway.changes import QUEUE_SIZE, ChangeHub
 from sicbo.gateway.floor import GatewayFloor
 from sicbo.illumination.lamps import winning_spots
@@ -401,21 +400,6 @@ async def test_a_display_grant_lights_a_layout_but_sends_no_command(
             await answers_for_the_layout(nc, table)  # the page is the table's controller
         assert (await display.delete("/api/display")).status_code == 200
         error_of(await display.get("/api/display"), 401, "signed-out")
-
-
-async def test_wrong_pins_lock_the_id_out_for_a_while(web: httpx.AsyncClient) -> None:
-    for _ in range(MAX_FAILURES):
-        error_of(
-            await web.post("/api/session", json={"operator": "omar", "pin": "0000"}), 401, "bad-pin"
-        )
-    # now even the right PIN waits: a 4-digit PIN cannot be tried through
-    refused = error_of(
-        await web.post("/api/session", json={"operator": "omar", "pin": "5555"}),
-        429,
-        "too-many-attempts",
-    )
-    assert "try again" in str(refused["reason"])
-    await sign_in(web, "ana", "1111")  # other ids are not affected
 
 
 async def test_a_player_bets_chips_only_and_bodies_are_bounded(

@@ -38,6 +38,15 @@ def serve(
         int, typer.Option(min=5, help="lock a terminal after this long unused (GLI-19 §C.6.5)")
     ] = IDLE_LOCK_SECONDS,
     https_only: Annotated[bool, typer.Option(help="session cookies only over https")] = False,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            envvar="SICBO_FORWARDED_ALLOW_IPS",
+            help="the proxies (comma-separated addresses or networks) whose X-Forwarded-For and"
+            " -Proto are believed: the ingress, so sign-ins are throttled per real client."
+            " None by default: the peer's address is the client's",
+        ),
+    ] = "",
 ) -> None:
     """Serve the pages and the API until SIGINT/SIGTERM. Every replica of a floor must share
     SICBO_GATEWAY_SECRET (it signs the sessions); without it a random one is made."""
@@ -74,6 +83,8 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
+        proxy_headers=bool(forwarded_allow_ips),
+        forwarded_allow_ips=forwarded_allow_ips or None,
         timeout_graceful_shutdown=2,  # open event streams end with the process
     )
 

@@ -17,9 +17,9 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from sicbo.gateway.attempts import SignInAttempts
 from sicbo.gateway.http import ID_CHARS, ApiError, guarded, read_body
-from sicbo.gateway.operators import Operator
+from sicbo.gateway.operators import ID, Operator
+from sicbo.gateway.throttle import SignInThrottle
 from sicbo_contracts.access import TERMINAL_ACTIONS
 from sicbo_contracts.base import Role
 
@@ -86,7 +86,7 @@ class SessionRoutes:
 
     def __init__(self, sessions: Sessions) -> None:
         self.sessions = sessions
-        self.attempts = SignInAttempts()
+        self.throttle = SignInThrottle()
 
     # ---- operators --------------------------------------------------------------------------
 
@@ -108,23 +108,27 @@ class SessionRoutes:
         return JSONResponse({"signed_out": True})
 
     async def _verified(self, request: Request) -> Operator:
-        """The operator whose id and PIN the body carries; counts wrong PINs."""
+        """The operator whose id and PIN the body carries. Every attempt counts until the PIN
+        proves right (sicbo.gateway.throttle), unknown ids too; too many, and the caller waits."""
         op_id, pin = _credentials(await read_body(request))
+        client = request.client.host if request.client else "unknown"
         now = time.time()
-        wait = self.attempts.locked_for(op_id, now)
+        wait = self.throttle.attempt(op_id, client, now)
         if wait:
+            seconds = math.ceil(wait)
             raise ApiError(
-                429, "too-many-attempts", f"too many wrong PINs: try again in {math.ceil(wait)} s"
+                429,
+                "too-many-attempts",
+                f"too many wrong PINs for {op_id} from here: try again in {seconds} s",
+                headers={"retry-after": str(seconds)},
             )
         operator = self.sessions.operators.get(op_id)
         # PBKDF2 (~40 ms) off the event loop, which answers the displays' 2 s light requests;
         # an unknown id costs the same, so timing does not tell which ids exist.
         matches = await asyncio.to_thread((operator or _NOBODY).pin_matches, pin)
         if operator is None or not matches:
-            if operator is not None:
-                self.attempts.failed(op_id, now)
             raise ApiError(401, "bad-pin", "unknown operator id or wrong PIN")
-        self.attempts.succeeded(op_id)
+        self.throttle.succeeded(op_id, client, time.time())
         return operator
 
     # ---- layout displays --------------------------------------------------------------------
@@ -174,8 +178,10 @@ class SessionRoutes:
 def _credentials(body: dict[str, Any]) -> tuple[str, str]:
     """The operator id and PIN a sign-in's body carries."""
     op_id, pin = body.get("operator"), body.get("pin")
-    if not isinstance(op_id, str) or not op_id:
-        raise ApiError(400, "invalid", "operator: your operator id", "operator")
+    if not isinstance(op_id, str) or not ID.fullmatch(op_id):
+        raise ApiError(
+            400, "invalid", "operator: your operator id, 1-64 of A-Z a-z 0-9 _ . : @ -", "operator"
+        )
     if not isinstance(pin, str) or not pin:
         raise ApiError(400, "invalid", "pin: your PIN", "pin")
     return op_id, pin
