@@ -1,7 +1,6 @@
 """``sicbo gateway``: the web gateway (the floor's pages), and PIN hashes for its operator list."""
 
 import logging
-import os
 import secrets
 from importlib import resources
 from pathlib import Path
@@ -48,8 +47,8 @@ def serve(
         ),
     ] = "",
 ) -> None:
-    """Serve the pages and the API until SIGINT/SIGTERM. Every replica of a floor must share
-    SICBO_GATEWAY_SECRET (it signs the sessions); without it a random one is made."""
+    """Serve the pages and the API until SIGINT/SIGTERM. Sessions live in this process: behind
+    several replicas the ingress keeps a browser on one (docs/gateway.md)."""
     if (operators is None) == (not demo_operators):
         raise fail(
             "name the operator list: --operators FILE (or SICBO_OPERATORS), or --demo-operators"
@@ -62,18 +61,9 @@ def serve(
             listed = parse_operators(operators.read_text(), str(operators))
     except (OSError, OperatorListError) as err:
         raise fail(str(err)) from None
-    secret = os.environ.get("SICBO_GATEWAY_SECRET", "")
-    if not secret:
-        secret = secrets.token_hex(32)
-        typer.echo(
-            "warning: no SICBO_GATEWAY_SECRET: sessions are signed with a key of this process"
-            " only (one replica; sign-ins end with it)",
-            err=True,
-        )
     settings = Settings(
         nats_url=nats_url,
         operators=listed,
-        secret=secret,
         idle_lock_seconds=idle_lock_seconds,
         https_only=https_only,
     )
