@@ -4,6 +4,8 @@ processes, a real nats-server):
 - sessions live in the gateway: a cookie saved before sign-out is refused after it, and
   appends nothing; a supervisor's revoke ends another operator's sessions on every replica (the
   second gateway process plays the other replica), a display's socket too;
+- a state-changing request from another origin (Origin, or without one Referer) is refused
+  with 403 and reaches nothing, a valid cookie or not; the WebSocket upgrade too;
 - sign-in throttling slows guessing per (id, client) and per client, unknown ids too, and locks
   nobody out: a stranger's wrong PINs from elsewhere do not stop the real operator (the tests
   play the ingress: the session's gateway believes their X-Forwarded-For).
@@ -22,6 +24,7 @@ import websockets
 from nats.aio.client import Client as NATS
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
+from websockets.typing import Origin
 
 from sicbo.eventstore.store import EventStore
 from sicbo.gateway.throttle import FREE_FAILURES
@@ -30,6 +33,7 @@ from tests.integration.conftest import Floor
 from tests.integration.test_gateway import (
     accepted,
     answers_for_the_layout,
+    browser,
     error_of,
     opened,
     send,
@@ -37,11 +41,6 @@ from tests.integration.test_gateway import (
 )
 
 START = {"type": "round.start.v1", "round": 1, "tumbles": 3}
-
-
-def browser(base_url: str, cookies: httpx.Cookies | None = None) -> httpx.AsyncClient:
-    """A browser of its own (its own cookies) on one gateway."""
-    return httpx.AsyncClient(base_url=base_url, timeout=15, cookies=cookies)
 
 
 @pytest.fixture
@@ -141,7 +140,7 @@ async def test_a_revoked_display_grant_stops_answering_for_the_layout(
         cookie = "; ".join(f"{k}={v}" for k, v in display.cookies.items())
         ws_url = gateway.replace("http://", "ws://") + f"/api/tables/{table}/layout-controller"
         async with websockets.connect(
-            ws_url, additional_headers={"cookie": cookie}, origin=gateway
+            ws_url, additional_headers={"cookie": cookie}, origin=Origin(gateway)
         ) as page:
             await answers_for_the_layout(nc, table)
             revoked = await sofia.post("/api/sessions/revoke", json={"operator": "ivan"})

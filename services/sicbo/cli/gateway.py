@@ -12,6 +12,7 @@ import uvicorn
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.gateway.app import Settings, create_gateway
 from sicbo.gateway.operators import OperatorListError, operator_entry, parse_operators
+from sicbo.gateway.origin import allowed_origins
 from sicbo.gateway.sessions import IDLE_LOCK_SECONDS
 from sicbo_contracts.base import Role
 
@@ -46,6 +47,15 @@ def serve(
             " None by default: the peer's address is the client's",
         ),
     ] = "",
+    origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            envvar="SICBO_GATEWAY_ORIGINS",
+            help="an origin (https://floor.example.com) whose pages may sign in and send"
+            " commands; repeatable (the variable: separated by spaces). None given: the"
+            " gateway's own, as each request addresses it",
+        ),
+    ] = None,
 ) -> None:
     """Serve the pages and the API until SIGINT/SIGTERM. Sessions live in this process: behind
     several replicas the ingress keeps a browser on one (docs/gateway.md)."""
@@ -61,11 +71,16 @@ def serve(
             listed = parse_operators(operators.read_text(), str(operators))
     except (OSError, OperatorListError) as err:
         raise fail(str(err)) from None
+    try:
+        origins = allowed_origins(origin or ())
+    except ValueError as err:
+        raise fail(f"--origin: {err}") from None
     settings = Settings(
         nats_url=nats_url,
         operators=listed,
         idle_lock_seconds=idle_lock_seconds,
         https_only=https_only,
+        allowed_origins=origins,
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     uvicorn.run(

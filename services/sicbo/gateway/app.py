@@ -12,9 +12,10 @@ controller).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -23,6 +24,7 @@ from sicbo.gateway.connection import Connection
 from sicbo.gateway.http import STATIC, guarded, page
 from sicbo.gateway.live import LiveRoutes
 from sicbo.gateway.operators import Operator
+from sicbo.gateway.origin import SameOrigin
 from sicbo.gateway.revocation import Revocations
 from sicbo.gateway.session_store import SessionStore
 from sicbo.gateway.sessions import IDLE_LOCK_SECONDS, Sessions
@@ -40,6 +42,9 @@ class Settings:
     operators: dict[str, Operator]
     idle_lock_seconds: int = IDLE_LOCK_SECONDS
     https_only: bool = False  # production behind TLS: cookies only over https
+    #: The origins whose pages may change anything (sicbo.gateway.origin); empty: the
+    #: gateway's own, as each request addresses it.
+    allowed_origins: frozenset[str] = field(default_factory=frozenset)
 
 
 def create_gateway(settings: Settings) -> Starlette:
@@ -62,7 +67,10 @@ def create_gateway(settings: Settings) -> Starlette:
         *LiveRoutes(floor, hub, sessions).routes(_API),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=connection.lifespan)
+    same_origin = Middleware(
+        SameOrigin, allowed=settings.allowed_origins, https_only=settings.https_only
+    )
+    return Starlette(routes=routes, middleware=[same_origin], lifespan=connection.lifespan)
 
 
 def _pages() -> list[BaseRoute]:
