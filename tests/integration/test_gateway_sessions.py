@@ -6,6 +6,8 @@ processes, a real nats-server):
   second gateway process plays the other replica), a display's socket too;
 - a state-changing request from another origin (Origin, or without one Referer) is refused
   with 403 and reaches nothing, a valid cookie or not; the WebSocket upgrade too;
+- a player is who a verified source says: bare player ids only on the demo floor; a player reads
+  their own history only;
 - sign-in throttling slows guessing per (id, client) and per client, unknown ids too, and locks
   nobody out: a stranger's wrong PINs from elsewhere do not stop the real operator (the tests
   play the ingress: the session's gateway believes their X-Forwarded-For).
@@ -165,6 +167,69 @@ async def try_pin(web: httpx.AsyncClient, operator: str, pin: str, client: str) 
         json={"operator": operator, "pin": pin},
         headers={"x-forwarded-for": client},
     )
+
+
+# ---- origins ----------------------------------------------------------------------------------
+
+EVIL = "https://evil.example"
+
+
+async def test_a_cross_origin_post_with_a_valid_cookie_is_refused_and_appends_nothing(
+    web: httpx.AsyncClient, floor: Floor, nc: NATS, store: EventStore
+) -> None:
+    table = await opened(floor, nc)
+    await sign_in(web, "ana", "1111")
+    log = f"sicbo.evt.{table}.>"
+    before = await store.last_sequence(log)
+    command = {"command_id": f"x-{uuid.uuid4().hex[:12]}", **START}
+    for headers in (
+        {"origin": EVIL},
+        {"origin": "null"},
+        {"origin": EVIL, "referer": f"{web.base_url}/tables/{table}/terminal"},
+        {"origin": "", "referer": f"{EVIL}/page"},
+    ):
+        refused = await web.post(f"/api/tables/{table}/commands", json=command, headers=headers)
+        assert refused.status_code == 403, (headers, refused.text)
+        body = refused.json()
+        assert body["error"] == body["code"] == "cross-origin" and body["reason"], body
+    async with httpx.AsyncClient(base_url=str(web.base_url), cookies=web.cookies) as bare:
+        error_of(
+            await bare.post(f"/api/tables/{table}/commands", json=command), 403, "cross-origin"
+        )
+        error_of(await bare.delete("/api/session"), 403, "cross-origin")  # no forced sign-out
+        error_of(
+            await bare.post("/api/session", json={"operator": "ana", "pin": "1111"}),
+            403,
+            "cross-origin",
+        )
+    assert await store.last_sequence(log) == before
+    assert (await web.get("/api/session")).json()["operator"] == "ana"  # reads need no Origin
+
+    # The same origin passes: by Origin, or by Referer when a browser sent no Origin.
+    await accepted(web, table, START)
+    open_betting = {"type": "round.open-betting.v1", "round": 1}
+    answer = await web.post(
+        f"/api/tables/{table}/commands",
+        json={"command_id": f"x-{uuid.uuid4().hex[:12]}", **open_betting},
+        headers={"origin": "", "referer": f"{web.base_url}/tables/{table}/terminal"},
+    )
+    assert answer.status_code == 200 and answer.json()["type"] == "accepted.v1", answer.text
+
+
+async def test_a_cross_origin_websocket_upgrade_is_refused(
+    web: httpx.AsyncClient, gateway: str, floor: Floor, nc: NATS
+) -> None:
+    table = await opened(floor, nc, layout_controller=True)
+    await sign_in(web, "ana", "1111")
+    cookie = "; ".join(f"{k}={v}" for k, v in web.cookies.items())
+    ws_url = gateway.replace("http://", "ws://") + f"/api/tables/{table}/layout-controller"
+    with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+        async with websockets.connect(
+            ws_url, additional_headers={"cookie": cookie}, origin=Origin(EVIL)
+        ):
+            pass
+    assert refused.value.response.status_code == 403
+    assert b"cross-origin" in refused.value.response.body
 
 
 # ---- sign-in throttling -----------------------------------------------------------------------
