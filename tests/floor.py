@@ -125,10 +125,12 @@ async def _gateway(floor: Floor, log_dir: Path, **options: Any) -> AsyncIterator
 
 @pytest.fixture(scope="session")
 async def gateway(floor: Floor, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
-    """The web gateway as its own process, on a free port; its base URL. The tests stand in for
-    its ingress: it believes their X-Forwarded-For (``FORWARDED_FOR_TRUSTED``)."""
+    """The web gateway as its own process, on a free port; its base URL. As the demo floor's,
+    players sign in by a bare id; the tests stand in for its ingress: it believes their
+    X-Forwarded-For (``FORWARDED_FOR_TRUSTED``)."""
     log_dir = tmp_path_factory.mktemp("gateway")
-    async with _gateway(floor, log_dir, forwarded_allow_ips=FORWARDED_FOR_TRUSTED) as url:
+    options = {"forwarded_allow_ips": FORWARDED_FOR_TRUSTED, "demo_players": True}
+    async with _gateway(floor, log_dir, **options) as url:
         yield url
 
 
@@ -136,7 +138,9 @@ async def gateway(floor: Floor, tmp_path_factory: pytest.TempPathFactory) -> Asy
 async def quick_lock_gateway(
     floor: Floor, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[str]:
-    """A gateway whose terminals lock after QUICK_LOCK_SECONDS unused (GLI-19 §C.6.5, shortened)."""
+    """A second gateway (a second replica of the floor's), whose terminals lock after
+    QUICK_LOCK_SECONDS unused (GLI-19 §C.6.5, shortened); as a real floor's, no player signs in
+    by a bare id and no proxy is believed."""
     log_dir = tmp_path_factory.mktemp("gateway-lock")
     async with _gateway(floor, log_dir, idle_lock_seconds=QUICK_LOCK_SECONDS) as url:
         yield url

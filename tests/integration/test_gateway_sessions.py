@@ -8,6 +8,8 @@ processes, a real nats-server):
   with 403 and reaches nothing, a valid cookie or not; the WebSocket upgrade too;
 - a player is who a verified source says: bare player ids only on the demo floor; a player reads
   their own history only;
+- a player is who a verified source says: bare player ids only on the demo floor; a player reads
+  their own history only;
 - sign-in throttling slows guessing per (id, client) and per client, unknown ids too, and locks
   nobody out: a stranger's wrong PINs from elsewhere do not stop the real operator (the tests
   play the ingress: the session's gateway believes their X-Forwarded-For).
@@ -16,6 +18,7 @@ processes, a real nats-server):
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -167,6 +170,41 @@ async def try_pin(web: httpx.AsyncClient, operator: str, pin: str, client: str) 
         json={"operator": operator, "pin": pin},
         headers={"x-forwarded-for": client},
     )
+
+
+# ---- players ----------------------------------------------------------------------------------
+
+
+async def test_a_bare_player_id_is_refused_outside_demo_mode(quick_lock_gateway: str) -> None:
+    async with browser(quick_lock_gateway) as web:  # a real floor's gateway: no --demo-players
+        refused = error_of(await web.post("/api/player", json={"player": "pat"}), 403, "forbidden")
+        assert "launched by their operator" in str(refused["reason"])
+        error_of(await web.get("/api/player"), 401, "signed-out")
+
+
+async def test_a_player_reads_their_own_history_only(gateway: str, floor: Floor, nc: NATS) -> None:
+    table = await opened(floor, nc, "online-live", betting_seconds=600)
+    async with browser(gateway) as dealer, browser(gateway) as pat, browser(gateway) as eve:
+        await sign_in(dealer, "ana", "1111")
+        await accepted(dealer, table, START)
+        await accepted(dealer, table, {"type": "round.open-betting.v1", "round": 1})
+        for web, player, bet in ((pat, "pat", "big"), (eve, "eve", "small")):
+            assert (await web.post("/api/player", json={"player": player})).status_code == 200
+            slip = {"command_id": f"s-{uuid.uuid4().hex[:12]}", "round": 1}
+            placed = await web.post(
+                f"/api/tables/{table}/slips",
+                json={**slip, "wagers": [{"bet": bet, "stake": 200}]},
+            )
+            assert placed.status_code == 200, placed.text
+        # eve asks for pat's history every way a page could: she gets her own
+        for params in ({}, {"player": "pat"}):
+            history = (await eve.get(f"/api/tables/{table}/history", params=params)).json()
+            assert history["player"] == "eve"
+            assert [w["bet"] for s in history["slips"] for w in s["wagers"]] == ["small"]
+        mine = (await pat.get(f"/api/tables/{table}/history")).json()
+        assert mine["player"] == "pat" and "eve" not in json.dumps(mine)
+        async with browser(gateway) as anonymous:
+            error_of(await anonymous.get(f"/api/tables/{table}/history"), 401, "signed-out")
 
 
 # ---- origins ----------------------------------------------------------------------------------

@@ -34,6 +34,13 @@ def serve(
         bool,
         typer.Option(help="the demo list, whose PINs are public (make run, tests): never a floor"),
     ] = False,
+    demo_players: Annotated[
+        bool,
+        typer.Option(
+            help="players sign in by a bare player id, so anyone may claim any player"
+            " (make run, tests): never a floor, where players are launched by their operator"
+        ),
+    ] = False,
     idle_lock_seconds: Annotated[
         int, typer.Option(min=5, help="lock a terminal after this long unused (GLI-19 §C.6.5)")
     ] = IDLE_LOCK_SECONDS,
@@ -81,6 +88,7 @@ def serve(
         idle_lock_seconds=idle_lock_seconds,
         https_only=https_only,
         allowed_origins=origins,
+        demo_players=demo_players,
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     uvicorn.run(

@@ -45,6 +45,8 @@ class Settings:
     #: The origins whose pages may change anything (sicbo.gateway.origin); empty: the
     #: gateway's own, as each request addresses it.
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
+    #: Players sign in by a bare id (the demo floor only: anyone could claim any player).
+    demo_players: bool = False
 
 
 def create_gateway(settings: Settings) -> Starlette:
@@ -60,7 +62,7 @@ def create_gateway(settings: Settings) -> Starlette:
     routes: list[BaseRoute] = [
         *_pages(),
         Route("/healthz", connection.healthz),
-        *SessionRoutes(sessions, revocations).routes(),
+        *SessionRoutes(sessions, revocations, demo_players=settings.demo_players).routes(),
         *TableRoutes(floor, sessions).routes(_API),
         *CommandRoutes(floor, sessions).routes(_API),
         *TakeoverRoutes(floor, sessions).routes(_API),

@@ -21,6 +21,7 @@ class GatewayProcess(ServiceProcess):
         *,
         idle_lock_seconds: int | None = None,
         forwarded_allow_ips: str | None = None,
+        demo_players: bool = False,
         log_path: Path | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
@@ -28,6 +29,7 @@ class GatewayProcess(ServiceProcess):
         self.port = port
         self.idle_lock_seconds = idle_lock_seconds
         self.forwarded_allow_ips = forwarded_allow_ips
+        self.demo_players = demo_players
 
     @property
     def url(self) -> str:
@@ -48,6 +50,7 @@ class GatewayProcess(ServiceProcess):
             *(sys.executable, "-m", "sicbo.cli.main", "gateway", "serve"),
             *("--nats", self.nats_url, "--host", "127.0.0.1", "--port", str(self.port)),
             "--demo-operators",
+            *(("--demo-players",) if self.demo_players else ()),
             *idle,
             *proxies,
         ]

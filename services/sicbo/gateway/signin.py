@@ -1,5 +1,6 @@
 """Signing in and out: ``/api/session`` (an operator at a terminal), ``/api/display`` (a display
-grant), ``/api/player`` (a player of the online table), and
+grant), ``/api/player`` (a player of the online table, by a bare id on the demo floor only),
+and
 ``/api/sessions/revoke`` (every session of an operator ended, on every replica)."""
 
 from __future__ import annotations
@@ -27,9 +28,12 @@ _SIGNED_OUT = {"signed_out": True}
 
 
 class SessionRoutes:
-    def __init__(self, sessions: Sessions, revocations: Revocations) -> None:
+    def __init__(
+        self, sessions: Sessions, revocations: Revocations, *, demo_players: bool = False
+    ) -> None:
         self.sessions = sessions
         self.revocations = revocations
+        self.demo_players = demo_players
         self.throttle = SignInThrottle()
 
     # ---- operators --------------------------------------------------------------------------
@@ -116,6 +120,15 @@ class SessionRoutes:
         return JSONResponse({"player": self.sessions.player(request)})
 
     async def player_sign_in(self, request: Request) -> Response:
+        """A bare player id, believed on the demo floor only: elsewhere a player is who their
+        operator's launch says (signed launch tokens: a later release)."""
+        if not self.demo_players:
+            raise ApiError(
+                403,
+                "forbidden",
+                "players are launched by their operator, not signed in by id here"
+                " (bare player ids only on the demo floor: --demo-players)",
+            )
         self.sessions.close(request, None, Kind.PLAYER)
         player = _player_id(await read_body(request))
         response = JSONResponse({"player": player})
