@@ -351,6 +351,8 @@ async def test_floor_board_and_dispute_report(
     again = (await web.get(f"/api/tables/{table}/rounds/2")).json()
     assert again["final_dice"] == [2, 3, 5]
     fresh = round_report(await store.read(f"sicbo.evt.{table}.>"), table, 2)
+    # an operator signed in: nothing hidden (sicbo.gateway.redaction)
+    assert again.pop("hidden") == {"wagers": 0, "staked": 0, "returned": 0}
     assert again == json.loads(msgspec.json.encode(fresh))
 
 

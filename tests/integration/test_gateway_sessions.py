@@ -10,6 +10,9 @@ processes, a real nats-server):
   their own history only;
 - a player is who a verified source says: bare player ids only on the demo floor; a player reads
   their own history only;
+- player ids and stakes only for those entitled: anyone sees a round report's, the board's
+  recall's and a table view's results and totals but no player id; a player sees their own
+  wagers; floor staff see every player's;
 - sign-in throttling slows guessing per (id, client) and per client, unknown ids too, and locks
   nobody out: a stranger's wrong PINs from elsewhere do not stop the real operator (the tests
   play the ingress: the session's gateway believes their X-Forwarded-For).
@@ -44,6 +47,7 @@ from tests.integration.test_gateway import (
     send,
     sign_in,
 )
+from tests.integration.test_settlement import wait_completed
 
 START = {"type": "round.start.v1", "round": 1, "tumbles": 3}
 
@@ -205,6 +209,67 @@ async def test_a_player_reads_their_own_history_only(gateway: str, floor: Floor,
         assert mine["player"] == "pat" and "eve" not in json.dumps(mine)
         async with browser(gateway) as anonymous:
             error_of(await anonymous.get(f"/api/tables/{table}/history"), 401, "signed-out")
+
+
+# ---- who sees player ids ------------------------------------------------------------------------
+
+
+async def recall_of_round(web: httpx.AsyncClient, table: str, round_no: int) -> dict[str, object]:
+    """The board's recall of the round, once the board service has read its settlement."""
+    deadline = time.monotonic() + 10
+    while True:
+        recall = (await web.get(f"/api/tables/{table}/board")).json()["recall"]
+        for played in recall["rounds"]:
+            if played["round"] == round_no and played["settled"]:
+                return dict(played)
+        if time.monotonic() > deadline:
+            pytest.fail(f"the board did not recall round {round_no} of {table}: {recall}")
+        await asyncio.sleep(0.1)
+
+
+async def test_player_ids_and_stakes_only_for_those_entitled(
+    web: httpx.AsyncClient, gateway: str, floor: Floor, nc: NATS, store: EventStore
+) -> None:
+    table = await opened(floor, nc)
+    pat, eve = (f"pl-{uuid.uuid4().hex[:10]}" for _ in range(2))
+    await sign_in(web, "ana", "1111")  # floor staff
+    await accepted(web, table, {"type": "table.take-seat.v1", "player": pat, "seat": 1})
+    await accepted(web, table, START)
+    await accepted(web, table, {"type": "round.open-betting.v1", "round": 1})
+    for player, bet, stake in ((pat, "big", 500), (eve, "small", 300)):
+        slip = {"type": "bets.place-slip.v1", "round": 1, "player": player}
+        await accepted(web, table, {**slip, "wagers": [{"bet": bet, "stake": stake}]})
+    for step in ("round.close-betting.v1", "round.uncover.v1"):
+        await accepted(web, table, {"type": step, "round": 1})
+    await accepted(web, table, {"type": "dice.enter.v1", "round": 1, "dice": [4, 5, 6]})
+    await accepted(web, table, {"type": "dice.confirm.v1", "round": 1})
+    await wait_completed(store, table, 1)
+
+    async with browser(gateway) as anonymous, browser(gateway) as player:
+        assert (await player.post("/api/player", json={"player": pat})).status_code == 200
+        seen: dict[str, list[str]] = {}
+        for who, client in (("staff", web), ("player", player), ("anyone", anonymous)):
+            report = (await client.get(f"/api/tables/{table}/rounds/1")).json()
+            recall = await recall_of_round(client, table, 1)
+            view = (await client.get(f"/api/tables/{table}")).json()
+            floor_view = next(
+                t for t in (await client.get("/api/floor")).json()["tables"] if t["table"] == table
+            )
+            text = json.dumps([report, recall, view, floor_view])
+            seen[who] = [p for p in (pat, eve) if p in text]
+            assert report["status"] == "MATCH" and report["staked"] == 800, report
+            assert recall["staked"] == 800 and list(recall["final_dice"]) == [4, 5, 6]
+            if who == "staff":
+                assert {w["player"] for w in report["wagers"]} == {pat, eve}
+                assert view["seats"] == {"1": pat} and report["hidden"]["wagers"] == 0
+            elif who == "player":
+                assert [w["player"] for w in recall["wagers"]] == [pat]
+                assert report["hidden"] == {"wagers": 1, "staked": 300, "returned": 0}
+            else:
+                assert report["wagers"] == recall["wagers"] == []
+                assert recall["hidden"]["wagers"] == report["hidden"]["wagers"] == 2
+                assert view["seats"] == {"1": "another player"}
+        assert seen == {"staff": [pat, eve], "player": [pat], "anyone": []}
 
 
 # ---- origins ----------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from sicbo.gateway.http import ApiError
-from sicbo.gateway.operators import Operator
+from sicbo.gateway.operators import TERMINAL_ROLES, Operator
+from sicbo.gateway.redaction import ANONYMOUS, STAFF, Viewer
 from sicbo.gateway.session_store import LIFETIME_SECONDS, Kind, Session, SessionStore
 from sicbo_contracts.access import TERMINAL_ACTIONS
 from sicbo_contracts.base import Role
@@ -82,6 +83,19 @@ class Sessions:
         if session is None:
             raise ApiError(401, "signed-out", "sign in as a player first")
         return session.who
+
+    def viewer(self, request: HTTPConnection) -> Viewer:
+        """Whose wagers the request may see (sicbo.gateway.redaction): floor staff signed in
+        at a terminal that is not idle-locked see everyone's, a player their own, anyone else
+        none. Reading is no activity: it keeps no terminal open."""
+        try:
+            operator = self.operator(request, activity=False)
+        except ApiError:
+            operator = None
+        if operator is not None and operator.role in TERMINAL_ROLES:
+            return STAFF
+        player = self._session(request, Kind.PLAYER, self.clock())
+        return ANONYMOUS if player is None else Viewer(player=player.who)
 
     def info(self, operator: Operator) -> dict[str, Any]:
         return {
