@@ -26,6 +26,8 @@ from sicbo_contracts.subjects import command
 _reply = msgspec.json.Decoder(Reply)
 #: The shortened idle lock of ``quick_lock_gateway`` (the floor's is 300 s).
 QUICK_LOCK_SECONDS = 5
+#: The proxy ``gateway`` believes: the tests themselves, who set X-Forwarded-For to play clients.
+FORWARDED_FOR_TRUSTED = "127.0.0.1"
 
 
 class Floor:
@@ -111,15 +113,8 @@ LIMITS = Limits(minimum=100, maximum=100_000, unit=10)
 
 
 @contextlib.asynccontextmanager
-async def _gateway(
-    floor: Floor, log_dir: Path, idle_lock_seconds: int | None = None
-) -> AsyncIterator[str]:
-    proc = GatewayProcess(
-        floor.nats_url,
-        free_port(),
-        idle_lock_seconds=idle_lock_seconds,
-        log_path=log_dir / "gateway.log",
-    )
+async def _gateway(floor: Floor, log_dir: Path, **options: Any) -> AsyncIterator[str]:
+    proc = GatewayProcess(floor.nats_url, free_port(), log_path=log_dir / "gateway.log", **options)
     proc.start()
     try:
         await proc.wait_ready()
@@ -130,8 +125,12 @@ async def _gateway(
 
 @pytest.fixture(scope="session")
 async def gateway(floor: Floor, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
-    """The web gateway as its own process, on a free port; its base URL."""
-    async with _gateway(floor, tmp_path_factory.mktemp("gateway")) as url:
+    """The web gateway as its own process, on a free port; its base URL. As the demo floor's,
+    players sign in by a bare id; the tests stand in for its ingress: it believes their
+    X-Forwarded-For (``FORWARDED_FOR_TRUSTED``)."""
+    log_dir = tmp_path_factory.mktemp("gateway")
+    options = {"forwarded_allow_ips": FORWARDED_FOR_TRUSTED, "demo_players": True}
+    async with _gateway(floor, log_dir, **options) as url:
         yield url
 
 
@@ -139,6 +138,9 @@ async def gateway(floor: Floor, tmp_path_factory: pytest.TempPathFactory) -> Asy
 async def quick_lock_gateway(
     floor: Floor, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[str]:
-    """A gateway whose terminals lock after QUICK_LOCK_SECONDS unused (GLI-19 §C.6.5, shortened)."""
-    async with _gateway(floor, tmp_path_factory.mktemp("gateway-lock"), QUICK_LOCK_SECONDS) as url:
+    """A second gateway (a second replica of the floor's), whose terminals lock after
+    QUICK_LOCK_SECONDS unused (GLI-19 §C.6.5, shortened); as a real floor's, no player signs in
+    by a bare id and no proxy is believed."""
+    log_dir = tmp_path_factory.mktemp("gateway-lock")
+    async with _gateway(floor, log_dir, idle_lock_seconds=QUICK_LOCK_SECONDS) as url:
         yield url

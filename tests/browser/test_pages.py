@@ -5,7 +5,8 @@
   from the test oracle of RULES.md, not from the code;
 - a player bets during the countdown and a bet after it is refused with the reason (004);
 - a dealer never sees the supervisor's actions; the terminal locks when idle (GLI-19 §C.6.5);
-- the floor, board and dispute pages show the log; screenshots land in build/screenshots/.
+- the floor, board and dispute pages show the log, and player ids to floor staff only;
+  screenshots land in build/screenshots/.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from sicbo_contracts.illumination import IlluminationEvent, LayoutIlluminated
 from sicbo_contracts.subjects import Aggregate, round_filter
 from tests.browser.conftest import ConsoleErrors, screenshot
 from tests.integration.conftest import QUICK_LOCK_SECONDS, Floor
-from tests.integration.test_gateway import opened
+from tests.integration.test_gateway import accepted, opened
+from tests.integration.test_gateway import browser as api_browser
+from tests.integration.test_gateway import sign_in as api_sign_in
 from tests.integration.test_settlement import wait_completed, wait_for
 from tests.unit.game.oracle import offered, oracle_pay
 
@@ -218,4 +221,52 @@ async def test_floor_board_and_dispute_pages_show_the_log(
     await expect(dispute.locator("#report-status")).to_contain_text(re.compile("MATCH"))
     await expect(dispute.locator("#history")).to_contain_text("round.no-result-declared.v1")
     await screenshot(dispute, "dispute")
+    assert console_errors == []
+
+
+async def test_the_board_and_dispute_pages_show_player_ids_to_floor_staff_only(
+    browser: Browser,
+    gateway: str,
+    context: BrowserContext,
+    floor: Floor,
+    nc: NATS,
+    store: EventStore,
+    console_errors: ConsoleErrors,
+) -> None:
+    table = await opened(floor, nc)
+    player = "pl-visible-to-staff"
+    async with api_browser(gateway) as dealer:  # the round played through the API
+        await api_sign_in(dealer, "ana", "1111")
+        await accepted(dealer, table, {"type": "round.start.v1", "round": 1, "tumbles": 3})
+        await accepted(dealer, table, {"type": "round.open-betting.v1", "round": 1})
+        slip = {"type": "bets.place-slip.v1", "round": 1, "player": player}
+        await accepted(dealer, table, {**slip, "wagers": [{"bet": "big", "stake": 500}]})
+        for step in ("round.close-betting.v1", "round.uncover.v1"):
+            await accepted(dealer, table, {"type": step, "round": 1})
+        await accepted(dealer, table, {"type": "dice.enter.v1", "round": 1, "dice": [4, 5, 6]})
+        await accepted(dealer, table, {"type": "dice.confirm.v1", "round": 1})
+    await wait_completed(store, table, 1)
+
+    anyone = await browser.new_context(base_url=gateway)
+    try:
+        dispute = console_errors.watch(await anyone.new_page())
+        await dispute.goto(f"/tables/{table}/rounds/1")
+        await expect(dispute.locator("#report-status")).to_contain_text("MATCH")
+        await expect(dispute.locator("#hidden-wagers")).to_contain_text("floor staff only")
+        await expect(dispute.locator("#no-wagers")).to_be_hidden()
+        board = console_errors.watch(await anyone.new_page())
+        await board.goto(f"/tables/{table}/board")
+        await expect(board.locator(".hidden-wagers")).to_contain_text("1 wager(s)")
+        for page in (dispute, board):
+            assert player not in await page.content()
+        await screenshot(dispute, "dispute-anonymous")
+    finally:
+        await anyone.close()
+
+    terminal = console_errors.watch(await context.new_page())
+    await sign_in(terminal, table, "ivan", "4444")  # floor staff: an inspector
+    staff = console_errors.watch(await context.new_page())
+    await staff.goto(f"/tables/{table}/rounds/1")
+    await expect(staff.locator("#wagers")).to_contain_text(player)
+    await expect(staff.locator("#hidden-wagers")).to_be_hidden()
     assert console_errors == []

@@ -1,7 +1,6 @@
 """``sicbo gateway``: the web gateway (the floor's pages), and PIN hashes for its operator list."""
 
 import logging
-import os
 import secrets
 from importlib import resources
 from pathlib import Path
@@ -13,6 +12,7 @@ import uvicorn
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.gateway.app import Settings, create_gateway
 from sicbo.gateway.operators import OperatorListError, operator_entry, parse_operators
+from sicbo.gateway.origin import allowed_origins
 from sicbo.gateway.sessions import IDLE_LOCK_SECONDS
 from sicbo_contracts.base import Role
 
@@ -34,13 +34,38 @@ def serve(
         bool,
         typer.Option(help="the demo list, whose PINs are public (make run, tests): never a floor"),
     ] = False,
+    demo_players: Annotated[
+        bool,
+        typer.Option(
+            help="players sign in by a bare player id, so anyone may claim any player"
+            " (make run, tests): never a floor, where players are launched by their operator"
+        ),
+    ] = False,
     idle_lock_seconds: Annotated[
         int, typer.Option(min=5, help="lock a terminal after this long unused (GLI-19 §C.6.5)")
     ] = IDLE_LOCK_SECONDS,
     https_only: Annotated[bool, typer.Option(help="session cookies only over https")] = False,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            envvar="SICBO_FORWARDED_ALLOW_IPS",
+            help="the proxies (comma-separated addresses or networks) whose X-Forwarded-For and"
+            " -Proto are believed: the ingress, so sign-ins are throttled per real client."
+            " None by default: the peer's address is the client's",
+        ),
+    ] = "",
+    origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            envvar="SICBO_GATEWAY_ORIGINS",
+            help="an origin (https://floor.example.com) whose pages may sign in and send"
+            " commands; repeatable (the variable: separated by spaces). None given: the"
+            " gateway's own, as each request addresses it",
+        ),
+    ] = None,
 ) -> None:
-    """Serve the pages and the API until SIGINT/SIGTERM. Every replica of a floor must share
-    SICBO_GATEWAY_SECRET (it signs the sessions); without it a random one is made."""
+    """Serve the pages and the API until SIGINT/SIGTERM. Sessions live in this process: behind
+    several replicas the ingress keeps a browser on one (docs/gateway.md)."""
     if (operators is None) == (not demo_operators):
         raise fail(
             "name the operator list: --operators FILE (or SICBO_OPERATORS), or --demo-operators"
@@ -53,20 +78,17 @@ def serve(
             listed = parse_operators(operators.read_text(), str(operators))
     except (OSError, OperatorListError) as err:
         raise fail(str(err)) from None
-    secret = os.environ.get("SICBO_GATEWAY_SECRET", "")
-    if not secret:
-        secret = secrets.token_hex(32)
-        typer.echo(
-            "warning: no SICBO_GATEWAY_SECRET: sessions are signed with a key of this process"
-            " only (one replica; sign-ins end with it)",
-            err=True,
-        )
+    try:
+        origins = allowed_origins(origin or ())
+    except ValueError as err:
+        raise fail(f"--origin: {err}") from None
     settings = Settings(
         nats_url=nats_url,
         operators=listed,
-        secret=secret,
         idle_lock_seconds=idle_lock_seconds,
         https_only=https_only,
+        allowed_origins=origins,
+        demo_players=demo_players,
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     uvicorn.run(
@@ -74,6 +96,8 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
+        proxy_headers=bool(forwarded_allow_ips),
+        forwarded_allow_ips=forwarded_allow_ips or None,
         timeout_graceful_shutdown=2,  # open event streams end with the process
     )
 

@@ -175,7 +175,10 @@ async def run_floor(
                 )
                 processes.append(controller.start())
             gateway = GatewayProcess(
-                server.url, port_or_free(web_port), log_path=logs / "gateway.log"
+                server.url,
+                port_or_free(web_port),
+                demo_players=True,  # the demo floor: a player is whoever they say
+                log_path=logs / "gateway.log",
             )
             processes.append(gateway.start())
             for proc in processes:

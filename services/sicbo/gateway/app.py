@@ -1,9 +1,10 @@
 """The web gateway (ASGI, Starlette): pages, a JSON API, live changes, and layout displays.
 
 It talks to the floor only through NATS (:class:`~sicbo.gateway.floor.GatewayFloor`). Sessions
-are signed cookies; every command's actor is stamped from the signed-in operator, never taken
-from the browser. docs/gateway.md lists the routes; each group is a module of its own:
-:mod:`~sicbo.gateway.sessions` (sign-in and the idle lock), :mod:`~sicbo.gateway.commands`,
+live in the gateway (:mod:`~sicbo.gateway.sessions`), the cookie carries a token only; every
+command's actor is stamped from the signed-in operator, never taken from the browser.
+docs/gateway.md lists the routes; each group is a module of its own:
+:mod:`~sicbo.gateway.signin` (sign-in, sign-out, revocation), :mod:`~sicbo.gateway.commands`,
 :mod:`~sicbo.gateway.tables` (views, board, reports, history), :mod:`~sicbo.gateway.takeover`
 (a demo table taken over and handed back) and :mod:`~sicbo.gateway.live` (events, the layout
 controller).
@@ -11,11 +12,10 @@ controller).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -24,7 +24,11 @@ from sicbo.gateway.connection import Connection
 from sicbo.gateway.http import STATIC, guarded, page
 from sicbo.gateway.live import LiveRoutes
 from sicbo.gateway.operators import Operator
-from sicbo.gateway.sessions import IDLE_LOCK_SECONDS, SessionRoutes, Sessions
+from sicbo.gateway.origin import SameOrigin
+from sicbo.gateway.revocation import Revocations
+from sicbo.gateway.session_store import SessionStore
+from sicbo.gateway.sessions import IDLE_LOCK_SECONDS, Sessions
+from sicbo.gateway.signin import SessionRoutes
 from sicbo.gateway.tables import TableRoutes
 from sicbo.gateway.takeover import TakeoverRoutes
 
@@ -36,36 +40,39 @@ _API = f"/api/tables/{_TABLE}"
 class Settings:
     nats_url: str
     operators: dict[str, Operator]
-    secret: str  # signs the session cookies: the same on every replica
     idle_lock_seconds: int = IDLE_LOCK_SECONDS
     https_only: bool = False  # production behind TLS: cookies only over https
+    #: The origins whose pages may change anything (sicbo.gateway.origin); empty: the
+    #: gateway's own, as each request addresses it.
+    allowed_origins: frozenset[str] = field(default_factory=frozenset)
+    #: Players sign in by a bare id (the demo floor only: anyone could claim any player).
+    demo_players: bool = False
 
 
 def create_gateway(settings: Settings) -> Starlette:
-    connection = Connection(settings.nats_url)
-    sessions = Sessions(settings.operators, settings.idle_lock_seconds)
+    store = SessionStore()
+    revocations = Revocations(store)
+    connection = Connection(
+        settings.nats_url, on_connect=revocations.start, on_reconnect=revocations.reconnected
+    )
+    sessions = Sessions(
+        settings.operators, settings.idle_lock_seconds, store=store, https_only=settings.https_only
+    )
     floor, hub = connection.floor, connection.hub
     routes: list[BaseRoute] = [
         *_pages(),
         Route("/healthz", connection.healthz),
-        *SessionRoutes(sessions).routes(),
+        *SessionRoutes(sessions, revocations, demo_players=settings.demo_players).routes(),
         *TableRoutes(floor, sessions).routes(_API),
         *CommandRoutes(floor, sessions).routes(_API),
         *TakeoverRoutes(floor, sessions).routes(_API),
         *LiveRoutes(floor, hub, sessions).routes(_API),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [
-        Middleware(
-            SessionMiddleware,
-            secret_key=settings.secret,
-            session_cookie="sicbo_session",
-            max_age=12 * 3600,
-            same_site="strict",  # no command can be sent from another site's page
-            https_only=settings.https_only,
-        )
-    ]
-    return Starlette(routes=routes, middleware=middleware, lifespan=connection.lifespan)
+    same_origin = Middleware(
+        SameOrigin, allowed=settings.allowed_origins, https_only=settings.https_only
+    )
+    return Starlette(routes=routes, middleware=[same_origin], lifespan=connection.lifespan)
 
 
 def _pages() -> list[BaseRoute]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Generic, TypeVar
 
 import nats
@@ -47,8 +47,19 @@ class Connected(Generic[T]):
 
 
 class Connection:
-    def __init__(self, nats_url: str) -> None:
+    """``on_connect`` runs once connected (before the first request is served);
+    ``on_reconnect`` after each reconnect."""
+
+    def __init__(
+        self,
+        nats_url: str,
+        *,
+        on_connect: Callable[[NATS], Awaitable[None]] | None = None,
+        on_reconnect: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.nats_url = nats_url
+        self.on_connect = on_connect
+        self.on_reconnect = on_reconnect
         self.floor: Connected[GatewayFloor] = Connected()
         self.hub: Connected[ChangeHub] = Connected()
         self._nc: NATS | None = None
@@ -60,8 +71,11 @@ class Connection:
             servers(url),
             name="sicbo-gateway",
             inbox_prefix=GATEWAY_INBOX,  # its NATS permissions allow no other inbox
+            reconnected_cb=self._reconnected,
             **connect_options(url),
         )
+        if self.on_connect is not None:
+            await self.on_connect(self._nc)
         self.floor.set(GatewayFloor(self._nc))
         self.hub.set(ChangeHub(self._nc))
         await self._nc.subscribe(service_ping("gateway"), cb=self._pong)
@@ -72,6 +86,10 @@ class Connection:
         finally:
             with contextlib.suppress(Exception):
                 await self._nc.drain()
+
+    async def _reconnected(self) -> None:
+        if self.on_reconnect is not None:
+            await self.on_reconnect()
 
     async def _pong(self, msg: Msg) -> None:
         if msg.reply:

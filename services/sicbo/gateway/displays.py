@@ -4,7 +4,9 @@ The illumination service asks ``sicbo.layout.<table>.light`` to light the winnin
 display page is connected, the gateway answers for it: the request goes down the page's
 WebSocket, the page lights the spots and reads back from its DOM what is lit, and that goes back
 as the LayoutReport, so a spot the page failed to show is an illumination fault like a dark
-lamp. No answer within the service's deadline is a fault too.
+lamp. No answer within the service's deadline is a fault too. The page answers only while its
+sign-in stands: once it ends (signed out, expired, revoked) the socket is closed with 4401 at
+the next request.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Callable
 
 import msgspec
 from nats.aio.client import Client as NATS
@@ -28,9 +31,21 @@ _light = msgspec.json.Decoder(LightLayout)
 _encode = msgspec.json.Encoder().encode
 
 
-async def serve_display(ws: WebSocket, nc: NATS, table: str) -> None:
-    """Answer the table's light requests and pings for the page until it goes away."""
+async def serve_display(ws: WebSocket, nc: NATS, table: str, granted: Callable[[], bool]) -> None:
+    """Answer the table's light requests and pings for the page until it goes away, or
+    ``granted`` says its sign-in has ended."""
     loop = asyncio.get_running_loop()
+    ended = asyncio.Event()
+
+    async def still_granted() -> bool:
+        if granted():
+            return True
+        if not ended.is_set():
+            ended.set()
+            with contextlib.suppress(Exception):
+                await ws.close(code=4401, reason="the display's sign-in has ended")
+        return False
+
     pending: dict[str, asyncio.Future[list[str]]] = {}
 
     async def answer(msg: Msg, request: LightLayout) -> None:
@@ -62,13 +77,13 @@ async def serve_display(ws: WebSocket, nc: NATS, table: str) -> None:
             request = _light.decode(msg.data)
         except msgspec.DecodeError:
             return
-        if request.table == table and msg.reply:
+        if request.table == table and msg.reply and await still_granted():
             task = loop.create_task(answer(msg, request))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
 
     async def on_ping(msg: Msg) -> None:
-        if msg.reply:
+        if msg.reply and await still_granted():
             await msg.respond(b'{"ok":true}')
 
     subs = [

@@ -5,7 +5,7 @@ static pages."""
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -26,13 +26,28 @@ _encode = msgspec.json.Encoder().encode
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, reason: str, field: str | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        reason: str,
+        field: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(reason)
         self.status, self.code, self.reason, self.field = status, code, reason, field
+        self.headers = headers
 
 
-def error(status: int, code: str, reason: str, field: str | None = None) -> JSONResponse:
-    return JSONResponse({"code": code, "reason": reason, "field": field}, status_code=status)
+def error(
+    status: int,
+    code: str,
+    reason: str,
+    field: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
+    body = {"code": code, "reason": reason, "field": field}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def json_response(value: Any, status: int = 200) -> Response:
@@ -101,7 +116,7 @@ def guarded(
         try:
             return await handler(request)
         except ApiError as err:
-            return error(err.status, err.code, err.reason, err.field)
+            return error(err.status, err.code, err.reason, err.field, err.headers)
         except Unavailable as err:
             return error(503, "unavailable", str(err))
 

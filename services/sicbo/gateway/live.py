@@ -55,7 +55,14 @@ class LiveRoutes:
         except ApiError as err:
             await ws.close(code=4401 if err.status == 401 else 4400, reason=err.reason[:120])
             return
-        await serve_display(ws, self.floor.get().nc, table)
+        await serve_display(ws, self.floor.get().nc, table, lambda: self._granted(ws))
+
+    def _granted(self, ws: WebSocket) -> bool:
+        try:
+            self.sessions.display(ws)
+        except ApiError:
+            return False
+        return True
 
     def routes(self, api: str) -> list[BaseRoute]:
         return [

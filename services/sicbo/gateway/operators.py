@@ -25,7 +25,7 @@ from sicbo_contracts.base import Role
 TERMINAL_ROLES = frozenset({Role.DEALER, Role.SUPERVISOR, Role.INSPECTOR, Role.OPERATOR})
 PIN = re.compile(r"[0-9]{4,12}")
 ITERATIONS = 120_000
-_ID = re.compile(r"[A-Za-z0-9_.:@-]{1,64}")
+ID = re.compile(r"[A-Za-z0-9_.:@-]{1,64}")
 
 
 class OperatorListError(ValueError):
@@ -75,7 +75,7 @@ def _operator(entry: Mapping[str, Any], where: str) -> Operator:
     if unknown:
         raise OperatorListError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
     op_id, role, salt, pin_hash = (entry[f] for f in ("id", "role", "salt", "pin_hash"))
-    if not isinstance(op_id, str) or not _ID.fullmatch(op_id):
+    if not isinstance(op_id, str) or not ID.fullmatch(op_id):
         raise OperatorListError(f"{where}: id must be 1-64 of A-Z a-z 0-9 _ . : @ -")
     if role not in {r.value for r in TERMINAL_ROLES}:
         allowed = ", ".join(sorted(r.value for r in TERMINAL_ROLES))

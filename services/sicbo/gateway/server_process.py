@@ -20,12 +20,16 @@ class GatewayProcess(ServiceProcess):
         port: int,
         *,
         idle_lock_seconds: int | None = None,
+        forwarded_allow_ips: str | None = None,
+        demo_players: bool = False,
         log_path: Path | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__("gateway", nats_url, log_path=log_path, env=env)
         self.port = port
         self.idle_lock_seconds = idle_lock_seconds
+        self.forwarded_allow_ips = forwarded_allow_ips
+        self.demo_players = demo_players
 
     @property
     def url(self) -> str:
@@ -37,11 +41,18 @@ class GatewayProcess(ServiceProcess):
             if self.idle_lock_seconds is None
             else ("--idle-lock-seconds", str(self.idle_lock_seconds))
         )
+        proxies = (
+            ()
+            if self.forwarded_allow_ips is None
+            else ("--forwarded-allow-ips", self.forwarded_allow_ips)
+        )
         return [
             *(sys.executable, "-m", "sicbo.cli.main", "gateway", "serve"),
             *("--nats", self.nats_url, "--host", "127.0.0.1", "--port", str(self.port)),
             "--demo-operators",
+            *(("--demo-players",) if self.demo_players else ()),
             *idle,
+            *proxies,
         ]
 
     def ready_subject(self) -> str:

@@ -1,54 +1,65 @@
-"""Who is signed in, from the signed session cookie, and the routes that sign in and out.
+"""Who is signed in: the session a request's cookie names, kept by the gateway
+(:mod:`sicbo.gateway.session_store`); the cookie carries an unguessable token and nothing else.
 
-Three sign-ins share the cookie: an operator at a terminal (id and PIN; locked after
+Three sign-ins, a cookie each: an operator at a terminal (id and PIN; locked after
 ``idle_lock_seconds`` unused), a layout display granted by an operator (id and PIN; never
-idle-locked, nobody works at it), and a player of the online table (a player id only).
+idle-locked, nobody works at it), and a player of the online table. The cookies are HttpOnly
+and SameSite=Strict; with ``https_only`` they are Secure and ``__Host-`` prefixed (this host
+only, no sub-domain can set them).
 """
 
 from __future__ import annotations
 
-import asyncio
-import math
+import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
 
-from sicbo.gateway.attempts import SignInAttempts
-from sicbo.gateway.http import ID_CHARS, ApiError, guarded, read_body
-from sicbo.gateway.operators import Operator
+from sicbo.gateway.http import ApiError
+from sicbo.gateway.operators import TERMINAL_ROLES, Operator
+from sicbo.gateway.redaction import ANONYMOUS, STAFF, Viewer
+from sicbo.gateway.session_store import LIFETIME_SECONDS, Kind, Session, SessionStore
 from sicbo_contracts.access import TERMINAL_ACTIONS
 from sicbo_contracts.base import Role
 
 #: GLI-19 §C.6.5: a terminal locks after 5 idle minutes.
 IDLE_LOCK_SECONDS = 300
-#: Checked against when the id is unknown: no PIN hashes to all zeros.
-_NOBODY = Operator(id="-", role=Role.DEALER, salt="00" * 16, pin_hash="00" * 32)
 
 
 class Sessions:
-    """Who the session says is signed in; refused (401) when nobody is, or a terminal locked."""
+    """Who the request's session says is signed in; refused (401) when nobody is, or a
+    terminal locked."""
 
     def __init__(
-        self, operators: Mapping[str, Operator], idle_lock_seconds: int = IDLE_LOCK_SECONDS
+        self,
+        operators: Mapping[str, Operator],
+        idle_lock_seconds: int = IDLE_LOCK_SECONDS,
+        *,
+        store: SessionStore | None = None,
+        https_only: bool = False,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.operators = operators
         self.idle_lock_seconds = idle_lock_seconds
+        self.store = store or SessionStore(LIFETIME_SECONDS)
+        self.https_only = https_only
+        self.clock = clock
 
     def operator(
         self, request: HTTPConnection, *, activity: bool = True, terminal: bool = True
     ) -> Operator:
         """The signed-in operator; refuses when signed out, or a terminal locked for idleness
-        (a layout display, ``terminal=False``, has no one at it to be idle)."""
-        session = request.session
-        operator = self.operators.get(session.get("operator", ""))
-        if operator is None:
+        (a layout display, ``terminal=False``, has no one at it to be idle). ``activity``: the
+        idle lock counts again from now."""
+        now = self.clock()
+        session = self._session(request, Kind.OPERATOR, now)
+        operator = None if session is None else self.operators.get(session.who)
+        if session is None or operator is None:
             raise ApiError(401, "signed-out", "sign in with your operator id and PIN")
-        idle = time.time() - float(session.get("seen", 0))
-        if terminal and idle > self.idle_lock_seconds:
+        if terminal and session.idle_for(now) > self.idle_lock_seconds:
             raise ApiError(
                 401,
                 "locked",
@@ -56,21 +67,35 @@ class Sessions:
                 " (GLI-19 §C.6.5): enter your PIN",
             )
         if activity:
-            session["seen"] = time.time()
+            self.store.touch(self._token(request, Kind.OPERATOR) or "", Kind.OPERATOR, now)
         return operator
 
     def display(self, request: HTTPConnection) -> Operator:
         """Who signed this display in: a display grant, or an operator signed in here."""
-        operator = self.operators.get(request.session.get("display", ""))
+        session = self._session(request, Kind.DISPLAY, self.clock())
+        operator = None if session is None else self.operators.get(session.who)
         if operator is not None:
             return operator
         return self.operator(request, activity=False, terminal=False)
 
     def player(self, request: HTTPConnection) -> str:
-        player = request.session.get("player")
-        if not player:
-            raise ApiError(401, "signed-out", "sign in with your player id")
-        return str(player)
+        session = self._session(request, Kind.PLAYER, self.clock())
+        if session is None:
+            raise ApiError(401, "signed-out", "sign in as a player first")
+        return session.who
+
+    def viewer(self, request: HTTPConnection) -> Viewer:
+        """Whose wagers the request may see (sicbo.gateway.redaction): floor staff signed in
+        at a terminal that is not idle-locked see everyone's, a player their own, anyone else
+        none. Reading is no activity: it keeps no terminal open."""
+        try:
+            operator = self.operator(request, activity=False)
+        except ApiError:
+            operator = None
+        if operator is not None and operator.role in TERMINAL_ROLES:
+            return STAFF
+        player = self._session(request, Kind.PLAYER, self.clock())
+        return ANONYMOUS if player is None else Viewer(player=player.who)
 
     def info(self, operator: Operator) -> dict[str, Any]:
         return {
@@ -80,113 +105,42 @@ class Sessions:
             "idle_lock_seconds": self.idle_lock_seconds,
         }
 
+    # ---- cookies ----------------------------------------------------------------------------
 
-class SessionRoutes:
-    """``/api/session`` (an operator), ``/api/display`` (a display grant), ``/api/player``."""
+    def open(self, response: Response, kind: Kind, who: str, role: Role) -> None:
+        """A fresh session (a new token: never one the browser had before) in its cookie."""
+        token = secrets.token_urlsafe(32)
+        self.store.open(token, kind, who, role, self.clock())
+        response.set_cookie(
+            self.cookie(kind),
+            token,
+            max_age=int(self.store.lifetime),
+            path="/",
+            secure=self.https_only,
+            httponly=True,
+            samesite="strict",  # never sent with another site's request
+        )
 
-    def __init__(self, sessions: Sessions) -> None:
-        self.sessions = sessions
-        self.attempts = SignInAttempts()
-
-    # ---- operators --------------------------------------------------------------------------
-
-    async def get_session(self, request: Request) -> Response:
-        operator = self.sessions.operator(request, activity=False)
-        return JSONResponse(self.sessions.info(operator))
-
-    async def sign_in(self, request: Request) -> Response:
-        request.session.pop("operator", None)
-        operator = await self._verified(request)
-        request.session.update({"operator": operator.id, "seen": time.time()})
-        return JSONResponse(self.sessions.info(operator))
-
-    async def sign_out(self, request: Request) -> Response:
-        # Tables taken over stay taken: a second person may be about to confirm a result at
-        # this very terminal (second-person confirmation). "Hand back" releases them.
-        request.session.pop("operator", None)
-        request.session.pop("seen", None)
-        return JSONResponse({"signed_out": True})
-
-    async def _verified(self, request: Request) -> Operator:
-        """The operator whose id and PIN the body carries; counts wrong PINs."""
-        op_id, pin = _credentials(await read_body(request))
-        now = time.time()
-        wait = self.attempts.locked_for(op_id, now)
-        if wait:
-            raise ApiError(
-                429, "too-many-attempts", f"too many wrong PINs: try again in {math.ceil(wait)} s"
+    def close(self, request: HTTPConnection, response: Response | None, kind: Kind) -> None:
+        """The request's session of ``kind`` ends here (its token is worth nothing after)."""
+        token = self._token(request, kind)
+        if token:
+            self.store.close(token, kind)
+        if response is not None:
+            response.delete_cookie(
+                self.cookie(kind),
+                path="/",
+                secure=self.https_only,
+                httponly=True,
+                samesite="strict",
             )
-        operator = self.sessions.operators.get(op_id)
-        # PBKDF2 (~40 ms) off the event loop, which answers the displays' 2 s light requests;
-        # an unknown id costs the same, so timing does not tell which ids exist.
-        matches = await asyncio.to_thread((operator or _NOBODY).pin_matches, pin)
-        if operator is None or not matches:
-            if operator is not None:
-                self.attempts.failed(op_id, now)
-            raise ApiError(401, "bad-pin", "unknown operator id or wrong PIN")
-        self.attempts.succeeded(op_id)
-        return operator
 
-    # ---- layout displays --------------------------------------------------------------------
+    def cookie(self, kind: Kind) -> str:
+        return f"{'__Host-' if self.https_only else ''}sicbo-{kind.value}"
 
-    async def get_display(self, request: Request) -> Response:
-        return JSONResponse({"display": self.sessions.display(request).id})
+    def _token(self, request: HTTPConnection, kind: Kind) -> str | None:
+        return request.cookies.get(self.cookie(kind))
 
-    async def display_sign_in(self, request: Request) -> Response:
-        """A display grant: the page may be a table's layout controller and nothing else (no
-        command), so a display left signed in is no terminal for whoever walks by."""
-        operator = await self._verified(request)
-        request.session["display"] = operator.id
-        return JSONResponse({"display": operator.id})
-
-    async def display_sign_out(self, request: Request) -> Response:
-        request.session.pop("display", None)
-        return JSONResponse({"signed_out": True})
-
-    # ---- players ----------------------------------------------------------------------------
-
-    async def get_player(self, request: Request) -> Response:
-        return JSONResponse({"player": self.sessions.player(request)})
-
-    async def player_sign_in(self, request: Request) -> Response:
-        player = _player_id(await read_body(request))
-        request.session["player"] = player
-        return JSONResponse({"player": player})
-
-    async def player_sign_out(self, request: Request) -> Response:
-        request.session.pop("player", None)
-        return JSONResponse({"signed_out": True})
-
-    def routes(self) -> list[BaseRoute]:
-        return [
-            Route("/api/session", guarded(self.get_session), methods=["GET"]),
-            Route("/api/session", guarded(self.sign_in), methods=["POST"]),
-            Route("/api/session", guarded(self.sign_out), methods=["DELETE"]),
-            Route("/api/display", guarded(self.get_display), methods=["GET"]),
-            Route("/api/display", guarded(self.display_sign_in), methods=["POST"]),
-            Route("/api/display", guarded(self.display_sign_out), methods=["DELETE"]),
-            Route("/api/player", guarded(self.get_player), methods=["GET"]),
-            Route("/api/player", guarded(self.player_sign_in), methods=["POST"]),
-            Route("/api/player", guarded(self.player_sign_out), methods=["DELETE"]),
-        ]
-
-
-def _credentials(body: dict[str, Any]) -> tuple[str, str]:
-    """The operator id and PIN a sign-in's body carries."""
-    op_id, pin = body.get("operator"), body.get("pin")
-    if not isinstance(op_id, str) or not op_id:
-        raise ApiError(400, "invalid", "operator: your operator id", "operator")
-    if not isinstance(pin, str) or not pin:
-        raise ApiError(400, "invalid", "pin: your PIN", "pin")
-    return op_id, pin
-
-
-def _player_id(body: dict[str, Any]) -> str:
-    player = body.get("player")
-    if (
-        not isinstance(player, str)
-        or not 1 <= len(player) <= 64
-        or not set(player) <= (ID_CHARS | set(".:@"))
-    ):
-        raise ApiError(400, "invalid", "player: 1-64 of A-Z a-z 0-9 _ . : @ -", "player")
-    return player
+    def _session(self, request: HTTPConnection, kind: Kind, now: float) -> Session | None:
+        token = self._token(request, kind)
+        return None if not token else self.store.get(token, kind, now)

@@ -1,5 +1,6 @@
 """What the pages read of the tables: the floor's views, a table's view and layout, its board,
-a round's dispute report, and a player's bet history."""
+a round's dispute report, and a player's bet history. Player ids and stakes are shown only
+to whoever may see them (:mod:`sicbo.gateway.redaction`)."""
 
 from __future__ import annotations
 
@@ -25,11 +26,17 @@ from sicbo.gateway.http import (
     table_of,
 )
 from sicbo.gateway.paytable_layout import layout_of
+from sicbo.gateway.redaction import Viewer, recall_for, report_for, seats_for
 from sicbo.gateway.sessions import Sessions
+from sicbo.gateway.views import TableView
 from sicbo_contracts.base import tag_of
+from sicbo_contracts.board import Recall
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.subjects import history_query, recall_query, stats_query
 from sicbo_contracts.wagers import BetHistoryQuery
+
+_recall = msgspec.json.Decoder(Recall)
+_encode = msgspec.json.Encoder().encode
 
 
 class TableRoutes:
@@ -38,7 +45,8 @@ class TableRoutes:
         self.sessions = sessions
 
     async def get_floor(self, request: Request) -> Response:
-        views = await self.floor.get().views()
+        viewer = self.sessions.viewer(request)
+        views = [_seated(v, viewer) for v in await self.floor.get().views()]
         return json_response({"server_time": _now(), "tables": views})
 
     async def get_table(self, request: Request) -> Response:
@@ -46,7 +54,8 @@ class TableRoutes:
         view = await self.floor.get().view(table)
         if view is None:
             raise ApiError(404, "not-found", f"table {table} has never been opened")
-        return json_response({"server_time": _now(), **msgspec.to_builtins(view)})
+        seated = _seated(view, self.sessions.viewer(request))
+        return json_response({"server_time": _now(), **msgspec.to_builtins(seated)})
 
     async def get_layout(self, request: Request) -> Response:
         table = table_of(request)
@@ -66,7 +75,7 @@ class TableRoutes:
             floor.request(stats_query(table), b"{}"),
             floor.request(recall_query(table), b"{}"),
         )
-        return _board(stats, recall)
+        return _board(stats, recall, self.sessions.viewer(request))
 
     async def get_round(self, request: Request) -> Response:
         table = table_of(request)
@@ -74,7 +83,7 @@ class TableRoutes:
         report = await self.floor.get().round_report(table, round_no)
         if report.status == "NOT STARTED":
             raise ApiError(404, "not-found", f"round {round_no} of {table} has not started")
-        return json_response(report)
+        return json_response(report_for(report, self.sessions.viewer(request)))
 
     async def history(self, request: Request) -> Response:
         query = BetHistoryQuery(player=self.sessions.player(request))
@@ -93,13 +102,22 @@ class TableRoutes:
         ]
 
 
-def _board(stats: bytes, recall: bytes) -> Response:
-    """The board service's two answers as one body; either one's refusal as it came."""
+def _board(stats: bytes, recall: bytes, viewer: Viewer) -> Response:
+    """The board service's two answers as one body, the recall as ``viewer`` may see it;
+    either one's refusal as it came."""
     for raw in (stats, recall):
         if json.loads(raw).get("type") == tag_of(Rejected):
             return reply_response(raw)
-    body = b'{"stats":' + stats + b',"recall":' + recall + b"}"
+    try:
+        shown = recall_for(_recall.decode(recall), viewer)
+    except msgspec.DecodeError as err:  # a board service newer than this gateway
+        raise ApiError(503, "unavailable", f"the board's recall cannot be read: {err}") from None
+    body = b'{"stats":' + stats + b',"recall":' + _encode(shown) + b"}"
     return Response(body, media_type="application/json")
+
+
+def _seated(view: TableView, viewer: Viewer) -> TableView:
+    return msgspec.structs.replace(view, seats=seats_for(view.seats, viewer))
 
 
 def _round_no(value: str) -> int:

@@ -1,7 +1,7 @@
 // /tables/{t}/board: the statistics board of the last 50 results (004) and the recall of the
 // last 10 rounds (AGCO 13.1), from GET /api/tables/{t}/board. Past results only.
 
-import { api, el, money, notice, tableId, throttled, watch } from "/static/common.js";
+import { api, el, hiddenText, money, notice, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces } from "/static/layout.js";
 
 const table = tableId();
@@ -222,7 +222,8 @@ function renderRound(r) {
   }
 
   const wagers = r.wagers || [];
-  body.append(el("h4", {}, `Wagers (${wagers.length})`));
+  const hidden = hiddenText(r.hidden);
+  body.append(el("h4", {}, `Wagers (${wagers.length + (r.hidden ? r.hidden.wagers : 0)})`));
   if (wagers.length) {
     body.append(el("div", { class: "scroll-x" }, el("table", { class: "data wagers" },
       el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Bet"), el("th", { class: "num" }, "Stake"),
@@ -235,9 +236,10 @@ function renderRound(r) {
         outcomeCell(w.outcome, w.final_outcome),
         moneyCell(w.returned, w.final_returned),
         el("td", { class: "muted slip-id" }, `${w.slip_id}#${w.index}`)))))));
-  } else {
+  } else if (!hidden) {
     body.append(el("p", { class: "muted" }, "No wager stood in this round."));
   }
+  if (hidden) body.append(el("p", { class: "muted hidden-wagers" }, hidden));
   return el("details", { class: "round", "data-round": r.round }, summary, body);
 }
 

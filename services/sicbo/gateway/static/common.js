@@ -115,6 +115,16 @@ export function money(minor) {
   return `${sign}${Math.floor(abs / 100).toLocaleString("en")}.${String(abs % 100).padStart(2, "0")}`;
 }
 
+/**
+ * What a report or a recalled round leaves out of other players' wagers ({wagers, staked,
+ * returned}: the gateway shows every player's to floor staff only), as a sentence; "" if none.
+ */
+export function hiddenText(hidden) {
+  if (!hidden || !hidden.wagers) return "";
+  return `${hidden.wagers} wager(s) of other players, staked ${money(hidden.staked)}, returned`
+    + ` ${money(hidden.returned)}: their details are shown to floor staff only.`;
+}
+
 /** The local time of day of an ISO 8601 moment ("14:05:09"); the text itself if unreadable. */
 export function clock(iso) {
   if (!iso) return "";

@@ -1,7 +1,7 @@
 // /tables/{t}/rounds/{n}: the dispute view, the replay report of one round (from the log only):
 // its history, and every wager's result as recorded next to the recomputation.
 
-import { api, el, money, notice, tableId, throttled, watch } from "/static/common.js";
+import { api, el, hiddenText, money, notice, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces } from "/static/layout.js";
 
 const table = tableId();
@@ -116,9 +116,11 @@ function renderHistory(rows) {
   if (!rows || !rows.length) body.append(el("tr", {}, el("td", { colspan: "4", class: "muted" }, "No event recorded.")));
 }
 
-function renderWagers(rows) {
+function renderWagers(rows, hidden) {
   const body = $("wagers").tBodies[0];
-  $("no-wagers").hidden = Boolean(rows && rows.length);
+  $("hidden-wagers").textContent = hiddenText(hidden);
+  $("hidden-wagers").hidden = !hiddenText(hidden);
+  $("no-wagers").hidden = Boolean(rows && rows.length) || Boolean(hiddenText(hidden));
   body.replaceChildren(...(rows || []).map((w) => {
     const bad = w.status !== "MATCH";
     const outDiff = w.outcome !== w.recomputed_outcome;
@@ -163,7 +165,7 @@ async function refresh() {
     setStatus(r.status, STATUS_CLASS[r.status] || "", sub);
     renderSummary(r);
     renderHistory(r.history);
-    renderWagers(r.wagers);
+    renderWagers(r.wagers, r.hidden);
     $("report-body").hidden = false;
   } catch (err) {
     if (err.status === 404) notStarted();
