@@ -206,6 +206,8 @@ def layout_ping(table: str) -> str:
 
 #: The gateway's replies and reads come on this inbox prefix only (its NATS permissions).
 GATEWAY_INBOX = "_INBOX.gateway"
+#: A revoked operator's sessions, announced to every gateway replica (the gateway user only).
+GATEWAY_SESSIONS_REVOKED = "sicbo.gateway.sessions.revoked"
 
 
 # -- the demo floor (``make run``) ---------------------------------------------------------------

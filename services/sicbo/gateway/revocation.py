@@ -20,11 +20,12 @@ from nats.aio.msg import Msg
 from sicbo.gateway.http import ApiError
 from sicbo.gateway.operators import ID
 from sicbo.gateway.session_store import SessionStore
+from sicbo_contracts.subjects import GATEWAY_SESSIONS_REVOKED
 
 log = logging.getLogger(__name__)
 
 #: Published and subscribed by the gateway user only (no other NATS user may end sessions).
-REVOKED = "sicbo.gateway.sessions.revoked"
+REVOKED = GATEWAY_SESSIONS_REVOKED
 
 
 class Revocations:

@@ -47,6 +47,7 @@ from sicbo_contracts.subjects import (
     EVENT_STREAM,
     EVENTS_ALL,
     GATEWAY_INBOX,
+    GATEWAY_SESSIONS_REVOKED,
     HISTORY_QUERY,
     PARTNER_DELIVER_ALL,
     RECALL_QUERY,
@@ -268,10 +269,12 @@ GATEWAY = User(
             demo("*", DemoAsk.TAKEOVER),  # demo only: nobody answers on a real floor
             demo("*", DemoAsk.RELEASE),
             demo("*", DemoAsk.CONTROL),
+            GATEWAY_SESSIONS_REVOKED,  # a revocation, to every replica (sicbo.gateway.revocation)
             *LOG,
         ),
         subscribe=(
             service_ping("gateway"),
+            GATEWAY_SESSIONS_REVOKED,
             EVENTS_ALL,
             layout_light("*"),
             layout_ping("*"),
