@@ -14,6 +14,7 @@ from rich.table import Table
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_auth import connect_options
+from sicbo.infra.nats_urls import redacted
 from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.subjects import EVENT_STREAM, command, round_history, table_filter
 
@@ -49,7 +50,7 @@ def send(
     try:
         reply = asyncio.run(_request(nats_url, command(table, service), text.encode(), timeout))
     except (nats.errors.NoRespondersError, nats.errors.TimeoutError):
-        raise fail(f"no {service} service answered on {nats_url}") from None
+        raise fail(f"no {service} service answered on {redacted(nats_url)}") from None
     typer.echo(reply.decode())
     raise typer.Exit(0 if json.loads(reply).get("type") == "accepted.v1" else 1)
 
@@ -74,7 +75,7 @@ def log(
     try:
         events = asyncio.run(_read(nats_url, subject_filter))
     except (OSError, nats.errors.NoServersError):
-        raise fail(f"cannot reach NATS at {nats_url}") from None
+        raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
     if as_json:
         for seq, subject, body in events:
             typer.echo(json.dumps({"seq": seq, "subject": subject, "event": body}))
