@@ -1,8 +1,8 @@
 """A nats-server per generated configuration of the floor's accounts (deploy/nats/floor.conf as
 it is, and the Helm values' accounts as the chart renders them), shared by the permission tests
-of this folder (each module its own, so services one module runs answer none of another's
-probes; the fixtures are registered by tests/deploy/conftest.py), and a client that records
-the server's refusals."""
+of this folder (test_nats_permissions.py, test_command_authority.py: each module its own, so
+the services one runs answer none of the other's probes; the fixtures are registered by
+tests/deploy/conftest.py), and a client that records the server's refusals."""
 
 from __future__ import annotations
 

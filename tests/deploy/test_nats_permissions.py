@@ -6,10 +6,14 @@ checked fresh, then each is run by a nats-server of its own: floor.conf as it is
 Helm values' accounts rendered the way the chart renders them (JSON, ``<< $VAR >>`` unquoted).
 Every service user and terminal role connects, does a representative thing it needs, and is
 refused a representative thing it must not do. Refusals are the server's own ("Permissions
-Violation"), and the server's log names the account and user of each.
+Violation"), and the server's log names the account and user of each. Commands go to
+``sicbo.cmd.<table>.<service>.<sender>``: each user may publish as its own sender only (a
+terminal as its role, a service as itself, the gateway as the human roles).
 
-That the permissions are *enough* for the real services is shown elsewhere: the cluster test
-(tests/cluster/test_cluster.py) runs the services as these users and finds no violation.
+What the services then refuse on a sender's own subject (a payload that claims another role) is
+tested with the services running as these users: tests/deploy/test_command_authority.py. That
+the permissions are *enough* for the real services is shown by the cluster test
+(tests/cluster/test_cluster.py): it runs the services as these users and finds no violation.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ from nats.aio.msg import Msg
 from nats.errors import TimeoutError as NatsTimeoutError
 
 from sicbo.infra import nats_config
-from sicbo_contracts.subjects import EVENT_STREAM, GATEWAY_INBOX, RESULTS_STREAM
+from sicbo_contracts.access import HUMAN_SENDERS, SENDERS
+from sicbo_contracts.routing import SERVICE_OF_TAG
+from sicbo_contracts.subjects import EVENT_STREAM, GATEWAY_INBOX, RESULTS_STREAM, command
 from tests.deploy.nats_users import ROOT, VALUES, As, Refused, refused
 
 TABLE = "PERM1"
@@ -69,6 +75,20 @@ def evt(aggregate: str, event_type: str, round_no: int = 1) -> str:
     return f"sicbo.evt.{TABLE}.{aggregate}.{round_no}.{event_type}"
 
 
+def cmd(service: str, sender: str) -> str:
+    return command(TABLE, service, sender)
+
+
+def services_of(actions: frozenset[str]) -> set[str]:
+    return {SERVICE_OF_TAG[tag] for tag in actions}
+
+
+#: Every sender's subject to each service that takes one of its commands.
+SENT = [(s, svc) for s, sender in SENDERS.items() for svc in sorted(services_of(sender.actions))]
+HUMAN_COMMANDS = [cmd(svc, s) for s, svc in SENT if s in HUMAN_SENDERS]
+SERVICE_COMMANDS = [cmd(svc, s) for s, svc in SENT if s not in HUMAN_SENDERS]
+
+
 LOG_READ = {"seq": 1, "next_by_subj": "sicbo.evt.>", "batch": 1}
 
 
@@ -78,22 +98,24 @@ LOG_READ = {"seq": 1, "next_by_subj": "sicbo.evt.>", "batch": 1}
 async def test_lifecycle(connect: Any, admin: NATS) -> None:
     lc = await connect("lifecycle")
     await appends(lc, evt("lc", "round-started-v1"))
-    assert await lc.subscribe("sicbo.cmd.*.lifecycle", f"sicbo.cmd.{TABLE}.lifecycle", admin)
+    assert await lc.subscribe("sicbo.cmd.*.lifecycle.*", cmd("lifecycle", "dealer"), admin)
     await api_ok(lc, "$JS.API.STREAM.INFO.KV_sicbo-timers")  # the countdown's bucket
     assert await lc.publish(f"$JS.API.DIRECT.GET.{EVENT_STREAM}", json.dumps(LOG_READ).encode())
     await refused(lc, evt("lc", "dice-result-confirmed-v1"))  # the dice service's event
     await refused(lc, evt("settle", "settle-round-settled-v1"))
     await refused(lc, f"$JS.API.STREAM.DELETE.{EVENT_STREAM}")
     await refused(lc, f"$JS.API.CONSUMER.CREATE.{EVENT_STREAM}.mine")
-    assert not await lc.subscribe("sicbo.cmd.*.wagers", f"sicbo.cmd.{TABLE}.wagers", admin)
+    assert not await lc.subscribe("sicbo.cmd.*.wagers.*", cmd("wagers", "dealer"), admin)
+    await refused(lc, cmd("lifecycle", "countdown"))  # the countdown is in its own process
 
 
 async def test_dice(connect: Any, admin: NATS) -> None:
     dice = await connect("dice")
     await appends(dice, evt("lc", "dice-result-confirmed-v1"))
-    assert await dice.subscribe("sicbo.cmd.*.dice", f"sicbo.cmd.{TABLE}.dice", admin)
+    assert await dice.subscribe("sicbo.cmd.*.dice.*", cmd("dice", "reader"), admin)
     await refused(dice, evt("lc", "round-completed-v1"))  # the lifecycle's event
-    await refused(dice, f"sicbo.cmd.{TABLE}.lifecycle")  # sends no commands
+    await refused(dice, cmd("lifecycle", "dealer"))  # sends no commands
+    await refused(dice, cmd("dice", "reader"))
     await refused(dice, "$JS.API.STREAM.PURGE.KV_sicbo-timers")
 
 
@@ -105,9 +127,9 @@ async def test_wagers(connect: Any, admin: NATS) -> None:
     await refused(wagers, evt("lc", "round-betting-closed-v1"))
     await refused(wagers, evt("settle", "settle-wagers-settled-v1"))
     # Cannot take (nor answer) the lifecycle's commands.
-    lc_probe = f"sicbo.cmd.{TABLE}.lifecycle"
-    assert not await wagers.subscribe("sicbo.cmd.*.lifecycle", lc_probe, admin)
-    await refused(wagers, f"sicbo.cmd.{TABLE}.lifecycle")
+    lc_probe = cmd("lifecycle", "dealer")
+    assert not await wagers.subscribe("sicbo.cmd.*.lifecycle.*", lc_probe, admin)
+    await refused(wagers, lc_probe)
 
 
 async def test_settlement(connect: Any) -> None:
@@ -118,12 +140,14 @@ async def test_settlement(connect: Any) -> None:
         f"$JS.API.CONSUMER.MSG.NEXT.{EVENT_STREAM}.settlement", b'{"batch":1,"no_wait":true}'
     )
     assert next_msg is not None and (next_msg.headers or {}).get("Status") == "404"
-    assert await settler.publish(f"sicbo.cmd.{TABLE}.lifecycle") is None  # CompleteRound
+    assert await settler.publish(cmd("lifecycle", "settlement")) is None  # CompleteRound
+    for other in ("illumination", "countdown", "supervisor", "dealer"):  # as anyone else
+        await refused(settler, cmd("lifecycle", other))
     await refused(settler, f"$JS.API.CONSUMER.INFO.{EVENT_STREAM}.illumination")
     await refused(settler, f"$JS.API.CONSUMER.DELETE.{EVENT_STREAM}.settlement")
     await refused(settler, f"$JS.API.CONSUMER.CREATE.{EVENT_STREAM}.settlement")
     await refused(settler, evt("bets", "bets-slip-placed-v1"))
-    await refused(settler, f"sicbo.cmd.{TABLE}.dice")
+    await refused(settler, cmd("dice", "reader"))
 
 
 async def test_illumination_results_board_and_the_layout_controller(
@@ -132,6 +156,9 @@ async def test_illumination_results_board_and_the_layout_controller(
     lamp = await connect("illumination")
     await appends(lamp, evt("lamp", "lamp-illumination-fault-v1"))
     assert await lamp.publish(f"sicbo.layout.{TABLE}.light") is None  # asks the controller
+    assert await lamp.publish(cmd("lifecycle", "illumination")) is None  # ReportMalfunction
+    for other in ("settlement", "countdown", "inspector"):
+        await refused(lamp, cmd("lifecycle", other))
     await refused(lamp, evt("settle", "settle-round-settled-v1"))
 
     feed = await connect("results")
@@ -149,7 +176,7 @@ async def test_illumination_results_board_and_the_layout_controller(
     probe = f"sicbo.layout.{TABLE}.light"
     assert await layout.subscribe("sicbo.layout.*.light", probe, admin)
     await refused(layout, evt("lamp", "lamp-layout-illuminated-v1"))
-    assert not await layout.subscribe("sicbo.cmd.>", f"sicbo.cmd.{TABLE}.dice", admin)
+    assert not await layout.subscribe("sicbo.cmd.>", cmd("dice", "dealer"), admin)
 
 
 async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
@@ -157,10 +184,10 @@ async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
 ) -> None:
     """The web gateway (sicbo.gateway): what its pages need, on its own inbox prefix."""
     gw = await connect("gateway", inbox_prefix=GATEWAY_INBOX)
-    # The pages' commands (nobody serves them here), the board's and the history's queries,
-    # and the demo's takeover, each a request answered on the gateway's inbox.
-    for service in ("lifecycle", "dice", "wagers"):
-        assert await gw.publish(f"sicbo.cmd.{TABLE}.{service}") is None
+    # The pages' commands as the person signed in (nobody serves them here), the board's and
+    # the history's queries, and the demo's takeover, each answered on the gateway's inbox.
+    for subject in HUMAN_COMMANDS:
+        assert await gw.publish(subject) is None, subject
     for query in ("stats", "recall", "bets.history"):
         assert await gw.publish(f"sicbo.qry.{TABLE}.{query}") is None
     for demo in ("takeover", "release", "control"):
@@ -191,8 +218,9 @@ async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
     await refused(gw, "sicbo.evt.t.lc.1.round-started-v1")
     await refused(gw, evt("bets", "bets-slip-placed-v1"))
     await refused(gw, evt("settle", "settle-round-settled-v1"))
-    await refused(gw, f"sicbo.cmd.{TABLE}.settlement")
-    await refused(gw, f"sicbo.cmd.{TABLE}.illumination")
+    for subject in SERVICE_COMMANDS:  # never as a service: CompleteRound, ReadDice, ...
+        await refused(gw, subject)
+    await refused(gw, cmd("dice", "inspector"))  # nor to a service a role has nothing for
     await refused(gw, f"sicbo.results.{TABLE}")
     await refused(gw, f"sicbo.layout.{TABLE}.light")
     # No JetStream beyond the reads: no consumer, no deletion, no countdown bucket.
@@ -201,7 +229,8 @@ async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
     await refused(gw, f"$JS.API.STREAM.DELETE.{EVENT_STREAM}")
     await refused(gw, "$KV.sicbo-timers.x")
     # Takes no service's work: neither commands nor queries.
-    assert not await gw.subscribe("sicbo.cmd.*.lifecycle", f"sicbo.cmd.{TABLE}.lifecycle", admin)
+    probe = cmd("lifecycle", "dealer")
+    assert not await gw.subscribe("sicbo.cmd.*.lifecycle.*", probe, admin)
     assert not await gw.subscribe("sicbo.qry.*.stats", f"sicbo.qry.{TABLE}.stats", admin)
 
 
@@ -221,26 +250,28 @@ TERMINAL_COMMANDS = {
     "supervisor": ("lifecycle", "dice"),
     "inspector": ("lifecycle",),
     "operator": ("lifecycle", "wagers"),
+    "reader": ("dice",),  # an automatic dice reader: its readings
 }
 
 
 @pytest.mark.parametrize("role", list(TERMINAL_COMMANDS))
-async def test_a_terminal_sends_its_commands_and_nothing_else(
-    connect: Any, admin: NATS, role: str
-) -> None:
+async def test_a_terminal_sends_as_its_own_role_only(connect: Any, admin: NATS, role: str) -> None:
+    """Its own role's subjects; another role's, a service's, or its own to a service that
+    takes nothing from it are refused by the server (DESIGN.md Roles)."""
     terminal = await connect(role, inbox_prefix=f"_INBOX.{role}")
-    for service in ("lifecycle", "dice", "wagers"):
-        subject = f"sicbo.cmd.{TABLE}.{service}"
-        if service in TERMINAL_COMMANDS[role]:
-            assert await terminal.publish(subject) is None  # allowed; nobody serves it here
-        else:
-            await refused(terminal, subject)
+    for sender in (*TERMINAL_COMMANDS, "player", "settlement", "illumination", "countdown"):
+        for service in ("lifecycle", "dice", "wagers"):
+            subject = cmd(service, sender)
+            if sender == role and service in TERMINAL_COMMANDS[role]:
+                assert await terminal.publish(subject) is None  # allowed; nobody serves it here
+            else:
+                await refused(terminal, subject)
     # Commands only: no event, no JetStream API (not even a read of the log), no snooping.
     await refused(terminal, evt("lc", "round-started-v1"))
     await refused(terminal, f"$JS.API.STREAM.DELETE.{EVENT_STREAM}")
     await refused(terminal, f"$JS.API.DIRECT.GET.{EVENT_STREAM}")
     assert not await terminal.subscribe("_INBOX.>", "_INBOX.elsewhere.1", admin)
-    assert not await terminal.subscribe("sicbo.cmd.>", f"sicbo.cmd.{TABLE}.lifecycle", admin)
+    assert not await terminal.subscribe("sicbo.cmd.>", cmd("lifecycle", role), admin)
 
 
 async def test_a_terminal_reads_replies_only_on_its_own_inbox_prefix(
@@ -252,14 +283,15 @@ async def test_a_terminal_reads_replies_only_on_its_own_inbox_prefix(
     async def answer(msg: Msg) -> None:
         await msg.respond(b"ok")
 
-    echo = await admin.subscribe(f"sicbo.cmd.{TABLE}.dice", cb=answer)
+    subject = cmd("dice", "dealer")
+    echo = await admin.subscribe(subject, cb=answer)
     try:
         right = await connect("dealer", inbox_prefix="_INBOX.dealer")
-        reply = await right.publish(f"sicbo.cmd.{TABLE}.dice")
+        reply = await right.publish(subject)
         assert reply is not None and reply.data == b"ok"
         wrong = await connect("dealer")
         with pytest.raises((NatsTimeoutError, Refused)):
-            await wrong.nc.request(f"sicbo.cmd.{TABLE}.dice", b"{}", timeout=0.5)
+            await wrong.nc.request(subject, b"{}", timeout=0.5)
         assert any('subscription to "_inbox.' in e for e in wrong.errors), wrong.errors
     finally:
         await echo.unsubscribe()
@@ -267,7 +299,8 @@ async def test_a_terminal_reads_replies_only_on_its_own_inbox_prefix(
 
 def test_the_server_logs_each_refusal_with_the_user(server_dir: Path) -> None:
     expected = {
-        *("lifecycle", "dice", "wagers", "settlement", "gateway", "dealer", "inspector", "floor")
+        *("lifecycle", "dice", "wagers", "settlement", "illumination", "gateway", "floor"),
+        *("dealer", "supervisor", "inspector", "operator", "reader"),
     }
     who: set[str] = set()
     deadline = time.monotonic() + 10  # the server writes its log as it goes: give it a moment

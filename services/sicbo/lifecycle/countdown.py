@@ -21,6 +21,7 @@ from nats.js.kv import KeyValue
 
 from sicbo.shell.bootstrap import Runtime
 from sicbo.shell.commands import Hook
+from sicbo_contracts.access import ServiceAccount
 from sicbo_contracts.base import DECODE_ERRORS, Actor, Event, Role
 from sicbo_contracts.lifecycle import BettingOpened, CloseBetting
 from sicbo_contracts.replies import Rejected
@@ -28,7 +29,7 @@ from sicbo_contracts.subjects import TIMERS_BUCKET
 
 log = logging.getLogger(__name__)
 
-COUNTDOWN_ACTOR = Actor(id="countdown", role=Role.SERVICE)
+COUNTDOWN_ACTOR = Actor(id=ServiceAccount.COUNTDOWN.value, role=Role.SERVICE)
 RETRY_SECONDS = 1.0
 
 
@@ -128,7 +129,12 @@ class Countdown:
         )
         while True:
             assert self._rt.handler is not None  # the lifecycle serves commands
-            reply = await self._rt.handler.handle(msgspec.json.encode(command), deadline.table)
+            reply = await self._rt.handler.handle(
+                msgspec.json.encode(command),
+                deadline.table,
+                ServiceAccount.COUNTDOWN,  # 004 "Cara Bermain": the lifecycle to itself
+                in_process=True,
+            )
             if isinstance(reply, Rejected) and reply.code in ("unavailable", "conflict"):
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
