@@ -5,6 +5,8 @@
 set -euo pipefail
 T=${1:-hand-$(date +%s)}  # a new table each run: the floor keeps its data
 ID="$T-$(date +%s)"  # command ids are made by the client; a retry reuses them
+# Each command is sent as its actor's role (sicbo send says which, on stderr): the NATS user
+# (NATS_USER / NATS_PASSWORD_FILE, or none on a local server) must be allowed that role.
 send() { sicbo send "$T" "$1"; }
 dealer='"actor": {"id": "dealer-7", "role": "dealer"}'
 

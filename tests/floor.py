@@ -20,8 +20,7 @@ from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import ProvisionReport
 from sicbo_contracts.base import Actor, Limits, Role
 from sicbo_contracts.replies import Reply
-from sicbo_contracts.routing import SERVICE_OF_TAG
-from sicbo_contracts.subjects import command
+from sicbo_contracts.routing import command_subject
 
 _reply = msgspec.json.Decoder(Reply)
 #: The shortened idle lock of ``quick_lock_gateway`` (the floor's is 300 s).
@@ -41,8 +40,8 @@ class Floor:
     async def send(
         self, nc: NATS, cmd: Any, *, headers: dict[str, str] | None = None, raw: bytes | None = None
     ) -> Reply:
-        tag = type(cmd).__struct_config__.tag
-        subject = command(cmd.table, SERVICE_OF_TAG[tag])
+        """As the actor's role (a service's command: as that service, :func:`command_subject`)."""
+        subject = command_subject(cmd)
         msg = await nc.request(
             subject, raw or msgspec.json.encode(cmd), timeout=10, headers=headers
         )

@@ -1,4 +1,4 @@
-"""Dice capture: commands to ``sicbo.cmd.<table>.dice``; its events go to the lifecycle
+"""Dice capture: commands to ``sicbo.cmd.<table>.dice.<sender>``; its events go to the lifecycle
 aggregate (``sicbo.evt.<table>.lc.<round>.<type>``), since the result is part of the round."""
 
 from sicbo_contracts.base import Command, Dice, Event, Id, Reason, RoundNo

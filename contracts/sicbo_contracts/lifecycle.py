@@ -1,5 +1,5 @@
-"""Round lifecycle: commands to ``sicbo.cmd.<table>.lifecycle`` and the events it appends to
-``sicbo.evt.<table>.lc.<round>.<type>``."""
+"""Round lifecycle: commands to ``sicbo.cmd.<table>.lifecycle.<sender>`` and the events it
+appends to ``sicbo.evt.<table>.lc.<round>.<type>``."""
 
 from datetime import date
 from enum import StrEnum

@@ -1,4 +1,4 @@
-"""Replies to commands (request/reply on ``sicbo.cmd.<table>.<verb>``)."""
+"""Replies to commands (request/reply on ``sicbo.cmd.<table>.<service>.<sender>``)."""
 
 from typing import Annotated
 
@@ -24,7 +24,7 @@ class Rejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected.v1", tag
     command_id: str | None
     code: str  # "invalid" | "refused" | "conflict" | "forbidden" | "unavailable"
     reason: str
-    #: For invalid input: where in the command (e.g. "$.dice[1]").
+    #: Where in the command (e.g. "$.dice[1]"; "$.actor.role" for a role the sender lacks).
     field: str | None = None
 
 

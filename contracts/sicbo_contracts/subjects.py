@@ -4,11 +4,14 @@ Events: ``sicbo.evt.<table>.<aggregate>.<round>.<event-type token>``. Table-leve
 (opened, limits, seats, faults, colour checks) use round 0, so one filter still fetches a
 table's whole lifecycle. The token is the event's type tag with its dots replaced
 (``round.started.v1`` -> ``round-started-v1``): subjects take no dots inside a token.
-Commands: ``sicbo.cmd.<table>.<service>`` (request/reply, a queue group per service).
+Commands: ``sicbo.cmd.<table>.<service>.<sender>`` (request/reply, a queue group per service):
+the sender is who may publish there, a human role or a service account (:mod:`.access`), so
+the NATS permissions of a user bind the authority its commands act with.
 Queries: ``sicbo.qry.<table>.<query>`` (request/reply, a queue group per answering service).
 Public results for partners live apart: ``sicbo.results.<table>`` on their own stream.
 """
 
+import re
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -135,12 +138,43 @@ def aggregate_of(subject: str) -> Aggregate | None:
 # -- commands, queries, results --------------------------------------------------------------
 
 
-def command(table: str, service: str) -> str:
-    return f"{_COMMANDS}.{table}.{service}"
+_BAD_TOKEN = re.compile(r"[\s.*>]")
 
 
-def commands_of(service: str) -> str:
-    return f"{_COMMANDS}.*.{service}"
+def _token(value: str, what: str) -> str:
+    """One subject token: refuse an empty one, or one that would split or widen the subject."""
+    if not value or _BAD_TOKEN.search(value):
+        raise ValueError(f"{what} {value!r} cannot be a subject token (empty, a dot, * or >)")
+    return value
+
+
+def command(table: str, service: str, sender: str) -> str:
+    """Where ``sender`` (a role or a service account, :mod:`.access`) sends ``service`` a
+    command for ``table``."""
+    return (
+        f"{_COMMANDS}.{_token(table, 'table')}.{_token(service, 'service')}"
+        f".{_token(sender, 'sender')}"
+    )
+
+
+def commands_of(service: str, sender: str = "*", table: str = "*") -> str:
+    """A service's commands (its queue subscription: every table, every sender), or one
+    sender's to it (that sender's NATS permission)."""
+    return f"{_COMMANDS}.{table}.{service}.{sender}"
+
+
+class CommandSubject(NamedTuple):
+    table: str
+    service: str
+    sender: str
+
+
+def parse_command_subject(subject: str) -> CommandSubject | None:
+    """The parts of a command subject; None for any other subject."""
+    parts = subject.split(".")
+    if len(parts) != 5 or f"{parts[0]}.{parts[1]}" != _COMMANDS or not all(parts[2:]):
+        return None
+    return CommandSubject(parts[2], parts[3], parts[4])
 
 
 def query(table: str, name: str) -> str:
@@ -204,8 +238,14 @@ def layout_ping(table: str) -> str:
     return f"sicbo.layout.{table}.ping"
 
 
+def inbox(user: str) -> str:
+    """A user's own inbox prefix (``inbox_prefix=`` of nats-py): a terminal, a reader or the
+    gateway may subscribe to its own replies only (``<prefix>.>``)."""
+    return f"_INBOX.{_token(user, 'user')}"
+
+
 #: The gateway's replies and reads come on this inbox prefix only (its NATS permissions).
-GATEWAY_INBOX = "_INBOX.gateway"
+GATEWAY_INBOX = inbox("gateway")
 #: A revoked operator's sessions, announced to every gateway replica (the gateway user only).
 GATEWAY_SESSIONS_REVOKED = "sicbo.gateway.sessions.revoked"
 

@@ -1,4 +1,4 @@
-"""Wager intake: commands to ``sicbo.cmd.<table>.wagers``; events on
+"""Wager intake: commands to ``sicbo.cmd.<table>.wagers.<sender>``; events on
 ``sicbo.evt.<table>.bets.<round>.<type>`` (colour checks: round 0). The bet history (004
 "Rekod Pertaruhan") is a request/reply query on ``sicbo.qry.<table>.bets.history``: request a
 :class:`BetHistoryQuery`, get a :class:`BetHistory` (or a ``Rejected`` for a bad query)."""

@@ -6,43 +6,36 @@ checked fresh, then each is run by a nats-server of its own: floor.conf as it is
 Helm values' accounts rendered the way the chart renders them (JSON, ``<< $VAR >>`` unquoted).
 Every service user and terminal role connects, does a representative thing it needs, and is
 refused a representative thing it must not do. Refusals are the server's own ("Permissions
-Violation"), and the server's log names the account and user of each.
+Violation"), and the server's log names the account and user of each. Commands go to
+``sicbo.cmd.<table>.<service>.<sender>``: each user may publish as its own sender only (a
+terminal as its role, a service as itself, the gateway as the human roles).
 
-That the permissions are *enough* for the real services is shown elsewhere: the cluster test
-(tests/cluster/test_cluster.py) runs the services as these users and finds no violation.
+What the services then refuse on a sender's own subject (a payload that claims another role) is
+tested with the services running as these users: tests/deploy/test_command_authority.py. That
+the permissions are *enough* for the real services is shown by the cluster test
+(tests/cluster/test_cluster.py): it runs the services as these users and finds no violation.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import os
 import re
-import shutil
 import time
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import nats
 import pytest
 import yaml
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
-from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeoutError
 
 from sicbo.infra import nats_config
-from sicbo.infra.nats_accounts import password_envs, users
-from sicbo.infra.nats_server import LocalNatsServer
-from sicbo.provisioning import provision
-from sicbo_contracts.subjects import EVENT_STREAM, GATEWAY_INBOX, RESULTS_STREAM
+from sicbo_contracts.access import HUMAN_SENDERS, SENDERS
+from sicbo_contracts.routing import SERVICE_OF_TAG
+from sicbo_contracts.subjects import EVENT_STREAM, GATEWAY_INBOX, RESULTS_STREAM, command
+from tests.deploy.nats_users import ROOT, VALUES, As, Refused, refused
 
-ROOT = Path(__file__).resolve().parents[2]
-NATS_DIR = ROOT / "deploy" / "nats"
-VALUES = ROOT / "deploy" / "nats-helm" / "values.yaml"
-PASSWORDS = {env: f"{env.lower()}-test" for env in password_envs()}
 TABLE = "PERM1"
 WRONG_LAST = {  # an append that reaches the stream and is refused by it: nothing is stored
     "Nats-Expected-Last-Subject-Sequence": "999",
@@ -63,146 +56,6 @@ def test_the_generated_configuration_is_fresh() -> None:
     )
 
 
-# -- servers ---------------------------------------------------------------------------------
-
-
-def floor_conf(directory: Path) -> Path:
-    """deploy/nats/floor.conf and its accounts.conf, as checked in, behind the passwords."""
-    for name in ("floor.conf", "accounts.conf"):
-        shutil.copy(NATS_DIR / name, directory / name)
-    return directory / "floor.conf"
-
-
-def helm_conf(directory: Path) -> Path:
-    """What the chart writes from values.yaml's ``config.merge``: JSON, with every
-    ``"<< $VAR >>"`` unquoted (nats.formatConfig), the variables read from the environment."""
-    merge = yaml.safe_load(VALUES.read_text())["config"]["merge"]
-    config = {"jetstream": "enabled", **merge}
-    text = re.sub(r'"<<\s+(.*?)\s+>>"', r"\1", json.dumps(config, indent=2))
-    path = directory / "helm.conf"
-    path.write_text(text)
-    return path
-
-
-@pytest.fixture(scope="module", params=["floor.conf", "helm-values"])
-def server_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp(f"perms-{request.param}")
-    (floor_conf if request.param == "floor.conf" else helm_conf)(directory)
-    return directory
-
-
-@pytest.fixture(scope="module")
-def server(server_dir: Path) -> Iterator[LocalNatsServer]:
-    config = next(p for p in (server_dir / "floor.conf", server_dir / "helm.conf") if p.exists())
-    running = LocalNatsServer(server_dir / "store", config_file=config)
-    try:
-        with passwords_in_environment():  # the server reads them as it starts
-            running.start()
-        yield running
-    finally:
-        running.stop()
-
-
-@contextlib.contextmanager
-def passwords_in_environment() -> Iterator[None]:
-    saved = {env: os.environ.get(env) for env in PASSWORDS}
-    os.environ.update(PASSWORDS)
-    try:
-        yield
-    finally:
-        for env, value in saved.items():
-            if value is None:
-                os.environ.pop(env, None)
-            else:
-                os.environ[env] = value
-
-
-def url(server: LocalNatsServer, user: str) -> str:
-    password = PASSWORDS[users()[user].password_env]
-    return f"nats://{user}:{password}@127.0.0.1:{server.port}"
-
-
-@pytest.fixture(scope="module")
-async def admin(server: LocalNatsServer) -> AsyncIterator[NATS]:
-    """The operator's user: provisions the floor, publishes the probes' messages."""
-    nc = await nats.connect(url(server, "floor"))
-    (await provision(nc)).raise_for_conflicts()
-    yield nc
-    await nc.close()
-
-
-class As:
-    """A connection as one user that records the server's errors (permission violations)."""
-
-    def __init__(self, user: str) -> None:
-        self.user = user
-        self.errors: list[str] = []
-        self.nc = NATS()
-
-    async def connect(self, server: LocalNatsServer, **options: Any) -> As:
-        async def on_error(exc: Exception) -> None:
-            self.errors.append(str(exc).lower())
-
-        await self.nc.connect(
-            url(server, self.user), error_cb=on_error, max_reconnect_attempts=0, **options
-        )
-        return self
-
-    def _refused(self, needle: str) -> bool:
-        """Whether the server has refused ``needle`` (its error text, lowercased by nats-py)."""
-        return any(needle.lower() in e for e in self.errors)
-
-    async def publish(
-        self, subject: str, data: bytes = b"{}", headers: dict[str, str] | None = None
-    ) -> Msg | None:
-        """Publish as a request. The reply (None: no responders) if allowed; raises
-        :class:`Refused` when the server refuses the publish."""
-        reply = asyncio.ensure_future(self.nc.request(subject, data, timeout=5, headers=headers))
-        for _ in range(500):
-            if reply.done():
-                try:
-                    return reply.result()
-                except NoRespondersError:
-                    return None
-            if self._refused(f'publish to "{subject}"'):
-                reply.cancel()
-                raise Refused(subject)
-            await asyncio.sleep(0.01)
-        pytest.fail(f"{self.user}: publish to {subject} neither answered nor refused")
-
-    async def subscribe(self, pattern: str, probe: str, admin: NATS) -> bool:
-        """True if a message published on ``probe`` arrives through ``pattern``; False if
-        the server refuses the subscription."""
-        got: asyncio.Queue[Msg] = asyncio.Queue()
-        sub = await self.nc.subscribe(pattern, cb=got.put)
-        try:
-            await self.nc.flush()
-            for _ in range(200):
-                if self._refused(f'subscription to "{pattern}"'):
-                    return False
-                await admin.publish(probe, b"probe")
-                try:
-                    await asyncio.wait_for(got.get(), 0.02)
-                    return True
-                except TimeoutError:
-                    pass
-            pytest.fail(f"{self.user}: subscription {pattern} neither delivers nor refused")
-        finally:
-            await sub.unsubscribe()
-
-    async def close(self) -> None:
-        await self.nc.close()
-
-
-class Refused(Exception):
-    pass
-
-
-async def refused(who: As, subject: str, headers: dict[str, str] | None = None) -> None:
-    with pytest.raises(Refused):
-        await who.publish(subject, headers=headers)
-
-
 async def appends(who: As, subject: str, headers: dict[str, str] = WRONG_LAST) -> None:
     """Allowed to append: the stream itself answers (here: wrong last sequence, 10071)."""
     reply = await who.publish(subject, headers=headers)
@@ -218,22 +71,22 @@ async def api_ok(who: As, subject: str, body: dict[str, Any] | None = None) -> d
     return answer
 
 
-@pytest.fixture
-async def connect(server: LocalNatsServer, admin: NATS) -> AsyncIterator[Any]:
-    opened: list[As] = []
-
-    async def as_user(user: str, **options: Any) -> As:
-        opened.append(await As(user).connect(server, **options))
-        return opened[-1]
-
-    yield as_user
-    for who in opened:
-        assert who.nc.is_connected  # refused, never disconnected
-        await who.close()
-
-
 def evt(aggregate: str, event_type: str, round_no: int = 1) -> str:
     return f"sicbo.evt.{TABLE}.{aggregate}.{round_no}.{event_type}"
+
+
+def cmd(service: str, sender: str) -> str:
+    return command(TABLE, service, sender)
+
+
+def services_of(actions: frozenset[str]) -> set[str]:
+    return {SERVICE_OF_TAG[tag] for tag in actions}
+
+
+#: Every sender's subject to each service that takes one of its commands.
+SENT = [(s, svc) for s, sender in SENDERS.items() for svc in sorted(services_of(sender.actions))]
+HUMAN_COMMANDS = [cmd(svc, s) for s, svc in SENT if s in HUMAN_SENDERS]
+SERVICE_COMMANDS = [cmd(svc, s) for s, svc in SENT if s not in HUMAN_SENDERS]
 
 
 LOG_READ = {"seq": 1, "next_by_subj": "sicbo.evt.>", "batch": 1}
@@ -245,22 +98,24 @@ LOG_READ = {"seq": 1, "next_by_subj": "sicbo.evt.>", "batch": 1}
 async def test_lifecycle(connect: Any, admin: NATS) -> None:
     lc = await connect("lifecycle")
     await appends(lc, evt("lc", "round-started-v1"))
-    assert await lc.subscribe("sicbo.cmd.*.lifecycle", f"sicbo.cmd.{TABLE}.lifecycle", admin)
+    assert await lc.subscribe("sicbo.cmd.*.lifecycle.*", cmd("lifecycle", "dealer"), admin)
     await api_ok(lc, "$JS.API.STREAM.INFO.KV_sicbo-timers")  # the countdown's bucket
     assert await lc.publish(f"$JS.API.DIRECT.GET.{EVENT_STREAM}", json.dumps(LOG_READ).encode())
     await refused(lc, evt("lc", "dice-result-confirmed-v1"))  # the dice service's event
     await refused(lc, evt("settle", "settle-round-settled-v1"))
     await refused(lc, f"$JS.API.STREAM.DELETE.{EVENT_STREAM}")
     await refused(lc, f"$JS.API.CONSUMER.CREATE.{EVENT_STREAM}.mine")
-    assert not await lc.subscribe("sicbo.cmd.*.wagers", f"sicbo.cmd.{TABLE}.wagers", admin)
+    assert not await lc.subscribe("sicbo.cmd.*.wagers.*", cmd("wagers", "dealer"), admin)
+    await refused(lc, cmd("lifecycle", "countdown"))  # the countdown is in its own process
 
 
 async def test_dice(connect: Any, admin: NATS) -> None:
     dice = await connect("dice")
     await appends(dice, evt("lc", "dice-result-confirmed-v1"))
-    assert await dice.subscribe("sicbo.cmd.*.dice", f"sicbo.cmd.{TABLE}.dice", admin)
+    assert await dice.subscribe("sicbo.cmd.*.dice.*", cmd("dice", "reader"), admin)
     await refused(dice, evt("lc", "round-completed-v1"))  # the lifecycle's event
-    await refused(dice, f"sicbo.cmd.{TABLE}.lifecycle")  # sends no commands
+    await refused(dice, cmd("lifecycle", "dealer"))  # sends no commands
+    await refused(dice, cmd("dice", "reader"))
     await refused(dice, "$JS.API.STREAM.PURGE.KV_sicbo-timers")
 
 
@@ -272,9 +127,9 @@ async def test_wagers(connect: Any, admin: NATS) -> None:
     await refused(wagers, evt("lc", "round-betting-closed-v1"))
     await refused(wagers, evt("settle", "settle-wagers-settled-v1"))
     # Cannot take (nor answer) the lifecycle's commands.
-    lc_probe = f"sicbo.cmd.{TABLE}.lifecycle"
-    assert not await wagers.subscribe("sicbo.cmd.*.lifecycle", lc_probe, admin)
-    await refused(wagers, f"sicbo.cmd.{TABLE}.lifecycle")
+    lc_probe = cmd("lifecycle", "dealer")
+    assert not await wagers.subscribe("sicbo.cmd.*.lifecycle.*", lc_probe, admin)
+    await refused(wagers, lc_probe)
 
 
 async def test_settlement(connect: Any) -> None:
@@ -285,12 +140,14 @@ async def test_settlement(connect: Any) -> None:
         f"$JS.API.CONSUMER.MSG.NEXT.{EVENT_STREAM}.settlement", b'{"batch":1,"no_wait":true}'
     )
     assert next_msg is not None and (next_msg.headers or {}).get("Status") == "404"
-    assert await settler.publish(f"sicbo.cmd.{TABLE}.lifecycle") is None  # CompleteRound
+    assert await settler.publish(cmd("lifecycle", "settlement")) is None  # CompleteRound
+    for other in ("illumination", "countdown", "supervisor", "dealer"):  # as anyone else
+        await refused(settler, cmd("lifecycle", other))
     await refused(settler, f"$JS.API.CONSUMER.INFO.{EVENT_STREAM}.illumination")
     await refused(settler, f"$JS.API.CONSUMER.DELETE.{EVENT_STREAM}.settlement")
     await refused(settler, f"$JS.API.CONSUMER.CREATE.{EVENT_STREAM}.settlement")
     await refused(settler, evt("bets", "bets-slip-placed-v1"))
-    await refused(settler, f"sicbo.cmd.{TABLE}.dice")
+    await refused(settler, cmd("dice", "reader"))
 
 
 async def test_illumination_results_board_and_the_layout_controller(
@@ -299,6 +156,9 @@ async def test_illumination_results_board_and_the_layout_controller(
     lamp = await connect("illumination")
     await appends(lamp, evt("lamp", "lamp-illumination-fault-v1"))
     assert await lamp.publish(f"sicbo.layout.{TABLE}.light") is None  # asks the controller
+    assert await lamp.publish(cmd("lifecycle", "illumination")) is None  # ReportMalfunction
+    for other in ("settlement", "countdown", "inspector"):
+        await refused(lamp, cmd("lifecycle", other))
     await refused(lamp, evt("settle", "settle-round-settled-v1"))
 
     feed = await connect("results")
@@ -316,7 +176,7 @@ async def test_illumination_results_board_and_the_layout_controller(
     probe = f"sicbo.layout.{TABLE}.light"
     assert await layout.subscribe("sicbo.layout.*.light", probe, admin)
     await refused(layout, evt("lamp", "lamp-layout-illuminated-v1"))
-    assert not await layout.subscribe("sicbo.cmd.>", f"sicbo.cmd.{TABLE}.dice", admin)
+    assert not await layout.subscribe("sicbo.cmd.>", cmd("dice", "dealer"), admin)
 
 
 async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
@@ -324,10 +184,10 @@ async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
 ) -> None:
     """The web gateway (sicbo.gateway): what its pages need, on its own inbox prefix."""
     gw = await connect("gateway", inbox_prefix=GATEWAY_INBOX)
-    # The pages' commands (nobody serves them here), the board's and the history's queries,
-    # and the demo's takeover, each a request answered on the gateway's inbox.
-    for service in ("lifecycle", "dice", "wagers"):
-        assert await gw.publish(f"sicbo.cmd.{TABLE}.{service}") is None
+    # The pages' commands as the person signed in (nobody serves them here), the board's and
+    # the history's queries, and the demo's takeover, each answered on the gateway's inbox.
+    for subject in HUMAN_COMMANDS:
+        assert await gw.publish(subject) is None, subject
     for query in ("stats", "recall", "bets.history"):
         assert await gw.publish(f"sicbo.qry.{TABLE}.{query}") is None
     for demo in ("takeover", "release", "control"):
@@ -358,8 +218,9 @@ async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
     await refused(gw, "sicbo.evt.t.lc.1.round-started-v1")
     await refused(gw, evt("bets", "bets-slip-placed-v1"))
     await refused(gw, evt("settle", "settle-round-settled-v1"))
-    await refused(gw, f"sicbo.cmd.{TABLE}.settlement")
-    await refused(gw, f"sicbo.cmd.{TABLE}.illumination")
+    for subject in SERVICE_COMMANDS:  # never as a service: CompleteRound, ReadDice, ...
+        await refused(gw, subject)
+    await refused(gw, cmd("dice", "inspector"))  # nor to a service a role has nothing for
     await refused(gw, f"sicbo.results.{TABLE}")
     await refused(gw, f"sicbo.layout.{TABLE}.light")
     # No JetStream beyond the reads: no consumer, no deletion, no countdown bucket.
@@ -368,7 +229,8 @@ async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
     await refused(gw, f"$JS.API.STREAM.DELETE.{EVENT_STREAM}")
     await refused(gw, "$KV.sicbo-timers.x")
     # Takes no service's work: neither commands nor queries.
-    assert not await gw.subscribe("sicbo.cmd.*.lifecycle", f"sicbo.cmd.{TABLE}.lifecycle", admin)
+    probe = cmd("lifecycle", "dealer")
+    assert not await gw.subscribe("sicbo.cmd.*.lifecycle.*", probe, admin)
     assert not await gw.subscribe("sicbo.qry.*.stats", f"sicbo.qry.{TABLE}.stats", admin)
 
 
@@ -388,26 +250,28 @@ TERMINAL_COMMANDS = {
     "supervisor": ("lifecycle", "dice"),
     "inspector": ("lifecycle",),
     "operator": ("lifecycle", "wagers"),
+    "reader": ("dice",),  # an automatic dice reader: its readings
 }
 
 
 @pytest.mark.parametrize("role", list(TERMINAL_COMMANDS))
-async def test_a_terminal_sends_its_commands_and_nothing_else(
-    connect: Any, admin: NATS, role: str
-) -> None:
+async def test_a_terminal_sends_as_its_own_role_only(connect: Any, admin: NATS, role: str) -> None:
+    """Its own role's subjects; another role's, a service's, or its own to a service that
+    takes nothing from it are refused by the server (DESIGN.md Roles)."""
     terminal = await connect(role, inbox_prefix=f"_INBOX.{role}")
-    for service in ("lifecycle", "dice", "wagers"):
-        subject = f"sicbo.cmd.{TABLE}.{service}"
-        if service in TERMINAL_COMMANDS[role]:
-            assert await terminal.publish(subject) is None  # allowed; nobody serves it here
-        else:
-            await refused(terminal, subject)
+    for sender in (*TERMINAL_COMMANDS, "player", "settlement", "illumination", "countdown"):
+        for service in ("lifecycle", "dice", "wagers"):
+            subject = cmd(service, sender)
+            if sender == role and service in TERMINAL_COMMANDS[role]:
+                assert await terminal.publish(subject) is None  # allowed; nobody serves it here
+            else:
+                await refused(terminal, subject)
     # Commands only: no event, no JetStream API (not even a read of the log), no snooping.
     await refused(terminal, evt("lc", "round-started-v1"))
     await refused(terminal, f"$JS.API.STREAM.DELETE.{EVENT_STREAM}")
     await refused(terminal, f"$JS.API.DIRECT.GET.{EVENT_STREAM}")
     assert not await terminal.subscribe("_INBOX.>", "_INBOX.elsewhere.1", admin)
-    assert not await terminal.subscribe("sicbo.cmd.>", f"sicbo.cmd.{TABLE}.lifecycle", admin)
+    assert not await terminal.subscribe("sicbo.cmd.>", cmd("lifecycle", role), admin)
 
 
 async def test_a_terminal_reads_replies_only_on_its_own_inbox_prefix(
@@ -419,14 +283,15 @@ async def test_a_terminal_reads_replies_only_on_its_own_inbox_prefix(
     async def answer(msg: Msg) -> None:
         await msg.respond(b"ok")
 
-    echo = await admin.subscribe(f"sicbo.cmd.{TABLE}.dice", cb=answer)
+    subject = cmd("dice", "dealer")
+    echo = await admin.subscribe(subject, cb=answer)
     try:
         right = await connect("dealer", inbox_prefix="_INBOX.dealer")
-        reply = await right.publish(f"sicbo.cmd.{TABLE}.dice")
+        reply = await right.publish(subject)
         assert reply is not None and reply.data == b"ok"
         wrong = await connect("dealer")
         with pytest.raises((NatsTimeoutError, Refused)):
-            await wrong.nc.request(f"sicbo.cmd.{TABLE}.dice", b"{}", timeout=0.5)
+            await wrong.nc.request(subject, b"{}", timeout=0.5)
         assert any('subscription to "_inbox.' in e for e in wrong.errors), wrong.errors
     finally:
         await echo.unsubscribe()
@@ -434,7 +299,8 @@ async def test_a_terminal_reads_replies_only_on_its_own_inbox_prefix(
 
 def test_the_server_logs_each_refusal_with_the_user(server_dir: Path) -> None:
     expected = {
-        *("lifecycle", "dice", "wagers", "settlement", "gateway", "dealer", "inspector", "floor")
+        *("lifecycle", "dice", "wagers", "settlement", "illumination", "gateway", "floor"),
+        *("dealer", "supervisor", "inspector", "operator", "reader"),
     }
     who: set[str] = set()
     deadline = time.monotonic() + 10  # the server writes its log as it goes: give it a moment

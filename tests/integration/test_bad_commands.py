@@ -20,7 +20,9 @@ ACTOR = {"id": "dealer-1", "role": "dealer"}
 
 
 async def request(nc: NATS, table: str, service: str, payload: bytes) -> Rejected:
-    msg = await nc.request(command(table, service), payload, timeout=10)
+    """On the dealer's subject, as the payloads' actor (a bad payload is refused before its
+    sender is checked)."""
+    msg = await nc.request(command(table, service, ACTOR["role"]), payload, timeout=10)
     reply = msgspec.json.decode(msg.data, type=Rejected)
     assert reply.code == "invalid", reply
     return reply

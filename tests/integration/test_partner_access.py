@@ -237,7 +237,8 @@ async def test_a_partner_can_publish_nothing_nor_touch_internal_subjects_or_stre
     before = await EventStore(floor_nc, RESULTS_STREAM).last_sequence(RESULTS_ALL)
 
     # Publishing anywhere: a forged result, a command, an event, the partners' copy's subject.
-    for subject in ("sicbo.results.P1", "sicbo.cmd.P1.dice", "sicbo.evt.P1.lc.1.x", "anything"):
+    anywhere = ("sicbo.results.P1", "sicbo.cmd.P1.dice.dealer", "sicbo.evt.P1.lc.1.x", "anything")
+    for subject in anywhere:
         await nc.publish(subject, msgspec.json.encode(forged))
         refusals.append(await partner.refused(f'Publish to "{subject}"'))
     # Subscribing to internal subjects (and to the mirror's delivery subjects).

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -158,3 +160,18 @@ async def test_conflicting_consumer_is_reported(nc: NATS, scratch: str) -> None:
     assert "filter_subjects" in {d.field for d in conflict.differences}
     info = (await api(nc, f"CONSUMER.INFO.{scratch}.reader"))["config"]
     assert info["filter_subject"] == f"scratch.{scratch}.elsewhere.>"
+
+
+def test_sicbo_provision_prints_no_password(nats_url: str) -> None:
+    """Its report's title used to show the URL as given, password and all."""
+    scheme, _, rest = nats_url.partition("://")
+    with_password = f"{scheme}://floor:pa55-w0rd@{rest.rpartition('@')[2]}"
+    result = subprocess.run(
+        [sys.executable, "-m", "sicbo.cli.main", "provision", "--nats", with_password],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "pa55-w0rd" not in result.stdout + result.stderr
+    assert "floor:***@" in result.stdout

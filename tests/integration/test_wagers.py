@@ -204,7 +204,7 @@ async def test_no_slip_is_stored_after_no_more_bets_under_a_flood(
         return lambda command: floor.send(client, command)
 
     def through_replica(replica: CommandHandler[Any]) -> Send:
-        return lambda command: replica.handle(msgspec.json.encode(command), table_id)
+        return lambda command: replica.handle(msgspec.json.encode(command), table_id, "player")
 
     senders = [through_service(c) for c in clients[:8]]
     senders += [through_replica(r) for r in replicas for _ in range(2)]
@@ -263,7 +263,7 @@ async def test_a_slip_decided_before_no_more_bets_is_refused_by_the_server(
     handler = CommandHandler(
         SPEC, store, lambda: datetime.now(UTC), before_append=dealer_calls_no_more_bets
     )
-    reply = await handler.handle(msgspec.json.encode(slip(table_id, 1)), table_id)
+    reply = await handler.handle(msgspec.json.encode(slip(table_id, 1)), table_id, "player")
     assert calls == [1]  # decided once to accept, on the open round
     assert isinstance(reply, Rejected) and "betting is closed" in reply.reason, reply
     types = [d["type"] for _, d in await table_log(store, table_id)]
@@ -340,7 +340,7 @@ async def test_changes_to_one_slip_version_from_two_replicas_store_one_then_rede
 
     async def other_replica_first(events: Sequence[Event]) -> None:
         if not raced:
-            raced.append(await other.handle(msgspec.json.encode(change), table_id))
+            raced.append(await other.handle(msgspec.json.encode(change), table_id, "player"))
 
     replica = CommandHandler(
         SPEC, store, lambda: datetime.now(UTC), before_append=other_replica_first
@@ -353,7 +353,7 @@ async def test_changes_to_one_slip_version_from_two_replicas_store_one_then_rede
         player="alice",
         slip_id=placed.command_id,
     )
-    reply = await replica.handle(msgspec.json.encode(withdraw), table_id)
+    reply = await replica.handle(msgspec.json.encode(withdraw), table_id, "player")
     assert isinstance(raced[0], Accepted) and isinstance(reply, Accepted), (raced, reply)
     log = await table_log(store, table_id)
     moved = [

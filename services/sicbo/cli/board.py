@@ -19,6 +19,7 @@ from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.infra.nats_auth import connect_options
+from sicbo.infra.nats_urls import redacted
 from sicbo_contracts.board import (
     RECALL_DEPTH,
     STATS_DEPTH,
@@ -62,9 +63,11 @@ def _ask(nats_url: str, subject: str, query: Any, answer: Any, timeout: float) -
     try:
         raw = asyncio.run(_request(nats_url, subject, msgspec.json.encode(query), timeout))
     except (nats.errors.NoRespondersError, nats.errors.TimeoutError):
-        raise fail(f"no board service answered on {nats_url} (sicbo serve board)") from None
+        raise fail(
+            f"no board service answered on {redacted(nats_url)} (sicbo serve board)"
+        ) from None
     except (OSError, nats.errors.NoServersError):
-        raise fail(f"cannot reach NATS at {nats_url}") from None
+        raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
     reply = msgspec.json.decode(raw, type=answer | Rejected)
     if isinstance(reply, Rejected):
         typer.echo(f"rejected ({reply.code}): {reply.reason}", err=True)

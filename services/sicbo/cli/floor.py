@@ -13,7 +13,10 @@ from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.eventstore.store import EventStore
-from sicbo.infra.nats_auth import connect_options
+from sicbo.infra.nats_auth import connect_options, inbox_options
+from sicbo.infra.nats_urls import redacted, servers
+from sicbo_contracts.access import sender_for
+from sicbo_contracts.base import Role
 from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.subjects import EVENT_STREAM, command, round_history, table_filter
 
@@ -21,7 +24,11 @@ app = typer.Typer(help="Drive a table and read its log.", no_args_is_help=True)
 
 
 async def _request(nats_url: str, subject: str, payload: bytes, timeout: float) -> bytes:
-    nc = await nats.connect(nats_url, **connect_options(nats_url))
+    # Replies on the user's own inbox: a terminal user (dealer, ...) may read no other.
+    options = {**connect_options(nats_url), **inbox_options(nats_url)}
+    nc = await nats.connect(
+        servers(nats_url), connect_timeout=5, max_reconnect_attempts=1, **options
+    )
     try:
         msg = await nc.request(subject, payload, timeout=timeout)
         return msg.data
@@ -37,19 +44,41 @@ def send(
 ) -> None:
     """Send one command to the service that owns it and print the reply.
 
-    Exit status: 0 accepted, 1 rejected, 2 bad input or no reply."""
+    It is sent as the role its actor names (``actor.role``; a service's command as that
+    service), on that sender's subject: the NATS user (NATS_USER / NATS_PASSWORD_FILE, or the
+    URL's) must be allowed to send as that role, and the service refuses an actor whose role
+    is not the subject's. Exit status: 0 accepted, 1 rejected, 2 bad input or no reply."""
     text = sys.stdin.read() if payload == "-" else payload
     try:
-        tag = json.loads(text).get("type")
-    except (json.JSONDecodeError, AttributeError):
-        raise fail('the command must be a JSON object with a "type"') from None
-    service = SERVICE_OF_TAG.get(tag)
-    if service is None:
+        body = json.loads(text)
+    except json.JSONDecodeError:
+        body = None
+    if not isinstance(body, dict):
+        raise fail('the command must be a JSON object with a "type"')
+    tag = body.get("type")
+    service = SERVICE_OF_TAG.get(tag) if isinstance(tag, str) else None
+    if service is None or not isinstance(tag, str):
         raise fail(f"unknown command type {tag!r}; known: {', '.join(sorted(SERVICE_OF_TAG))}")
+    actor = body.get("actor")
+    role = actor.get("role") if isinstance(actor, dict) else None
+    if role not in set(Role):
+        roles = ", ".join(r.value for r in Role)
+        raise fail(f"actor.role: {role!r} is not a role ({roles}); it says whom to send as")
+    sender = sender_for(Role(role), tag)
     try:
-        reply = asyncio.run(_request(nats_url, command(table, service), text.encode(), timeout))
+        subject = command(table, service, sender)
+    except ValueError as err:
+        raise fail(str(err)) from None
+    where = redacted(nats_url)
+    typer.echo(f"sending as {sender} (the command's actor.role) on {subject} at {where}", err=True)
+    try:
+        reply = asyncio.run(_request(nats_url, subject, text.encode(), timeout))
     except (nats.errors.NoRespondersError, nats.errors.TimeoutError):
-        raise fail(f"no {service} service answered on {nats_url}") from None
+        raise fail(
+            f"no {service} service answered on {where} (or this NATS user may not send as {sender})"
+        ) from None
+    except (OSError, nats.errors.NoServersError):
+        raise fail(f"cannot reach NATS at {where}") from None
     typer.echo(reply.decode())
     raise typer.Exit(0 if json.loads(reply).get("type") == "accepted.v1" else 1)
 
@@ -74,7 +103,7 @@ def log(
     try:
         events = asyncio.run(_read(nats_url, subject_filter))
     except (OSError, nats.errors.NoServersError):
-        raise fail(f"cannot reach NATS at {nats_url}") from None
+        raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
     if as_json:
         for seq, subject, body in events:
             typer.echo(json.dumps({"seq": seq, "subject": subject, "event": body}))

@@ -10,12 +10,15 @@ from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.infra.nats_auth import connect_options
+from sicbo.infra.nats_urls import redacted, servers
 from sicbo.provisioning import Outcome, ProvisionReport
 from sicbo.provisioning import provision as provision_floor
 
 
 async def _provision(nats_url: str, replicas: int) -> ProvisionReport:
-    nc = await nats.connect(nats_url, **connect_options(nats_url))
+    nc = await nats.connect(
+        servers(nats_url), connect_timeout=5, max_reconnect_attempts=1, **connect_options(nats_url)
+    )
     try:
         return await provision_floor(nc, replicas=replicas)
     finally:
@@ -33,8 +36,8 @@ def provision(
     try:
         report = asyncio.run(_provision(nats_url, replicas))
     except (OSError, nats.errors.NoServersError):
-        raise fail(f"cannot reach NATS at {nats_url}") from None
-    table = Table(title=f"provisioning on {nats_url}")
+        raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
+    table = Table(title=f"provisioning on {redacted(nats_url)}")
     for column in ("kind", "name", "outcome", "details"):
         table.add_column(column)
     for result in report.results:

@@ -23,6 +23,7 @@ from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_auth import connect_options
+from sicbo.infra.nats_urls import redacted
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
 from sicbo.replay.verify import Verification, verify_parallel
 from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL, table_filter
@@ -46,7 +47,7 @@ def _read_or_exit(nats_url: str, subject_filter: str) -> list[StoredEvent]:
     try:
         return asyncio.run(_read(nats_url, subject_filter))
     except (OSError, nats.errors.NoServersError):
-        raise fail(f"cannot reach NATS at {nats_url}") from None
+        raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
 
 
 @app.command("round")

@@ -12,6 +12,8 @@ import typer
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.eventstore.errors import StoreError
+from sicbo.infra.nats_auth import connect_options
+from sicbo.infra.nats_urls import redacted
 from sicbo.provisioning import ProvisionError, ProvisionReport, provision
 from sicbo.results.partners import partner_copy
 from sicbo.results.reader import describe, tail
@@ -41,7 +43,13 @@ async def _tail(
     # Connecting must succeed within CONNECT_WITHIN; after that a lost server is waited for.
     try:
         nc = await asyncio.wait_for(
-            nats.connect(nats_url, connect_timeout=2, max_reconnect_attempts=-1, error_cb=remember),
+            nats.connect(
+                nats_url,
+                connect_timeout=2,
+                max_reconnect_attempts=-1,
+                error_cb=remember,
+                **connect_options(nats_url),
+            ),
             CONNECT_WITHIN,
         )
     except (OSError, nats.errors.NoServersError) as exc:  # TimeoutError is an OSError
@@ -79,13 +87,13 @@ def tail_command(
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_tail(nats_url, stream, subject_filter, last, count, as_json))
     except Unreachable:
-        raise fail(f"cannot reach NATS at {nats_url}") from None
+        raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
     except StoreError as exc:
         raise fail(str(exc)) from None
 
 
 async def _copy(nats_url: str, replicas: int) -> ProvisionReport:
-    nc = await nats.connect(nats_url, connect_timeout=5)
+    nc = await nats.connect(nats_url, connect_timeout=5, **connect_options(nats_url))
     try:
         return await provision(nc, resources=[partner_copy(replicas)])
     finally:
@@ -102,7 +110,7 @@ def copy_command(
     try:
         report = asyncio.run(_copy(nats_url, replicas))
     except (OSError, nats.errors.NoServersError):
-        raise fail(f"cannot reach NATS at {nats_url}") from None
+        raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
     except ProvisionError as exc:  # e.g. not the PARTNERS admin: the request is refused
         raise fail(f"{exc} (is this the PARTNERS account's admin user?)") from None
     for result in report.results:

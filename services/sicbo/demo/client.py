@@ -11,12 +11,11 @@ from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo.lifecycle.decider import LifecycleState, evolve, initial_state
 from sicbo.shell.follower import aggregate_follower
-from sicbo_contracts.base import tag_of
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
 from sicbo_contracts.replies import Reply
-from sicbo_contracts.routing import SERVICE_OF_TAG
-from sicbo_contracts.subjects import EVENT_STREAM, Aggregate, command
+from sicbo_contracts.routing import command_subject
+from sicbo_contracts.subjects import EVENT_STREAM, Aggregate
 
 _reply = msgspec.json.Decoder(Reply)
 
@@ -36,9 +35,10 @@ class FloorClient:
         )
 
     async def send(self, cmd: Any) -> Reply:
-        service = SERVICE_OF_TAG[tag_of(cmd)]
+        """To the owning service, on the subject of the sender the actor's role is: the NATS
+        user this client connects as must be allowed to send as that role."""
         msg = await self.nc.request(
-            command(cmd.table, service), msgspec.json.encode(cmd), timeout=self.timeout
+            command_subject(cmd), msgspec.json.encode(cmd), timeout=self.timeout
         )
         reply: Reply = _reply.decode(msg.data)
         return reply

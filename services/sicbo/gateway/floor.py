@@ -129,9 +129,13 @@ class GatewayFloor:
         return report
 
     async def send(self, cmd: Any) -> bytes:
-        """A command to the service that owns it; the service's reply, as it sent it."""
+        """A command to the service that owns it; the service's reply, as it sent it. Sent as
+        the role of its actor, whom the gateway stamped from the sign-in (the operator, or the
+        player): the subject's sender is what the service holds the actor to, and the gateway's
+        NATS user may send as the human roles only (DESIGN.md Roles)."""
         service = SERVICE_OF_TAG[tag_of(cmd)]
-        return await self.request(command(cmd.table, service), msgspec.json.encode(cmd))
+        subject = command(cmd.table, service, cmd.actor.role.value)
+        return await self.request(subject, msgspec.json.encode(cmd))
 
     async def request(self, subject: str, payload: bytes) -> bytes:
         try:

@@ -27,6 +27,7 @@ from nats.aio.subscription import Subscription
 
 from sicbo.game.bets import parse_bet
 from sicbo.game.errors import InvalidBet
+from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import servers
 from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.illumination import LayoutReport, LightLayout
@@ -184,7 +185,9 @@ class LayoutController:
 
 async def run_controller(nats_url: str, table: str, fault: Fault) -> None:
     """Serve the table's lamps until cancelled (SIGINT / SIGTERM)."""
-    nc = await nats.connect(servers(nats_url), name=f"sicbo-layout-{table}")
+    nc = await nats.connect(
+        servers(nats_url), name=f"sicbo-layout-{table}", **connect_options(nats_url)
+    )
     controller = LayoutController(nc, table, fault)
     try:
         await controller.start()

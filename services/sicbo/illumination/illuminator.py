@@ -47,6 +47,7 @@ from sicbo.shell.codec import encode
 from sicbo.shell.follower import Follower
 from sicbo.shell.headers import COMMAND_ID
 from sicbo.shell.reacting import NotDone, ask_lifecycle
+from sicbo_contracts.access import ServiceAccount
 from sicbo_contracts.base import DECODE_ERRORS, Actor, Dice
 from sicbo_contracts.dice import ResultConfirmed, ResultCorrected
 from sicbo_contracts.illumination import (
@@ -246,7 +247,9 @@ class Illuminator:
     async def _report_fault(self, fault: IlluminationFault) -> None:
         """Tell the lifecycle (000 §7.7: the inspector is notified, play stops)."""
         cmd = malfunction(fault, actor=self._actor)
-        reply = await ask_lifecycle(self._nc, cmd, timeout=self._timeout)
+        reply = await ask_lifecycle(
+            self._nc, cmd, sender=ServiceAccount.ILLUMINATION, timeout=self._timeout
+        )
         if isinstance(reply, Accepted):
             log.info("malfunction %s reported (duplicate: %s)", cmd.command_id, reply.duplicate)
             return

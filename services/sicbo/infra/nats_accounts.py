@@ -5,10 +5,15 @@ Rendered by :mod:`sicbo.infra.nats_config` into ``deploy/nats/accounts.conf`` (i
 fails when either file is stale, and tests/deploy/test_nats_permissions.py starts a server
 with each and checks what every user is allowed and refused.
 
-Every subject below is derived from the code that uses it:
+Every subject below is derived from the code that uses it (the blocks:
+:mod:`sicbo.infra.nats_permissions`):
 
-- commands ``sicbo.cmd.<table>.<service>`` (:func:`commands_of`), served in a queue group and
-  answered through ``allow_responses`` (a reply only to a request the service received);
+- commands ``sicbo.cmd.<table>.<service>.<sender>``: a service takes every sender's
+  (``sicbo.cmd.*.<service>.*``) in a queue group and answers through ``allow_responses`` (a
+  reply only to a request it received); a user publishes only on its own sender's subjects
+  (:func:`~sicbo.infra.nats_permissions.sends_as`, from ``sicbo_contracts.access.SENDERS``),
+  and the service refuses a command whose ``actor.role`` is not that sender's, or whose type
+  the sender may not send (DESIGN.md Roles: authority comes from the credential);
 - appends: each writer may publish exactly the event types its decider emits, on its own
   aggregate (``sicbo.evt.*.<aggregate>.*.<event-type>``), so dice cannot forge a lifecycle
   event nor the wager intake a settlement; the append's PubAck comes back on ``_INBOX``;
@@ -17,31 +22,44 @@ Every subject below is derived from the code that uses it:
   never ``CONSUMER.CREATE`` (services never declare: DESIGN.md);
 - the lifecycle's countdown bucket: KV put/delete and the watcher's ordered consumer.
 
-The web gateway (``sicbo gateway serve``) is a reader and a sender, never a writer: it forwards
-the commands its terminal and player pages may send (:data:`GATEWAY_COMMAND_SERVICES`), asks the
+Service-only commands come from their service's user only: ``CompleteRound`` from
+``settlement`` (002 art. 4), a service's ``ReportMalfunction`` from ``illumination``
+(000 §7.6-7.7), a reading (``ReadDice``) from ``reader``; the countdown's ``CloseBetting`` is
+sent by the lifecycle to itself, in its process, and is refused from NATS.
+
+The web gateway (``sicbo gateway serve``) is a reader and a sender, never a writer: it sends
+as the human roles only (terminal roles and players, stamping the one signed in), asks the
 board and history queries and the demo's takeover, reads the log and watches it live (core
 ``sicbo.evt.>``), and stands in as the layout controller of the tables whose display page is
-connected to it. It appends nothing and binds to no consumer.
+connected to it. It appends nothing, binds to no consumer, and sends no service's command.
 
-Terminal roles (dealer, supervisor, inspector, operator) may only send commands to the
-services whose deciders accept their role, and read the replies on their own inbox prefix
-(``_INBOX.<role>.>``: connect with ``inbox_prefix="_INBOX.<role>"``), so a terminal sees
-neither another role's replies nor a service's reads of the log. NATS checks subjects, not
-payloads: the role named inside a command is checked by the decider, not here.
+Terminal roles (dealer, supervisor, inspector, operator) and the reader send as themselves
+only, and read the replies on their own inbox prefix (``_INBOX.<user>.>``: connect with
+``inbox_prefix=inbox(user)``), so a terminal sees neither another role's replies nor a
+service's reads of the log.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any, get_args
-
-from sicbo_contracts.access import TERMINAL_ACTIONS
-from sicbo_contracts.base import tag_of
+from sicbo.infra.nats_permissions import (
+    API,
+    INBOX,
+    Account,
+    Permissions,
+    User,
+    appends,
+    kv_bucket,
+    pulls,
+    reads,
+    sender,
+    sends_as,
+    service,
+)
+from sicbo_contracts.access import HUMAN_SENDERS, ServiceAccount
+from sicbo_contracts.base import Role
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.illumination import IlluminationEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
-from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.settlement import SettlementEvent
 from sicbo_contracts.subjects import (
     EVENT_STREAM,
@@ -59,115 +77,14 @@ from sicbo_contracts.subjects import (
     DemoAsk,
     commands_of,
     demo,
-    events_of_type,
     layout_light,
     layout_ping,
     queries_of,
     service_ping,
 )
-from sicbo_contracts.wagers import PlaceSlip, WagerEvent
-
-INBOX = "_INBOX.>"
-API = "$JS.API"
-
-
-@dataclass(frozen=True, slots=True)
-class Permissions:
-    publish: tuple[str, ...] = ()
-    subscribe: tuple[str, ...] = ()
-    #: Publish denied although allowed above (or although nothing is listed: all allowed).
-    deny_publish: tuple[str, ...] = ()
-    #: May answer each request it receives, once, whatever its reply subject.
-    allow_responses: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class User:
-    name: str
-    #: The environment variable holding the password (a Kubernetes Secret in production).
-    password_env: str
-    #: ``None``: everything inside its account.
-    permissions: Permissions | None
-    why: str
-
-
-@dataclass(frozen=True, slots=True)
-class Account:
-    name: str
-    users: tuple[User, ...]
-    jetstream: bool = False
-    exports: tuple[Mapping[str, Any], ...] = ()
-    imports: tuple[Mapping[str, Any], ...] = ()
-    why: str = ""
-
+from sicbo_contracts.wagers import WagerEvent
 
 SYSTEM_ACCOUNT = "SYS"
-
-
-# -- building blocks -------------------------------------------------------------------------
-
-
-def appends(aggregate: Aggregate, events: Any) -> tuple[str, ...]:
-    """The subjects of every event type of the union ``events``, any table, any round."""
-    return tuple(events_of_type(cls, aggregate) for cls in get_args(events))
-
-
-def reads(stream: str) -> tuple[str, ...]:
-    """History by Direct Get batches (any replica) and ``STREAM.MSG.GET`` (the leader)."""
-    return (f"{API}.DIRECT.GET.{stream}", f"{API}.STREAM.MSG.GET.{stream}")
-
-
-def pulls(stream: str, durable: str) -> tuple[str, ...]:
-    """Bind to a provisioned durable pull consumer, fetch, ack/nak. No create, no delete."""
-    return (
-        f"{API}.CONSUMER.INFO.{stream}.{durable}",
-        f"{API}.CONSUMER.MSG.NEXT.{stream}.{durable}",
-        f"$JS.ACK.{stream}.{durable}.>",
-    )
-
-
-def kv_bucket(bucket: str) -> tuple[str, ...]:
-    """Put, delete, get and watch one KV bucket (the watcher is an ordered consumer)."""
-    stream = f"KV_{bucket}"
-    return (
-        f"$KV.{bucket}.>",
-        f"{API}.STREAM.INFO.{stream}",
-        f"{API}.DIRECT.GET.{stream}.>",
-        f"{API}.CONSUMER.CREATE.{stream}",
-        f"{API}.CONSUMER.CREATE.{stream}.>",
-        f"{API}.CONSUMER.INFO.{stream}.>",
-        f"{API}.CONSUMER.DELETE.{stream}.>",
-        f"$JS.FC.{stream}.>",
-    )
-
-
-def service(
-    name: str, *, publish: Iterable[str] = (), subscribe: Iterable[str] = (), why: str
-) -> User:
-    """A floor service: its ping, the replies to its own requests, answers to what it gets."""
-    return User(
-        name,
-        f"{name.upper()}_PASSWORD",
-        Permissions(
-            publish=tuple(publish),
-            subscribe=(service_ping(name), *subscribe, INBOX),
-            allow_responses=True,
-        ),
-        why,
-    )
-
-
-def terminal(role: str, services: Iterable[str], why: str) -> User:
-    """A terminal role: commands to these services, replies on its own inbox prefix."""
-    return User(
-        role,
-        f"{role.upper()}_PASSWORD",
-        Permissions(
-            publish=tuple(commands_of(s) for s in services),
-            subscribe=(f"_INBOX.{role}.>",),
-        ),
-        why,
-    )
 
 
 # -- the floor's users -----------------------------------------------------------------------
@@ -203,7 +120,7 @@ SERVICES: tuple[User, ...] = (
             *appends(Aggregate.SETTLE, SettlementEvent),
             *LOG,
             *pulls(EVENT_STREAM, "settlement"),
-            commands_of("lifecycle"),  # CompleteRound once a round is settled
+            *sends_as(ServiceAccount.SETTLEMENT),  # CompleteRound once settled (002 art. 4)
         ),
         why="settlement: consumer `settlement`; settles, then completes the round",
     ),
@@ -214,7 +131,7 @@ SERVICES: tuple[User, ...] = (
             *LOG,
             *pulls(EVENT_STREAM, "illumination"),
             layout_light("*"),  # asks the table's layout controller
-            commands_of("lifecycle"),  # ReportMalfunction on a fault
+            *sends_as(ServiceAccount.ILLUMINATION),  # ReportMalfunction on a fault (000 §7.7)
         ),
         why="illumination: consumer `illumination`; lights the layout, reports faults",
     ),
@@ -243,15 +160,6 @@ SERVICES: tuple[User, ...] = (
     ),
 )
 
-#: The services the gateway sends commands to (sicbo.gateway.floor.GatewayFloor.send): those of
-#: every action a terminal page offers (sicbo_contracts.access), and the online table's bet slip.
-GATEWAY_COMMAND_SERVICES: tuple[str, ...] = tuple(
-    sorted(
-        {SERVICE_OF_TAG[tag] for actions in TERMINAL_ACTIONS.values() for tag in actions}
-        | {SERVICE_OF_TAG[tag_of(PlaceSlip)]}
-    )
-)
-
 #: The web gateway (sicbo.gateway) faces the browsers: its replies and Direct Get pages come on
 #: its own inbox prefix only (``inbox_prefix=GATEWAY_INBOX``), so even a compromised gateway
 #: cannot read or answer other clients' inboxes; allow_responses answers its ping and, for a
@@ -262,7 +170,9 @@ GATEWAY = User(
     "GATEWAY_PASSWORD",
     Permissions(
         publish=(
-            *(commands_of(s) for s in GATEWAY_COMMAND_SERVICES),
+            # As the operator signed in (or the player): the human roles' commands only, never
+            # a service's (sicbo.gateway.floor.GatewayFloor.send).
+            *sends_as(*HUMAN_SENDERS),
             queries_of(STATS_QUERY),  # the board page: statistics ...
             queries_of(RECALL_QUERY),  # ... and game recall
             queries_of(HISTORY_QUERY),  # a player's bet history
@@ -286,19 +196,14 @@ GATEWAY = User(
 )
 
 TERMINALS: tuple[User, ...] = (
-    terminal(
-        "dealer",
-        ("lifecycle", "dice", "wagers"),
-        "runs the round, enters dice, places slips and issues colour checks at the table",
-    ),
-    terminal(
-        "supervisor",
-        ("lifecycle", "dice"),
-        "no result, invalidation, limits and closures, corrections and overrides",
-    ),
-    terminal("inspector", ("lifecycle",), "clears an equipment fault (000 §7.7)"),
-    terminal("operator", ("lifecycle", "wagers"), "opens tables, paytables, the cage"),
+    sender(Role.DEALER, "runs the round, enters dice, places slips and issues colour checks"),
+    sender(Role.SUPERVISOR, "no result, invalidation, limits and closures, corrections, overrides"),
+    sender(Role.INSPECTOR, "clears an equipment fault (000 §7.7)"),
+    sender(Role.OPERATOR, "opens tables, paytables, the cage"),
 )
+
+#: An automatic dice reader (DESIGN.md: a second source of the result): its readings only.
+READER = sender(ServiceAccount.READER, "an automatic dice reader: sends its readings (ReadDice)")
 
 #: The operator's tooling (``sicbo provision``, replay, the CLI, `make run`): the whole FLOOR
 #: account, except deleting or purging the audit log and the public feed.
@@ -353,7 +258,7 @@ ACCOUNTS: tuple[Account, ...] = (
     ),
     Account(
         "FLOOR",
-        (FLOOR_ADMIN, *SERVICES, GATEWAY, *TERMINALS),
+        (FLOOR_ADMIN, *SERVICES, GATEWAY, *TERMINALS, READER),
         jetstream=True,
         exports=(
             # Exactly what a mirror of SICBO_RESULTS in PARTNERS needs, and only for that

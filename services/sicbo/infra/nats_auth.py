@@ -21,6 +21,8 @@ from urllib.parse import urlsplit
 
 from faststream.nats import NatsUserPassword
 
+from sicbo_contracts.subjects import inbox
+
 USER_ENV = "NATS_USER"
 PASSWORD_FILE_ENV = "NATS_PASSWORD_FILE"
 
@@ -56,6 +58,26 @@ def connect_options(url: str | None = None) -> dict[str, Any]:
     """Keyword arguments for ``nats.connect(url, ...)``: the credentials, if any."""
     auth = from_env(url)
     return {} if auth is None else {"user": auth.user, "password": auth.password}
+
+
+def user_of(url: str | None = None) -> str | None:
+    """The NATS user a client of ``url`` connects as: the URL's own ``user:password@`` (the
+    first server naming one), else ``NATS_USER``; None when neither (a bare token in a URL
+    is no user name)."""
+    if url is not None:
+        for server in url.split(","):
+            parts = urlsplit(server.strip())
+            if parts.username:
+                return parts.username if parts.password is not None else None
+    auth = from_env(url)
+    return None if auth is None else auth.user
+
+
+def inbox_options(url: str | None = None) -> dict[str, Any]:
+    """``inbox_prefix`` for ``nats.connect``: the user's own inbox (``_INBOX.<user>``), where a
+    terminal's, a reader's or the gateway's permissions let it read replies (deploy/nats)."""
+    user = user_of(url)
+    return {} if user is None else {"inbox_prefix": inbox(user)}
 
 
 def broker_security(url: str | None = None) -> NatsUserPassword | None:

@@ -22,7 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sicbo.infra.nats_accounts import ACCOUNTS, SYSTEM_ACCOUNT, Account, Permissions, User
+from sicbo.infra.nats_accounts import ACCOUNTS, SYSTEM_ACCOUNT
+from sicbo.infra.nats_permissions import Account, Permissions, User
 
 CONF = Path("deploy/nats/accounts.conf")
 VALUES = Path("deploy/nats-helm/values.yaml")

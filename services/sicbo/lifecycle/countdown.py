@@ -21,6 +21,7 @@ from nats.js.kv import KeyValue
 
 from sicbo.shell.bootstrap import Runtime
 from sicbo.shell.commands import Hook
+from sicbo_contracts.access import ServiceAccount
 from sicbo_contracts.base import DECODE_ERRORS, Actor, Event, Role
 from sicbo_contracts.lifecycle import BettingOpened, CloseBetting
 from sicbo_contracts.replies import Rejected
@@ -28,7 +29,7 @@ from sicbo_contracts.subjects import TIMERS_BUCKET
 
 log = logging.getLogger(__name__)
 
-COUNTDOWN_ACTOR = Actor(id="countdown", role=Role.SERVICE)
+COUNTDOWN_ACTOR = Actor(id=ServiceAccount.COUNTDOWN.value, role=Role.SERVICE)
 #: Seconds between watches of the bucket when one fails.
 WATCH_RETRY_SECONDS = 1.0
 #: A due countdown is sent again at this pace until the log takes it (a server restart, a
@@ -140,7 +141,13 @@ class Countdown:
             try:
                 # The same command id every try: a try cut short that was stored is a duplicate.
                 reply = await asyncio.wait_for(
-                    self._rt.handler.handle(raw, deadline.table), ATTEMPT_SECONDS
+                    self._rt.handler.handle(
+                        raw,
+                        deadline.table,
+                        ServiceAccount.COUNTDOWN,  # 004 "Cara Bermain": the lifecycle to itself
+                        in_process=True,
+                    ),
+                    ATTEMPT_SECONDS,
                 )
             except TimeoutError:
                 reply = None

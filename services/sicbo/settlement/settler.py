@@ -54,6 +54,7 @@ from sicbo.shell.codec import encode
 from sicbo.shell.follower import Follower
 from sicbo.shell.headers import COMMAND_ID
 from sicbo.shell.reacting import NotDone, ask_lifecycle
+from sicbo_contracts.access import ServiceAccount
 from sicbo_contracts.base import Actor, Event, Role
 from sicbo_contracts.dice import ResultConfirmed, ResultCorrected
 from sicbo_contracts.lifecycle import (
@@ -85,7 +86,7 @@ from sicbo_contracts.subjects import (
 
 log = logging.getLogger(__name__)
 
-SETTLEMENT_ACTOR = Actor(id="settlement", role=Role.SERVICE)
+SETTLEMENT_ACTOR = Actor(id=ServiceAccount.SETTLEMENT.value, role=Role.SERVICE)
 #: Steps one job takes at most (settle, void or adjust, complete; a lost race reads again).
 MAX_STEPS = 6
 
@@ -278,7 +279,9 @@ class Settler:
             round=round_no,
             players=players,
         )
-        reply = await ask_lifecycle(self._nc, cmd, timeout=self._timeout)
+        reply = await ask_lifecycle(
+            self._nc, cmd, sender=ServiceAccount.SETTLEMENT, timeout=self._timeout
+        )
         if isinstance(reply, Accepted):
             return
         if round_no in (await self._state(table, 0)).completed:

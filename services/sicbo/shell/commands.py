@@ -1,4 +1,11 @@
-"""The command path of every service: decode, load state, decide, append, reply.
+"""The command path of every service: decode, check the sender, load state, decide, append,
+reply.
+
+Authority comes from the credential (DESIGN.md Roles): a command arrives on its sender's
+subject (``sicbo.cmd.<table>.<service>.<sender>``, which only that sender's NATS users may
+publish on), and is refused "forbidden" at ``$.actor.role`` when its actor's role is not the
+sender's or the sender may not send its type (:func:`sicbo_contracts.access.refusal`), before
+any state is read. Nothing is appended.
 
 Guarantees (DESIGN.md invariants), all enforced by the server, not by this process:
 - one writer wins: the append expects the aggregate's last sequence the decision was made on;
@@ -22,6 +29,7 @@ from sicbo.eventstore.store import EventStore
 from sicbo.shell.aggregates import Aggregates
 from sicbo.shell.codec import digest, encode, invalid_input, peek_command_id
 from sicbo.shell.headers import COMMAND_DIGEST, COMMAND_ID, COMMAND_SERVICE
+from sicbo_contracts.access import refusal
 from sicbo_contracts.base import DECODE_ERRORS, Command, Event, tag_of
 from sicbo_contracts.replies import Accepted, Rejected, Reply
 from sicbo_contracts.subjects import (
@@ -103,20 +111,30 @@ class CommandHandler(Generic[S]):
             decodes=spec.decodes,
         )
 
-    async def handle_raw(self, raw: bytes, subject_table: str | None = None) -> bytes:
-        return encode(await self.handle(raw, subject_table))
+    async def handle_raw(self, raw: bytes, subject_table: str, sender: str) -> bytes:
+        """A command as it came over NATS, on ``subject_table``'s subject of ``sender``."""
+        return encode(await self.handle(raw, subject_table, sender))
 
-    async def handle(self, raw: bytes, subject_table: str | None = None) -> Reply:
+    async def handle(
+        self, raw: bytes, subject_table: str, sender: str, *, in_process: bool = False
+    ) -> Reply:
+        """``in_process``: sent by the service to itself (the countdown), not over NATS."""
         try:
             command: Command = self._decode(raw)
         except DECODE_ERRORS as err:
             return invalid_input(err, peek_command_id(raw))
-        if subject_table is not None and command.table != subject_table:
+        if command.table != subject_table:
             return Rejected(
                 command_id=command.command_id,
                 code="invalid",
                 reason=f"command for table {command.table!r} sent on table {subject_table!r}",
                 field="$.table",
+            )
+        # DESIGN.md Roles: authority comes from the credential (the subject), not the payload.
+        why = refusal(sender, command.actor.role, tag_of(command), in_process=in_process)
+        if why is not None:
+            return Rejected(
+                command_id=command.command_id, code="forbidden", reason=why, field="$.actor.role"
             )
         rechecks = [0]  # refusals decided again on a fresher state (bounded)
         try:

@@ -21,7 +21,7 @@ from opentelemetry.trace import SpanKind
 from sicbo.shell.codec import encode, peek_command_id
 from sicbo.shell.commands import CommandHandler
 from sicbo_contracts.replies import Rejected
-from sicbo_contracts.subjects import commands_of, table_of
+from sicbo_contracts.subjects import commands_of, parse_command_subject
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,8 @@ class CommandListener:
         self._sub: Subscription | None = None
 
     async def start(self) -> None:
-        # A queue group: each command goes to one replica of the service.
+        # A queue group: each command goes to one replica of the service, from any sender
+        # (the subject's last token: who sent it, checked by the handler).
         self._sub = await self._nc.subscribe(
             commands_of(self._service), queue=self._service, cb=self._on_msg
         )
@@ -88,8 +89,7 @@ class CommandListener:
             },
         ):
             try:
-                table = table_of(msg.subject)
-                reply = await self._handler.handle_raw(msg.data, table)
+                reply = await self._reply(msg)
             except Exception as err:  # a bug must not kill the listener, nor leave the caller
                 log.exception("command on %s failed", msg.subject)
                 reply = encode(
@@ -102,6 +102,19 @@ class CommandListener:
                 )
         if msg.reply:
             await msg.respond(reply)
+
+    async def _reply(self, msg: Msg) -> bytes:
+        parsed = parse_command_subject(msg.subject)
+        if parsed is None or parsed.service != self._service:  # not under the subscription
+            return encode(
+                Rejected(
+                    command_id=peek_command_id(msg.data),
+                    code="invalid",
+                    reason=f"{msg.subject} is not a {self._service} command subject"
+                    f" ({commands_of(self._service, '<sender>', '<table>')})",
+                )
+            )
+        return await self._handler.handle_raw(msg.data, parsed.table, parsed.sender)
 
 
 #: Answers one query message (it responds itself).

@@ -15,6 +15,7 @@ from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeoutError
 
 from sicbo.shell.codec import encode
+from sicbo_contracts.access import ServiceAccount
 from sicbo_contracts.base import Command
 from sicbo_contracts.replies import Reply
 from sicbo_contracts.subjects import command
@@ -30,11 +31,13 @@ class NotDone(Exception):
     redeliver the event later."""
 
 
-async def ask_lifecycle(nc: NATS, cmd: Command, *, timeout: float) -> Reply:
-    """Send a service command to the lifecycle and return its reply; NotDone when no replica
+async def ask_lifecycle(nc: NATS, cmd: Command, *, sender: ServiceAccount, timeout: float) -> Reply:
+    """Send a service command to the lifecycle as ``sender`` (the service's own subject, the
+    only one its NATS user may publish on) and return its reply; NotDone when no replica
     answers in time (the job is redelivered and asks again, with the same command id)."""
+    subject = command(cmd.table, "lifecycle", sender)
     try:
-        msg = await nc.request(command(cmd.table, "lifecycle"), encode(cmd), timeout=timeout)
+        msg = await nc.request(subject, encode(cmd), timeout=timeout)
     except (NoRespondersError, NatsTimeoutError) as exc:
         raise NotDone(f"lifecycle did not answer {cmd.command_id}") from exc
     return _reply.decode(msg.data)

@@ -7,11 +7,15 @@ from hypothesis import strategies as st
 from sicbo_contracts.lifecycle import RoundStarted
 from sicbo_contracts.subjects import (
     Aggregate,
+    CommandSubject,
     EventSubject,
     command,
+    commands_of,
     event,
     events_of_type,
     history_query,
+    inbox,
+    parse_command_subject,
     parse_event_subject,
     round_filter,
     subject_matches,
@@ -38,7 +42,7 @@ def test_an_event_subject_parses_back_to_its_parts(
 @pytest.mark.parametrize(
     "subject",
     [
-        "sicbo.cmd.T1.lifecycle",
+        "sicbo.cmd.T1.lifecycle.dealer",
         "sicbo.evt.T1.lc.x.round-started-v1",  # a round that is no number
         "sicbo.evt.T1.nope.1.round-started-v1",  # an aggregate the floor does not have
         "sicbo.evt.T1.lc.1",
@@ -60,7 +64,7 @@ def test_a_tag_becomes_a_token_without_dots() -> None:
 
 
 def test_the_table_of_commands_and_queries() -> None:
-    assert table_of(command("T9", "wagers")) == "T9"
+    assert table_of(command("T9", "wagers", "player")) == "T9"
     assert table_of(history_query("T9")) == "T9"
     assert table_of("sicbo") is None and table_of("nats.x.y") is None
 
@@ -77,3 +81,47 @@ def test_the_table_of_commands_and_queries() -> None:
 )
 def test_nats_wildcards(subject: str, pattern: str, matches: bool) -> None:
     assert subject_matches(subject, pattern) is matches
+
+
+SENDER_TOKENS = st.sampled_from(["dealer", "supervisor", "player", "settlement", "reader"])
+
+
+@given(TABLES, st.sampled_from(["lifecycle", "dice", "wagers"]), SENDER_TOKENS)
+def test_a_command_subject_parses_back_to_its_parts(table: str, service: str, sender: str) -> None:
+    subject = command(table, service, sender)
+    assert parse_command_subject(subject) == CommandSubject(table, service, sender)
+    assert subject_matches(subject, commands_of(service))  # the service's queue subscription
+    assert subject_matches(subject, commands_of(service, sender))  # the sender's permission
+    assert not subject_matches(subject, commands_of(service, "operator" + sender))
+    assert table_of(subject) == table
+
+
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "sicbo.cmd.T1.lifecycle",  # no sender
+        "sicbo.cmd.T1.lifecycle.dealer.x",
+        "sicbo.cmd..lifecycle.dealer",
+        "sicbo.evt.T1.lifecycle.dealer",
+        "",
+    ],
+)
+def test_anything_else_is_not_a_command_subject(subject: str) -> None:
+    assert parse_command_subject(subject) is None
+
+
+@pytest.mark.parametrize(
+    ("table", "service", "sender"),
+    [("T.1", "dice", "dealer"), ("T1", "dice", "*"), ("T1", "dice", ">"), ("T1", "", "dealer")],
+)
+def test_a_token_that_would_split_or_widen_a_command_subject_is_refused(
+    table: str, service: str, sender: str
+) -> None:
+    with pytest.raises(ValueError, match="cannot be a subject token"):
+        command(table, service, sender)
+
+
+def test_a_users_inbox() -> None:
+    assert inbox("dealer") == "_INBOX.dealer"
+    with pytest.raises(ValueError):
+        inbox("a.b")

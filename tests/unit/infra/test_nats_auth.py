@@ -68,3 +68,17 @@ def test_a_url_with_its_own_user_wins_over_the_environment(password_file: Path) 
     assert nats_auth.connect_options("nats://a:4222, nats://tok@b:4222") == {}
     assert nats_auth.broker_security("nats://partner:secret@nats:4222") is None
     assert nats_auth.connect_options("nats://nats:4222")["user"] == "floor"
+
+
+def test_the_inbox_is_the_users_own(password_file: Path) -> None:
+    """A terminal user may read replies on ``_INBOX.<user>.>`` only (deploy/nats)."""
+    assert nats_auth.user_of() == "floor"
+    assert nats_auth.inbox_options() == {"inbox_prefix": "_INBOX.floor"}
+    assert nats_auth.inbox_options("nats://dealer:pw@a:4222") == {"inbox_prefix": "_INBOX.dealer"}
+    assert nats_auth.inbox_options("nats://TOKEN@a:4222") == {}  # a token is no user name
+
+
+def test_no_user_no_inbox_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(nats_auth.USER_ENV, raising=False)
+    monkeypatch.delenv(nats_auth.PASSWORD_FILE_ENV, raising=False)
+    assert nats_auth.inbox_options("nats://a:4222") == {}
