@@ -45,13 +45,12 @@ from sicbo.lifecycle.state import initial_state as lifecycle_initial
 from sicbo.replay.findings import BETTING, CONTRACT, ROLE, ROUND_ORDER, SUBJECT, Finding
 from sicbo.replay.history import Stored
 from sicbo.replay.ledger import Ledger
-from sicbo.replay.owners import OWNER, read_event
+from sicbo.replay.owners import OWNER, TAG_OF, read_event
 from sicbo.wagers.guards import betting_round
 from sicbo.wagers.state import WagerState
 from sicbo.wagers.state import evolve as wagers_evolve
 from sicbo.wagers.state import initial_state as wagers_initial
 from sicbo_contracts.access import WRITTEN_BY
-from sicbo_contracts.base import tag_of
 from sicbo_contracts.lifecycle import RoundStarted, StartRound
 from sicbo_contracts.subjects import (
     TABLE_ROUND,
@@ -141,12 +140,13 @@ class TableChecks:
     def see(self, stored: Stored, parsed: EventSubject | None) -> None:
         """Check one stored message, then fold it."""
         event, why = read_event(stored.data)
+        tag = TAG_OF[type(event)] if event is not None else ""
         in_round = getattr(event, "round", None) or TABLE_ROUND
         self._here = _Here(
             seq=stored.seq,
             time=stored.time,
             round=parsed.round if parsed is not None else in_round,
-            event=tag_of(event) if event is not None else parsed.token if parsed else "?",
+            event=tag or (parsed.token if parsed else "?"),
         )
         if parsed is None:
             self.find(
@@ -157,7 +157,6 @@ class TableChecks:
         if event is None:
             self.find(CONTRACT, f"the stored message cannot be read as an event: {why}")
             return
-        tag = tag_of(event)
         if parsed is not None:
             self._subject(parsed, event, tag, in_round)
         roles = WRITTEN_BY.get(tag, frozenset())

@@ -66,6 +66,8 @@ class _Type(msgspec.Struct):
 _CLASSES: tuple[Any, ...] = tuple(
     PartKeys if cls is WagersSettled else cls for _, union in _UNIONS for cls in get_args(union)
 )
+#: The type tag of each class :func:`read_event` gives.
+TAG_OF: dict[type, str] = {cls: tag_of(cls) for cls in _CLASSES}
 #: Any event of the floor, by its ``type`` tag (a tagged union of every class above).
 _decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(functools.reduce(operator.or_, _CLASSES))
 _type = msgspec.json.Decoder(_Type)
