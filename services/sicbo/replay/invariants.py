@@ -38,6 +38,7 @@ from datetime import datetime
 from typing import Any
 
 from sicbo.decider import Refused
+from sicbo.game.errors import GameError
 from sicbo.lifecycle.rounds import start_round
 from sicbo.lifecycle.state import LifecycleState
 from sicbo.lifecycle.state import evolve as lifecycle_evolve
@@ -233,3 +234,8 @@ class TableChecks:
                     f"round {event.round} is started where the lifecycle refuses to start it:"
                     f" {refused.reason}",
                 )
+        except GameError as error:  # a table opened under a profile no decider knows
+            self.find(
+                ROUND_ORDER,
+                f"round {event.round} is started where the lifecycle cannot start it: {error}",
+            )

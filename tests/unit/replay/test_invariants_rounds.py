@@ -89,6 +89,17 @@ def test_a_round_at_a_closed_table_or_tumbled_too_little_is_found() -> None:
     assert "000 §5.1" in tumbled.findings()[0].message
 
 
+def test_a_round_at_a_table_of_an_unknown_profile_is_found_not_a_crash() -> None:
+    f = Forgery()
+    f.log.add(table_closed(at=at(1)))
+    opened = table_opened(at=at(2))
+    unknown = msgspec.structs.replace(opened.config, profile="x")
+    f.forge(msgspec.structs.replace(opened, config=unknown))
+    started = f.forge(round_started(1, at=at(3)))
+    assert f.found() == [(started, ROUND_ORDER)]
+    assert "unknown rule profile 'x'" in f.findings()[0].message
+
+
 def test_a_round_completed_before_it_was_settled_is_found_002_art_4() -> None:
     f = Forgery()
     f.log.start(1)
