@@ -1,8 +1,10 @@
 """``sicbo replay``: settle again from the log alone, for disputes and audits.
 
 ``sicbo replay round TABLE ROUND`` shows a round's history and each wager's result as recorded
-next to the recomputation; ``sicbo replay verify`` re-settles every settled round. Both exit 1
-when anything recorded differs from the recomputation.
+next to the recomputation; ``sicbo replay verify`` re-settles every settled round. Both also
+check the log's own invariants (:mod:`sicbo.replay.invariants`) and list each violation under
+"log invariants" with its stream sequence. Both exit 1 when anything recorded differs from the
+recomputation or an invariant is broken.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import msgspec
 import nats
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
@@ -24,6 +27,7 @@ from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import redacted
+from sicbo.replay.findings import Finding
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
 from sicbo.replay.verify import Verification, verify_parallel
 from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL, table_filter
@@ -57,9 +61,11 @@ def replay_round(
     as_json: Annotated[bool, typer.Option("--json", help="the report as JSON")] = False,
     nats_url: NatsOption = DEFAULT_NATS_URL,
 ) -> None:
-    """Replay one round: its history and every wager, recorded vs recomputed.
+    """Replay one round: its history, every wager recorded vs recomputed, and the log's
+    invariants broken by the round's events.
 
-    Exit status: 0 the record matches, 1 a mismatch, 2 no such round or no server."""
+    Exit status: 0 the record matches, 1 a mismatch or a broken invariant, 2 no such round or
+    no server."""
     # The whole table: limits, and wagers carried in from earlier void rounds, are facts too.
     stored = _read_or_exit(nats_url, table_filter(table))
     report = round_report(stored, table, round_no)
@@ -69,7 +75,7 @@ def replay_round(
         typer.echo(msgspec.json.encode(report).decode())
     else:
         _print_report(report)
-    raise typer.Exit(1 if report.status == MISMATCH else 0)
+    raise typer.Exit(0 if report.ok else 1)
 
 
 def _print_report(report: RoundReport) -> None:
@@ -132,6 +138,20 @@ def _print_report(report: RoundReport) -> None:
         )
     colour = "red" if report.status == MISMATCH else "green"
     console.print(f"[{colour}]{report.status}[/{colour}]")
+    _print_findings(console, report.invariants)
+
+
+def _finding(f: Finding) -> str:
+    return f"seq {f.seq} {f.table} round {f.round} ({f.check}, {f.event}): {f.message}"
+
+
+def _print_findings(console: Console, findings: list[Finding]) -> None:
+    if not findings:
+        console.print("log invariants: [green]none broken[/green]")
+        return
+    console.print(f"[red]log invariants: {len(findings)} broken[/red]")
+    for f in findings:
+        console.print(f"  [red]VIOLATION[/red] {escape(_finding(f))}", highlight=False)
 
 
 @app.command("verify")
@@ -144,18 +164,24 @@ def replay_verify(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, help="worker processes (tables in parallel)")
     ] = os.cpu_count() or 1,
+    as_json: Annotated[bool, typer.Option("--json", help="the verification as JSON")] = False,
     nats_url: NatsOption = DEFAULT_NATS_URL,
 ) -> None:
-    """Re-settle every settled round in the log; print each mismatch and a summary.
+    """Re-settle every settled round in the log and check the log's invariants; print each
+    mismatch, each violation and a summary.
 
-    Exit status: 0 all match, 1 a mismatch (or a settlement replay cannot read), 2 bad input."""
+    Exit status: 0 all match and no invariant is broken, 1 a mismatch (or a settlement replay
+    cannot read) or a broken invariant, 2 bad input."""
     since_at = _parse_since(since)
     started = time.perf_counter()
     stored = _read_or_exit(nats_url, table_filter(table) if table else EVENTS_ALL)
     read = time.perf_counter()
     result = verify_parallel(stored, jobs=jobs, table=table, since=since_at)
     done = time.perf_counter()
-    _print_verification(result, len(stored), read - started, done - read)
+    if as_json:
+        typer.echo(_verification_json(result, len(stored), read - started, done - read))
+    else:
+        _print_verification(result, len(stored), read - started, done - read)
     raise typer.Exit(0 if result.ok else 1)
 
 
@@ -192,11 +218,53 @@ def _print_verification(result: Verification, events: int, read_s: float, check_
         typer.echo(f"pending: {name} round {round_no}: seq {seq} not compensated yet")
     for name, round_no in result.unsettled:
         typer.echo(f"not settled yet: {name} round {round_no}")
+    if result.violations:
+        typer.echo(f"log invariants: {len(result.violations)} broken")
+        for f in sorted(result.violations, key=lambda f: (f.table, f.seq)):
+            typer.echo(f"  VIOLATION {_finding(f)}")
+    else:
+        typer.echo("log invariants: none broken")
     total = read_s + check_s
     rate = result.wagers / check_s if check_s > 0 else 0.0
     overall = result.wagers / total if total > 0 else 0.0
     typer.echo(
         f"verified {result.rounds} rounds, {result.wagers} wagers from {events} events:"
-        f" {len(result.mismatches)} mismatched rounds; read {read_s:.2f} s, re-settled in"
+        f" {len(result.mismatches)} mismatched rounds, {len(result.violations)} log invariant"
+        f" violations; read {read_s:.2f} s, re-settled and checked in"
         f" {check_s:.2f} s ({rate:,.0f} wagers/s; {overall:,.0f} wagers/s with the read)"
     )
+
+
+def _verification_json(result: Verification, events: int, read_s: float, check_s: float) -> str:
+    mismatches = [
+        {
+            "table": audit.table,
+            "round": audit.round,
+            "problems": audit.problems,
+            "wagers": [
+                {
+                    "slip_id": c.key[0],
+                    "index": c.key[1],
+                    "recorded": c.final.returned if c.final else None,
+                    "settled": c.settled.returned if c.settled else None,
+                    "recomputed": c.expected_final.returned if c.expected_final else None,
+                }
+                for c in audit.mismatches
+            ],
+        }
+        for audit in result.mismatches
+    ]
+    document = {
+        "ok": result.ok,
+        "events": events,
+        "rounds": result.rounds,
+        "wagers": result.wagers,
+        "mismatches": mismatches,
+        "undecodable": [{"table": t, "seq": s} for t, s in result.undecodable],
+        "pending": [{"table": t, "round": r, "seq": s} for t, r, s in result.pending],
+        "unsettled": [{"table": t, "round": r} for t, r in result.unsettled],
+        "violations": sorted(result.violations, key=lambda f: (f.table, f.seq)),
+        "read_seconds": round(read_s, 3),
+        "check_seconds": round(check_s, 3),
+    }
+    return msgspec.json.encode(document).decode()

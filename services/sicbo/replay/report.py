@@ -1,5 +1,7 @@
-"""A dispute report for one round, from the log only: its history and every wager's result
-as recorded next to the recomputation (pure; the CLI renders it as a table or JSON)."""
+"""A dispute report for one round, from the log only: its history, every wager's result as
+recorded next to the recomputation, and the findings of the log's invariants in the round
+(:mod:`.invariants`, checked over the table's whole log; pure: the CLI renders it as a table or
+JSON)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ from datetime import datetime
 import msgspec
 
 from sicbo.replay.audit import RoundAudit, WagerCheck, audit_round
+from sicbo.replay.findings import Finding
 from sicbo.replay.history import Stored, read_tables
+from sicbo.replay.invariants import check_log
 from sicbo_contracts.base import DECODE_ERRORS, Actor, Dice
 from sicbo_contracts.subjects import parse_event_subject, round_history, subject_matches
 
@@ -60,10 +64,13 @@ class RoundReport(msgspec.Struct, frozen=True, kw_only=True):
     wagers: list[WagerRow]
     #: 004: the round was cancelled after its result (this RoundCancelled seq) and refunded.
     voided_by: int | None = None
+    #: Violations of the log's invariants by the events of this round (on its subjects).
+    invariants: list[Finding] = msgspec.field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return self.status != MISMATCH
+        """The record matches its replay and the round's events break no invariant."""
+        return self.status != MISMATCH and not self.invariants
 
 
 class _Head(msgspec.Struct):
@@ -116,12 +123,13 @@ def round_report(stored: Sequence[Stored], table: str, round_no: int) -> RoundRe
     """Replay ``round_no`` of ``table`` from ``stored`` (the table's log, in stream order)."""
     history = read_tables(stored, table).get(table)
     rows = history_rows(stored, table, round_no)
+    found = [f for f in check_log(stored, table).get(table, []) if f.round == round_no]
     if history is None or history.log.facts(round_no) is None:
-        return _empty(table, round_no, "NOT STARTED", rows)
+        return _empty(table, round_no, "NOT STARTED", rows, found)
     audit: RoundAudit = audit_round(history.log, round_no, history.settlement(round_no))
     summary = audit.summary
     if summary is None:
-        report = _empty(table, round_no, "NOT SETTLED", rows)
+        report = _empty(table, round_no, "NOT SETTLED", rows, found)
         return msgspec.structs.replace(report, problems=audit.problems)
     wagers = [_row(c) for c in audit.checks]
     returned = sum(w.recorded for w in wagers)
@@ -144,10 +152,13 @@ def round_report(stored: Sequence[Stored], table: str, round_no: int) -> RoundRe
         history=rows,
         wagers=wagers,
         voided_by=audit.voided_by,
+        invariants=found,
     )
 
 
-def _empty(table: str, round_no: int, status: str, rows: list[HistoryRow]) -> RoundReport:
+def _empty(
+    table: str, round_no: int, status: str, rows: list[HistoryRow], found: list[Finding]
+) -> RoundReport:
     return RoundReport(
         table=table,
         round=round_no,
@@ -165,4 +176,5 @@ def _empty(table: str, round_no: int, status: str, rows: list[HistoryRow]) -> Ro
         pending_corrections=[],
         history=rows,
         wagers=[],
+        invariants=found,
     )

@@ -1,10 +1,17 @@
-"""Re-settle every settled round of the log and compare (pure; the CLI times and prints it).
+"""Re-settle every settled round of the log and compare, and check the log's own invariants
+(pure; the CLI times and prints it).
 
 The whole log is read once and folded per table in memory; each round is recomputed from the
 facts as of its settlement and its stored wager results compared byte for byte with the
 recomputation's, falling back to a wager-by-wager comparison only where something differs.
 Tables are independent, so :func:`verify_parallel` spreads them over worker processes (forked:
 they inherit the log already read, nothing is copied to them).
+
+The log's invariants (:mod:`.invariants`: no slip outside betting, each event on its owner's
+subject by a role that writes it, no round before the last was settled and completed, every
+wager settled once, corrections and compensations chained to what they follow) are checked over
+the same events, table by table; each violation is a :class:`~.findings.Finding` and fails
+the verification like a mismatch.
 """
 
 from __future__ import annotations
@@ -15,7 +22,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from sicbo.replay.audit import RoundAudit, audit_round
+from sicbo.replay.findings import Finding
 from sicbo.replay.history import Stored, read_tables
+from sicbo.replay.invariants import check_log
 from sicbo_contracts.subjects import table_of
 
 
@@ -27,18 +36,21 @@ class Verification:
     pending: list[tuple[str, int, int]] = field(default_factory=list)  # table, round, seq
     unsettled: list[tuple[str, int]] = field(default_factory=list)  # ended, no settlement
     undecodable: list[tuple[str, int]] = field(default_factory=list)  # table, seq
+    violations: list[Finding] = field(default_factory=list)  # of the log's invariants
 
     @property
     def ok(self) -> bool:
-        return not self.mismatches and not self.undecodable
+        return not self.mismatches and not self.undecodable and not self.violations
 
 
 def verify(
     stored: Iterable[Stored], *, table: str | None = None, since: datetime | None = None
 ) -> Verification:
-    """Verify every settled round (of ``table``; settled at or after ``since``)."""
+    """Verify every settled round (of ``table``; settled at or after ``since``), and the log's
+    invariants (violations stored at or after ``since``; the checks fold the whole log)."""
+    events = stored if isinstance(stored, Sequence) else list(stored)
     result = Verification()
-    for name, history in read_tables(stored, table).items():
+    for name, history in read_tables(events, table).items():
         result.undecodable.extend((name, seq) for seq in history.undecodable)
         for round_no in sorted(set(history.log.rounds()) | set(history.settlements)):
             recorded = history.settlement(round_no)
@@ -58,6 +70,8 @@ def verify(
             result.pending.extend((name, round_no, seq) for seq in audit.pending)
             if not audit.ok:
                 result.mismatches.append(audit)
+    for found in check_log(events, table).values():
+        result.violations += [f for f in found if since is None or f.time >= since]
     return result
 
 
@@ -70,6 +84,7 @@ def merge(parts: Iterable[Verification]) -> Verification:
         total.pending.extend(part.pending)
         total.unsettled.extend(part.unsettled)
         total.undecodable.extend(part.undecodable)
+        total.violations.extend(part.violations)
     return total
 
 

@@ -82,7 +82,13 @@ def two_tables(tamper: bool) -> list[Stored]:
         other.settle_events[-1] = (seq, aggregate, msgspec.structs.replace(summary, staked=1))
     # Same sequences in both (each table's own log is what counts): interleaved like a stream.
     second = [
-        Stored(e.seq, e.subject.replace(".T1.", ".T2.", 1), e.data, e.time) for e in other.stored()
+        Stored(
+            e.seq,
+            e.subject.replace(".T1.", ".T2.", 1),
+            e.data.replace(b'"table":"T1"', b'"table":"T2"', 1),
+            e.time,
+        )
+        for e in other.stored()
     ]
     return sorted(first + second, key=lambda e: e.seq)
 

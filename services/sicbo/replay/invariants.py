@@ -1,0 +1,241 @@
+"""The log's own invariants, checked over each table's stored events in log order (pure).
+
+The settlement audit (:mod:`.audit`) re-computes what was paid from the facts in the log; it
+cannot tell facts that no service would have stored. These checks can (DESIGN.md "Replay and
+money": replay proves the log, not only the payouts). Each reads only the stored events, never
+the NATS accounts or the server's guards, so a forged event is caught wherever it came from:
+
+1. ``betting`` (000 §3.9, §5.1; 004): a slip is placed, changed or withdrawn, or a carried
+   slip's choice made (002/2004 art. 3(4)), only where wager intake takes it: the table open
+   and not suspended, the event's round the current one, betting opened and not closed, before
+   an online countdown's ``closes_at``. Asked of wager intake's own guard
+   (:func:`sicbo.wagers.guards.betting_round`) on its state of the lifecycle as of that event;
+2. ``subject``, ``contract``: an event of a known type, on its owner's aggregate
+   (:data:`.owners.OWNER`), its subject naming the event's own table, round (0 for a table-level
+   event) and type token;
+3. ``role``: its actor's role one that writes it (:data:`sicbo_contracts.writers.WRITTEN_BY`);
+4. ``round-order`` (002 art. 4): a round starts only when the lifecycle would start it, asked of
+   its own :func:`sicbo.lifecycle.rounds.start_round` on its state as of that event (the
+   previous round completed, the next number, the table open, not suspended, three tumbles),
+   and a round is completed only after it is settled;
+5. ``settlement``: settled only after an outcome, by one RoundSettled, each wager in one part
+   (whether the parts pay every standing wager, and pay it right, is the audit's);
+6. ``chain``: a correction starts from the result in effect (GLI-19 §4.18.4), an adjustment
+   names a stored correction of its round, a void a stored cancellation of its round (004),
+   an illumination a stored result of its round with its dice (000 §2.3).
+
+Checks 5 and 6, and the completion's half of 4, are :class:`~.ledger.Ledger`'s.
+
+A round with an outcome and no settlement yet is not a finding: the service may be behind
+(verify lists it as not settled yet).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sicbo.decider import Refused
+from sicbo.game.errors import GameError
+from sicbo.lifecycle.evolve import evolve as lifecycle_evolve
+from sicbo.lifecycle.rounds import start_round
+from sicbo.lifecycle.state import LifecycleState
+from sicbo.lifecycle.state import initial_state as lifecycle_initial
+from sicbo.replay.findings import BETTING, CONTRACT, ROLE, ROUND_ORDER, SUBJECT, Finding
+from sicbo.replay.history import Stored
+from sicbo.replay.ledger import Ledger
+from sicbo.replay.owners import OWNER, TAG_OF, read_event
+from sicbo.wagers.guards import betting_round
+from sicbo.wagers.state import WagerState
+from sicbo.wagers.state import evolve as wagers_evolve
+from sicbo.wagers.state import initial_state as wagers_initial
+from sicbo_contracts.lifecycle import RoundStarted, StartRound
+from sicbo_contracts.subjects import (
+    TABLE_ROUND,
+    Aggregate,
+    EventSubject,
+    parse_event_subject,
+    table_of,
+    token,
+)
+from sicbo_contracts.wagers import CarriedSlipChosen, SlipChanged, SlipPlaced, SlipWithdrawn
+from sicbo_contracts.writers import WRITTEN_BY
+
+__all__ = ["TableChecks", "check_log"]
+
+
+def check_log(stored: Iterable[Stored], table: str | None = None) -> dict[str, list[Finding]]:
+    """The findings of every table of ``stored`` (only ``table``, if given), in log order."""
+    tables: dict[str, TableChecks] = {}
+    for e in stored:
+        parsed = parse_event_subject(e.subject)
+        name = parsed.table if parsed is not None else table_of(e.subject) or ""
+        if table is not None and name != table:
+            continue
+        checks = tables.get(name)
+        if checks is None:
+            checks = tables[name] = TableChecks(name)
+        checks.see(e, parsed)
+    return {name: checks.findings for name, checks in tables.items()}
+
+
+_SLIPS = (SlipPlaced, SlipChanged, SlipWithdrawn, CarriedSlipChosen)
+
+
+def _slip_event(event: SlipPlaced | SlipChanged | SlipWithdrawn | CarriedSlipChosen) -> str:
+    slip = f"slip {event.slip_id} of {event.player}"
+    if isinstance(event, CarriedSlipChosen):
+        return f"the choice to {event.choice.value} carried {slip}, stored in round {event.round}"
+    done = {SlipPlaced: "placed", SlipChanged: "changed", SlipWithdrawn: "withdrawn"}
+    return f"{slip} {done[type(event)]} in round {event.round}"
+
+
+def _a(role: str) -> str:
+    return f"{'an' if role[0] in 'aeiou' else 'a'} {role}"
+
+
+@dataclass
+class _Here:
+    """The event being checked: where a finding points."""
+
+    seq: int = 0
+    time: datetime = datetime.min
+    round: int = 0
+    event: str = ""
+
+
+@dataclass
+class TableChecks:
+    """The checks of one table, folded event by event (:meth:`see`) in log order."""
+
+    table: str
+    findings: list[Finding] = field(default_factory=list)
+    #: The lifecycle decider's state (002 art. 4) and wager intake's view of the lifecycle
+    #: (000 §3.9), each folded with its own ``evolve``.
+    lifecycle: LifecycleState = field(init=False)
+    betting: WagerState = field(init=False)
+    ledger: Ledger = field(init=False)  # checks 5 and 6
+    _here: _Here = field(default_factory=_Here)
+
+    def __post_init__(self) -> None:
+        self.lifecycle = lifecycle_initial(self.table)
+        self.betting = wagers_initial(self.table)
+        self.ledger = Ledger(self.find)
+
+    def find(self, check: str, message: str) -> None:
+        h = self._here
+        self.findings.append(
+            Finding(
+                seq=h.seq,
+                table=self.table,
+                round=h.round,
+                check=check,
+                event=h.event,
+                message=message,
+                time=h.time,
+            )
+        )
+
+    def see(self, stored: Stored, parsed: EventSubject | None) -> None:
+        """Check one stored message, then fold it."""
+        event, why = read_event(stored.data)
+        tag = TAG_OF[type(event)] if event is not None else ""
+        in_round = getattr(event, "round", None) or TABLE_ROUND
+        self._here = _Here(
+            seq=stored.seq,
+            time=stored.time,
+            round=parsed.round if parsed is not None else in_round,
+            event=tag or (parsed.token if parsed else "?"),
+        )
+        if parsed is None:
+            self.find(
+                SUBJECT,
+                f"stored on {stored.subject}, which is not an event subject of the floor"
+                " (sicbo.evt.<table>.<aggregate>.<round>.<event-type>)",
+            )
+        if event is None:
+            self.find(CONTRACT, f"the stored message cannot be read as an event: {why}")
+            return
+        if parsed is not None:
+            self._subject(parsed, event, tag, in_round)
+        roles = WRITTEN_BY.get(tag, frozenset())
+        if event.actor.role not in roles:
+            names = " or ".join(_a(r.value) for r in sorted(roles)) or "no one"
+            self.find(
+                ROLE,
+                f"{tag} records {event.actor.id!r} acting as {_a(event.actor.role.value)}:"
+                f" only {names} writes it (the deciders' role checks, DESIGN.md Roles)",
+            )
+        self._fold(stored.seq, event, tag)
+
+    def _subject(self, parsed: EventSubject, event: Any, tag: str, in_round: int) -> None:
+        owner = OWNER[tag]
+        if parsed.aggregate is not owner:
+            self.find(
+                SUBJECT,
+                f"{tag} is an event of the {owner.value} aggregate, stored on"
+                f" {parsed.aggregate.value}: only the owner's service appends it",
+            )
+        if parsed.token != token(tag):
+            self.find(
+                SUBJECT,
+                f"the subject's type token {parsed.token!r} is not the event's own type"
+                f" {tag} ({token(tag)!r})",
+            )
+        if parsed.table != event.table:
+            self.find(SUBJECT, f"the subject names table {parsed.table}, the event {event.table}")
+        if parsed.round != in_round:
+            self.find(
+                SUBJECT,
+                f"the subject names round {parsed.round}, the event round {in_round}"
+                " (round 0 for a table-level event)",
+            )
+
+    def _fold(self, seq: int, event: Any, tag: str) -> None:
+        if isinstance(event, _SLIPS):
+            self._betting(event)
+        elif isinstance(event, RoundStarted):
+            self._start(event)
+        self.ledger.see(seq, event)
+        if OWNER[tag] is Aggregate.LIFECYCLE:
+            self.lifecycle = lifecycle_evolve(self.lifecycle, event)
+            self.betting = wagers_evolve(self.betting, event)
+
+    # -- 1. no wager outside betting (000 §3.9) ---------------------------------------------
+
+    def _betting(self, event: SlipPlaced | SlipChanged | SlipWithdrawn | CarriedSlipChosen) -> None:
+        try:
+            betting_round(self.betting, event.round, event.at)
+        except Refused as refused:
+            self.find(
+                BETTING,
+                f"{_slip_event(event)}, which wager intake refuses:"
+                f" {refused.reason.removeprefix('round: ')}",
+            )
+
+    # -- 4. no round before the last was settled and completed (002 art. 4) -------------------
+
+    def _start(self, event: RoundStarted) -> None:
+        start = StartRound(
+            command_id="replay",
+            table=self.table,
+            actor=event.actor,
+            round=event.round,
+            tumbles=event.tumbles,
+        )
+        try:
+            start_round(self.lifecycle, start, event.at)
+        except Refused as refused:
+            if refused.code != "forbidden":  # the actor's role is check 3's
+                self.find(
+                    ROUND_ORDER,
+                    f"round {event.round} is started where the lifecycle refuses to start it:"
+                    f" {refused.reason}",
+                )
+        except GameError as error:  # a table opened under a profile no decider knows
+            self.find(
+                ROUND_ORDER,
+                f"round {event.round} is started where the lifecycle cannot start it: {error}",
+            )
