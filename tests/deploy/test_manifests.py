@@ -489,11 +489,13 @@ def test_the_gateway_takes_its_secret_and_operator_list_from_secrets(
     spec = of_kind(docs, "Deployment")[GATEWAY]["spec"]["template"]["spec"]
     (container,) = spec["containers"]
     env = {e["name"]: e for e in container["env"]}
-    # The cookie-signing secret: from a Secret every replica reads, never a literal.
-    assert env["SICBO_GATEWAY_SECRET"] == {
-        "name": "SICBO_GATEWAY_SECRET",
-        "valueFrom": {"secretKeyRef": {"name": GATEWAY_SECRET, "key": "session-secret"}},
-    }
+    # Sessions are the replica's own (server-side): no cookie-signing secret is shared.
+    assert "SICBO_GATEWAY_SECRET" not in env
+    if overlay == "production":  # the floor's own origin, the ingress's forwarded address
+        args = container["args"]
+        assert "--https-only" in args
+        assert any(a.startswith("--origin=https://") for a in args)
+        assert any(a.startswith("--forwarded-allow-ips=") for a in args)
     # The operator list: a file of the mounted Secret (not subPath: it may be replaced).
     operators = Path(env["SICBO_OPERATORS"]["value"])
     mounts = {m["mountPath"]: m for m in container["volumeMounts"]}
@@ -523,4 +525,10 @@ def test_production_reaches_the_gateway_over_https_only(rendered: dict[str, list
         assert rule["host"] in hosts, "a host served without TLS"
         for path in rule["http"]["paths"]:
             assert path["backend"]["service"] == {"name": GATEWAY, "port": {"name": "http"}}
+    # Sessions are the replica's own: the Ingress keeps a browser on one replica, by a cookie
+    # as guarded as the session's own.
+    notes = ingress["metadata"]["annotations"]
+    assert notes["nginx.ingress.kubernetes.io/affinity"] == "cookie"
+    assert notes["nginx.ingress.kubernetes.io/session-cookie-secure"] == "true"
+    assert notes["nginx.ingress.kubernetes.io/session-cookie-samesite"] == "Strict"
     assert not of_kind(rendered["dev"], "Ingress")

@@ -23,7 +23,7 @@ from sicbo.gateway.changes import ChangeHub
 from sicbo.gateway.floor import GatewayFloor
 from sicbo.gateway.http import ApiError
 from sicbo.infra.nats_auth import connect_options
-from sicbo.infra.nats_urls import servers
+from sicbo.infra.nats_urls import redacted, servers
 from sicbo_contracts.subjects import GATEWAY_INBOX, service_ping
 
 log = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ class Connection:
         self.hub.set(ChangeHub(self._nc))
         await self._nc.subscribe(service_ping("gateway"), cb=self._pong)
         await self._nc.flush()
-        log.info("gateway connected to %s", url)
+        log.info("gateway connected to %s", redacted(url))
         try:
             yield
         finally:
