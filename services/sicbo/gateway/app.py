@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 
 from sicbo.gateway.commands import CommandRoutes
 from sicbo.gateway.connection import Connection
-from sicbo.gateway.http import STATIC, guarded, page
+from sicbo.gateway.http import STATIC, guarded, not_found, page
 from sicbo.gateway.live import LiveRoutes
 from sicbo.gateway.operators import Operator
 from sicbo.gateway.origin import SameOrigin
@@ -72,7 +72,12 @@ def create_gateway(settings: Settings) -> Starlette:
     same_origin = Middleware(
         SameOrigin, allowed=settings.allowed_origins, https_only=settings.https_only
     )
-    return Starlette(routes=routes, middleware=[same_origin], lifespan=connection.lifespan)
+    return Starlette(
+        routes=routes,
+        middleware=[same_origin],
+        lifespan=connection.lifespan,
+        exception_handlers={404: not_found, 405: not_found},
+    )
 
 
 def _pages() -> list[BaseRoute]:

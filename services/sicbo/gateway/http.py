@@ -5,6 +5,7 @@ static pages."""
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from importlib import resources
 from pathlib import Path
@@ -14,12 +15,14 @@ import msgspec
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
+from sicbo.eventstore.errors import StoreError
 from sicbo.gateway.floor import GatewayFloor, Unavailable
 from sicbo_contracts.base import tag_of
 from sicbo_contracts.replies import Rejected
 
 #: A slip of 200 wagers (the contract's most) is about 10 KiB.
 MAX_BODY = 64 * 1024
+log = logging.getLogger(__name__)
 STATIC = Path(str(resources.files("sicbo.gateway").joinpath("static")))
 ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _encode = msgspec.json.Encoder().encode
@@ -118,6 +121,23 @@ def guarded(
         except ApiError as err:
             return error(err.status, err.code, err.reason, err.field, err.headers)
         except Unavailable as err:
-            return error(503, "unavailable", str(err))
+            return error(503, "unavailable", str(err), headers=RETRY_SOON)
+        except (StoreError, TimeoutError) as err:  # the log did not answer (in time)
+            reason = f"the floor's log did not answer ({err}); ask again in a moment"
+            return error(503, "unavailable", reason, headers=RETRY_SOON)
+        except Exception as err:  # a bug: an answer all the same, and the trace in the log
+            log.exception("%s %s failed", request.method, request.url.path)
+            return error(500, "internal", f"the gateway failed on this request ({err!r})")
 
     return guarded
+
+
+#: What a 503 tells the page: the floor is starting or busy, try again shortly.
+RETRY_SOON = {"Retry-After": "1"}
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    """Unknown paths and methods answer JSON too, saying which."""
+    status = getattr(exc, "status_code", 404)
+    what = "no such path" if status == 404 else f"{request.method} is not allowed here"
+    return error(status, "not-found" if status == 404 else "method", f"{what}: {request.url.path}")
