@@ -144,12 +144,13 @@ def corrections_due(
 
 def due(state: SettlementState, round_no: int) -> Due | None:
     """What the round needs next, or None when nothing (no outcome yet, or all done)."""
-    facts = state.log.facts(round_no)
-    if facts is None or not facts.ended:
-        return None
     paid = state.paid_for(round_no)
     summary = paid.summary
     if summary is None:
+        # The facts fold every standing wager: worked out only when a settlement is due.
+        facts = state.log.facts(round_no)
+        if facts is None or not facts.ended:
+            return None
         return Settle(facts)
     cancelled = void_due(state.log, round_no, summary)
     if cancelled is not None:

@@ -178,8 +178,6 @@ class Settler:
             state = await self._state(table, seq or 0)
             if parsed.token in PREFETCH_ON:
                 return
-            if state.log.facts(round_no) is None:
-                log.warning("%s on %s: round %s has not started", parsed.token, table, round_no)
             for _ in range(MAX_STEPS):
                 step = due(state, round_no)
                 if step is None:
