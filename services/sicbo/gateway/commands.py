@@ -30,7 +30,7 @@ from sicbo.gateway.operators import Operator
 from sicbo.gateway.sessions import Sessions
 from sicbo.shell.codec import invalid_input
 from sicbo_contracts.access import may_send
-from sicbo_contracts.base import Role
+from sicbo_contracts.base import DECODE_ERRORS, Role
 from sicbo_contracts.dice import DiceCommand
 from sicbo_contracts.lifecycle import LifecycleCommand
 from sicbo_contracts.wagers import WagerCommand
@@ -58,9 +58,9 @@ class CommandRoutes:
     async def _forward(self, body: dict[str, Any]) -> Response:
         try:
             cmd = _command.decode(json.dumps(body).encode())
-        except msgspec.DecodeError as err:
+        except DECODE_ERRORS as err:
             rejected = invalid_input(err, body.get("command_id"))
-            return error(400, rejected.code, rejected.reason, rejected.field)
+            return error(400, rejected.code, rejected.reason, field=rejected.field)
         return reply_response(await self.floor.get().send(cmd))
 
     def routes(self, api: str) -> list[BaseRoute]:

@@ -29,6 +29,8 @@ _encode = msgspec.json.Encoder().encode
 
 
 class ApiError(Exception):
+    """A refusal of the HTTP API: its status, a stable code, a reason for people, the field."""
+
     def __init__(
         self,
         status: int,
@@ -41,16 +43,14 @@ class ApiError(Exception):
         self.status, self.code, self.reason, self.field = status, code, reason, field
         self.headers = headers
 
+    def response(self) -> JSONResponse:
+        body = {"code": self.code, "reason": self.reason, "field": self.field}
+        return JSONResponse(body, status_code=self.status, headers=self.headers)
 
-def error(
-    status: int,
-    code: str,
-    reason: str,
-    field: str | None = None,
-    headers: Mapping[str, str] | None = None,
-) -> JSONResponse:
-    body = {"code": code, "reason": reason, "field": field}
-    return JSONResponse(body, status_code=status, headers=headers)
+
+def error(status: int, code: str, reason: str, **more: Any) -> JSONResponse:
+    """An error answer (``field=``, ``headers=`` as :class:`ApiError` takes them)."""
+    return ApiError(status, code, reason, **more).response()
 
 
 def json_response(value: Any, status: int = 200) -> Response:
@@ -119,7 +119,7 @@ def guarded(
         try:
             return await handler(request)
         except ApiError as err:
-            return error(err.status, err.code, err.reason, err.field, err.headers)
+            return err.response()
         except Unavailable as err:
             return error(503, "unavailable", str(err), headers=RETRY_SOON)
         except (StoreError, TimeoutError) as err:  # the log did not answer (in time)

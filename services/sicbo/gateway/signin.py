@@ -53,9 +53,7 @@ class SessionRoutes:
     async def sign_out(self, request: Request) -> Response:
         # Tables taken over stay taken: a second person may be about to confirm a result at
         # this very terminal (second-person confirmation). "Hand back" releases them.
-        response = JSONResponse(_SIGNED_OUT)
-        self.sessions.close(request, response, Kind.OPERATOR)
-        return response
+        return self._signed_out(request, Kind.OPERATOR)
 
     async def revoke(self, request: Request) -> Response:
         """Every session of an operator, on every replica: a supervisor's for anyone, anyone's
@@ -110,9 +108,7 @@ class SessionRoutes:
         return response
 
     async def display_sign_out(self, request: Request) -> Response:
-        response = JSONResponse(_SIGNED_OUT)
-        self.sessions.close(request, response, Kind.DISPLAY)
-        return response
+        return self._signed_out(request, Kind.DISPLAY)
 
     # ---- players ----------------------------------------------------------------------------
 
@@ -136,8 +132,12 @@ class SessionRoutes:
         return response
 
     async def player_sign_out(self, request: Request) -> Response:
+        return self._signed_out(request, Kind.PLAYER)
+
+    def _signed_out(self, request: Request, kind: Kind) -> Response:
+        """The session of that kind ended here and its cookie cleared."""
         response = JSONResponse(_SIGNED_OUT)
-        self.sessions.close(request, response, Kind.PLAYER)
+        self.sessions.close(request, response, kind)
         return response
 
     def routes(self) -> list[BaseRoute]:

@@ -112,22 +112,36 @@ class Ledger:
                 self.cancellations[seq] = round_no
             case SettlementAdjusted(round=round_no, correction_seq=named):
                 if self.corrections.get(named) != round_no:
-                    self.find(
-                        CHAIN,
-                        f"the adjustment of round {round_no} names the correction at seq"
-                        f" {named}, which is no ResultCorrected of round {round_no} stored"
-                        " before it (GLI-19 §4.18.4)",
+                    self._unchained(
+                        "adjustment",
+                        "correction",
+                        "ResultCorrected",
+                        round_no,
+                        named,
+                        "GLI-19 §4.18.4",
                     )
             case SettlementVoided(round=round_no, cancel_seq=named):
                 if self.cancellations.get(named) != round_no:
-                    self.find(
-                        CHAIN,
-                        f"the void of round {round_no} names the cancellation at seq {named},"
-                        f" which is no RoundCancelled of round {round_no} stored before it"
-                        ' (004 "Ralat Pengendalian")',
+                    self._unchained(
+                        "void",
+                        "cancellation",
+                        "RoundCancelled",
+                        round_no,
+                        named,
+                        '004 "Ralat Pengendalian"',
                     )
             case LayoutIlluminated() | IlluminationFault():
                 self._lit(event)
+
+    def _unchained(
+        self, what: str, answers: str, event_type: str, round_no: int, named: int, rule: str
+    ) -> None:
+        """A compensation that names no stored event of its round that it answers."""
+        self.find(
+            CHAIN,
+            f"the {what} of round {round_no} names the {answers} at seq {named}, which is no"
+            f" {event_type} of round {round_no} stored before it ({rule})",
+        )
 
     def _corrected(self, round_no: int, before: Dice) -> None:
         in_effect = self.results.get(round_no)
