@@ -96,6 +96,15 @@ class FloorFigures:
     verify: VerifyFigure
 
 
+async def provision_and_start(nc: NATS, processes: list[ServiceProcess]) -> None:
+    """The floor's resources, then every process started and ready (in that order)."""
+    (await provision(nc)).raise_for_conflicts()
+    for proc in processes:
+        proc.start()
+    for proc in processes:
+        await proc.wait_ready()
+
+
 async def _ok(client: FloorClient, cmd: object) -> None:
     reply = await client.send(cmd)
     if not isinstance(reply, Accepted):
@@ -220,11 +229,7 @@ async def bench_floor() -> FloorFigures:
             for name in ("lifecycle", "dice", "wagers", "settlement")
         ]
         try:
-            (await provision(nc)).raise_for_conflicts()
-            for proc in processes:
-                proc.start()
-            for proc in processes:
-                await proc.wait_ready()
+            await provision_and_start(nc, processes)
             reference = await bench_raw_appends(server.url)
             client = FloorClient(nc)
             intake = await bench_intake(client)

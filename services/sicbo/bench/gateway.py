@@ -14,12 +14,11 @@ from pathlib import Path
 import httpx
 import nats
 
-from sicbo.bench.floor import DEALER, _finish, _ok, _open_round, percentile
+from sicbo.bench.floor import DEALER, _finish, _ok, _open_round, percentile, provision_and_start
 from sicbo.demo.client import FloorClient, new_id
 from sicbo.gateway.server_process import GatewayProcess
 from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess
-from sicbo.provisioning import provision
 from sicbo_contracts.lifecycle import (
     OpenBetting,
     StartRound,
@@ -103,11 +102,7 @@ async def bench_gateway(
         ]
         processes.append(gateway)
         try:
-            (await provision(nc)).raise_for_conflicts()
-            for proc in processes:
-                proc.start()
-            for proc in processes:
-                await proc.wait_ready()
+            await provision_and_start(nc, processes)
             client = FloorClient(nc)
             for round_no in range(1, rounds + 1):  # round 1 opens the table (cca-1992)
                 await _play(client, round_no)

@@ -13,6 +13,7 @@ import contextlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 
@@ -175,20 +176,15 @@ class SimulatedDealer:
         finally:
             self.control.playing = None
 
+    def _dealt(self, cls: Any, number: int, **fields: Any) -> Any:
+        """A command of the simulated dealer for round ``number``."""
+        name = cls.__name__.lower()
+        return cls(command_id=new_id(name), table=self.table, actor=DEALER, round=number, **fields)
+
     async def _play(self, number: int) -> None:
         table = self.table
-        await self._send(
-            StartRound(
-                command_id=new_id("start"),
-                table=table,
-                actor=DEALER,
-                round=number,
-                tumbles=self.rng.randint(3, 5),
-            )
-        )
-        await self._send(
-            OpenBetting(command_id=new_id("open"), table=table, actor=DEALER, round=number)
-        )
+        await self._send(self._dealt(StartRound, number, tumbles=self.rng.randint(3, 5)))
+        await self._send(self._dealt(OpenBetting, number))
         paytable = (await self.client.lifecycle(table)).round
         assert paytable is not None
         await self.players.place_slips(number, paytable.paytable)
@@ -196,22 +192,12 @@ class SimulatedDealer:
             await self._wait_phase(number, Phase.BETTING_CLOSED)  # the countdown closes it
         else:
             await asyncio.sleep(self.betting_seconds)
-            await self._send(
-                CloseBetting(command_id=new_id("close"), table=table, actor=DEALER, round=number)
-            )
-        await self._send(
-            Uncover(command_id=new_id("uncover"), table=table, actor=DEALER, round=number)
-        )
+            await self._send(self._dealt(CloseBetting, number))
+        await self._send(self._dealt(Uncover, number))
         if self.rng.randrange(self.no_result_every) == 0:
+            reason = NoResultReason.DICE_NOT_FLAT
             await self._send(
-                DeclareNoResult(
-                    command_id=new_id("noresult"),
-                    table=table,
-                    actor=DEALER,
-                    round=number,
-                    reason=NoResultReason.DICE_NOT_FLAT,
-                    detail="two dice stacked",
-                )
+                self._dealt(DeclareNoResult, number, reason=reason, detail="two dice stacked")
             )
         else:
             dice = (self.rng.randint(1, 6), self.rng.randint(1, 6), self.rng.randint(1, 6))

@@ -35,7 +35,14 @@ from __future__ import annotations
 from datetime import datetime
 
 from sicbo.decider import refuse, require_role, stamp
-from sicbo.dice.guards import as_roll, capturable_round, current_round, pending_entry, show_dice
+from sicbo.dice.guards import (
+    as_roll,
+    capturable_round,
+    current_round,
+    pending_entry,
+    require_second_person,
+    show_dice,
+)
 from sicbo.dice.state import DiceState, RoundState, evolve, fold, initial_state
 from sicbo.game.dice import total
 from sicbo_contracts.base import Role
@@ -113,12 +120,7 @@ def _confirm(
             f"round {current.number}'s result is held: the entry {show_dice(entry.dice)} and the"
             f" reading {reading} disagree; a supervisor must resolve it (ResolveHeldResult)"
         )
-    if state.second_person_confirmation and command.actor.id == entry.by:
-        refuse(
-            f"table {state.table} requires a second person to confirm the dice:"
-            f" {entry.by!r} entered them, so someone else must confirm"
-            " (TableConfig.second_person_confirmation)"
-        )
+    require_second_person(state, command.actor.id, entry.by, "someone else must confirm")
     entered = as_roll(entry.dice)
     if current.reading is not None and as_roll(current.reading) != entered:
         # Two sources disagree: nothing is settled until a supervisor looks at the dice.
@@ -162,12 +164,9 @@ def _resolve(state: DiceState, command: ResolveHeldResult, at: datetime) -> Resu
             " only a result held because the reader and the entry disagree is resolved"
         )
     entry = pending_entry(current)
-    if state.second_person_confirmation and command.actor.id == entry.by:
-        refuse(
-            f"table {state.table} requires a second person to confirm the dice:"
-            f" {entry.by!r} entered them, so another supervisor must resolve the hold"
-            " (TableConfig.second_person_confirmation)"
-        )
+    require_second_person(
+        state, command.actor.id, entry.by, "another supervisor must resolve the hold"
+    )
     roll = as_roll(command.dice)
     return ResultConfirmed(
         **stamp(command, at),

@@ -61,3 +61,14 @@ def as_roll(dice: Dice) -> Roll:
 
 def show_dice(dice: Dice) -> str:
     return "-".join(str(d) for d in dice)
+
+
+def require_second_person(state: DiceState, actor_id: str, entered_by: str, who: str) -> None:
+    """000 §5.4 where the table asks for it: the person who entered the dice does not confirm
+    them (``TableConfig.second_person_confirmation``)."""
+    if state.second_person_confirmation and actor_id == entered_by:
+        refuse(
+            f"table {state.table} requires a second person to confirm the dice:"
+            f" {entered_by!r} entered them, so {who}"
+            " (TableConfig.second_person_confirmation)"
+        )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from sicbo.game.dice import make_roll
 from sicbo.game.evaluation import winning_bets
@@ -52,50 +53,31 @@ def verdict(
 ) -> IlluminationEvent:
     """The layout lit as expected, or a fault. ``lit=None``: no report came in time."""
     want = list(expected)
+    common: dict[str, Any] = {
+        "table": table,
+        "actor": actor,
+        "at": at,
+        "round": round_no,
+        "dice": dice,
+        "source_seq": source_seq,
+    }
     if lit is None:
         return IlluminationFault(
-            table=table,
-            actor=actor,
-            at=at,
-            round=round_no,
-            dice=dice,
-            expected=want,
-            missing=want,
-            extra=[],
-            timed_out=True,
-            detail=why_no_report,
-            source_seq=source_seq,
+            expected=want, missing=want, extra=[], timed_out=True, detail=why_no_report, **common
         )
     wanted, shown = set(want), set(lit)
     missing = [s for s in want if s not in shown]
     extra = sorted(shown - wanted)
     if not missing and not extra:
-        return LayoutIlluminated(
-            table=table,
-            actor=actor,
-            at=at,
-            round=round_no,
-            dice=dice,
-            spots=want,
-            source_seq=source_seq,
-        )
+        return LayoutIlluminated(spots=want, **common)
     parts = []
     if missing:
         parts.append(f"not lit: {', '.join(missing)}")
     if extra:
         parts.append(f"lit but not winning: {', '.join(extra)}")
+    detail = "; ".join(parts)
     return IlluminationFault(
-        table=table,
-        actor=actor,
-        at=at,
-        round=round_no,
-        dice=dice,
-        expected=want,
-        missing=missing,
-        extra=extra,
-        timed_out=False,
-        detail="; ".join(parts),
-        source_seq=source_seq,
+        expected=want, missing=missing, extra=extra, timed_out=False, detail=detail, **common
     )
 
 

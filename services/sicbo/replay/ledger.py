@@ -30,6 +30,13 @@ from sicbo_contracts.settlement import RoundSettled, SettlementAdjusted, Settlem
 OUTCOMES = (ResultConfirmed, NoResultDeclared, RoundInvalidated, RoundCancelled)
 
 
+#: A compensation -> what it answers, the event type that is, and the rule.
+_ANSWERED = {
+    "adjustment": ("correction", "ResultCorrected", "GLI-19 §4.18.4"),
+    "void": ("cancellation", "RoundCancelled", '004 "Ralat Pengendalian"'),
+}
+
+
 @dataclass
 class Ledger:
     find: Find
@@ -112,31 +119,16 @@ class Ledger:
                 self.cancellations[seq] = round_no
             case SettlementAdjusted(round=round_no, correction_seq=named):
                 if self.corrections.get(named) != round_no:
-                    self._unchained(
-                        "adjustment",
-                        "correction",
-                        "ResultCorrected",
-                        round_no,
-                        named,
-                        "GLI-19 §4.18.4",
-                    )
+                    self._unchained("adjustment", round_no, named)
             case SettlementVoided(round=round_no, cancel_seq=named):
                 if self.cancellations.get(named) != round_no:
-                    self._unchained(
-                        "void",
-                        "cancellation",
-                        "RoundCancelled",
-                        round_no,
-                        named,
-                        '004 "Ralat Pengendalian"',
-                    )
+                    self._unchained("void", round_no, named)
             case LayoutIlluminated() | IlluminationFault():
                 self._lit(event)
 
-    def _unchained(
-        self, what: str, answers: str, event_type: str, round_no: int, named: int, rule: str
-    ) -> None:
+    def _unchained(self, what: str, round_no: int, named: int) -> None:
         """A compensation that names no stored event of its round that it answers."""
+        answers, event_type, rule = _ANSWERED[what]
         self.find(
             CHAIN,
             f"the {what} of round {round_no} names the {answers} at seq {named}, which is no"

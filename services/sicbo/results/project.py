@@ -63,6 +63,12 @@ def winners(paytable: str, dice: Dice) -> list[str]:
     return [bet.id for bet in winning_bets(parse_paytable_ref(paytable), make_roll(dice))]
 
 
+def _rolled(paytable: str, dice: Dice) -> dict[str, Any]:
+    """The dice of a result, sorted as the feed shows them, their total and the winning bets."""
+    roll = make_roll(dice)
+    return {"dice": roll, "total": sum(roll), "winning_bets": winners(paytable, roll)}
+
+
 def round_result(
     event: SourceEvent, *, paytable: str, source_seq: int, published_at: datetime
 ) -> RoundResult:
@@ -77,23 +83,13 @@ def round_result(
     }
     match event:
         case ResultConfirmed(dice=dice):
-            roll = make_roll(dice)
-            return RoundResult(
-                status=ResultStatus.RESULT,
-                dice=roll,
-                total=sum(roll),
-                winning_bets=winners(paytable, roll),
-                **common,
-            )
+            return RoundResult(status=ResultStatus.RESULT, **_rolled(paytable, dice), **common)
         case ResultCorrected(before=before, after=after, reason=reason):
-            roll = make_roll(after)
             return RoundResult(
                 status=ResultStatus.CORRECTION,
-                dice=roll,
-                total=sum(roll),
-                winning_bets=winners(paytable, roll),
                 corrects=make_roll(before),
                 reason=reason,
+                **_rolled(paytable, after),
                 **common,
             )
         case NoResultDeclared(reason=no_result):
