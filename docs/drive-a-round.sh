@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Drive one round by hand against a running floor (start it with `sicbo run --no-demo`),
 # with the venv on PATH (`source .venv/bin/activate`).
-# Usage: NATS_URL=nats://127.0.0.1:4222 docs/drive-a-round.sh [TABLE]
+# Usage: NATS_URL=nats://127.0.0.1:4222 NATS_USER=floor \
+#   NATS_PASSWORD_FILE=$PWD/var/floor/secrets/floor.password docs/drive-a-round.sh [TABLE]
 set -euo pipefail
 T=${1:-hand-$(date +%s)}  # a new table each run: the floor keeps its data
 ID="$T-$(date +%s)"  # command ids are made by the client; a retry reuses them
 # Each command is sent as its actor's role (sicbo send says which, on stderr): the NATS user
-# (NATS_USER / NATS_PASSWORD_FILE, or none on a local server) must be allowed that role.
+# (NATS_USER / NATS_PASSWORD_FILE; `floor` may send as any) must be allowed that role.
 send() { sicbo send "$T" "$1"; }
 dealer='"actor": {"id": "dealer-7", "role": "dealer"}'
 

@@ -21,12 +21,36 @@ def run(
     demo: Annotated[
         bool, typer.Option("--demo/--no-demo", help="play the demo tables, or only serve")
     ] = True,
+    operators: Annotated[
+        Path | None,
+        typer.Option(envvar="SICBO_OPERATORS", help="the gateway's operator list (TOML)"),
+    ] = None,
+    demo_operators: Annotated[
+        bool,
+        typer.Option(
+            help="with --no-demo: the gateway signs in the demo operators (public PINs) and"
+            " players by a bare id, as the demo floor does; neither this nor --operators: no"
+            " gateway"
+        ),
+    ] = False,
 ) -> None:
     """Start nats-server, provision, start every service as a process and play a demo floor:
     one table per rule profile, simulated dealers and players; and the web gateway, whose
-    address it prints. Ctrl-C stops everything."""
+    address it prints. The server runs the floor's accounts (deploy/nats), each process as its
+    own user, with throwaway passwords in files of DATA/secrets (never printed). Ctrl-C stops
+    everything."""
     console = Console()
     try:
-        asyncio.run(run_floor(data_dir, port, console, demo=demo, web_port=web_port))
+        asyncio.run(
+            run_floor(
+                data_dir,
+                port,
+                console,
+                demo=demo,
+                web_port=web_port,
+                operators=operators,
+                demo_operators=demo_operators,
+            )
+        )
     except (KeyboardInterrupt, asyncio.CancelledError):
         console.print("floor stopped: services and nats-server ended")

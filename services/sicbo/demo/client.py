@@ -2,6 +2,7 @@
 the benchmarks and scripts; it speaks only NATS, as any client would."""
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -11,6 +12,7 @@ from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo.lifecycle.decider import LifecycleState, evolve, initial_state
 from sicbo.shell.follower import aggregate_follower
+from sicbo_contracts.base import Role
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
 from sicbo_contracts.replies import Reply
@@ -25,8 +27,16 @@ def new_id(prefix: str) -> str:
 
 
 class FloorClient:
-    def __init__(self, nc: NATS, *, timeout: float = 10.0) -> None:
+    """``nc`` reads the log and sends the commands; ``senders`` (a role: its connection) send
+    the commands of their role instead, each as a NATS user allowed to send as that role only
+    (``sicbo run``: the dealer's commands as ``dealer``, a player's through a user that may
+    send as a player)."""
+
+    def __init__(
+        self, nc: NATS, *, timeout: float = 10.0, senders: Mapping[Role, NATS] | None = None
+    ) -> None:
         self.nc = nc
+        self.senders = dict(senders or {})
         self.store = EventStore(nc, EVENT_STREAM)
         self.timeout = timeout
         # Each table's lifecycle caught up from the last sequence read, as the services do.
@@ -37,9 +47,8 @@ class FloorClient:
     async def send(self, cmd: Any) -> Reply:
         """To the owning service, on the subject of the sender the actor's role is: the NATS
         user this client connects as must be allowed to send as that role."""
-        msg = await self.nc.request(
-            command_subject(cmd), msgspec.json.encode(cmd), timeout=self.timeout
-        )
+        nc = self.senders.get(cmd.actor.role, self.nc)
+        msg = await nc.request(command_subject(cmd), msgspec.json.encode(cmd), timeout=self.timeout)
         reply: Reply = _reply.decode(msg.data)
         return reply
 

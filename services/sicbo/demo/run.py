@@ -1,6 +1,8 @@
 """``make run``: a local nats-server, the services as processes, and the demo floor.
 
-Everything started here is stopped here, by PID, when the floor is stopped (Ctrl-C).
+The server runs the floor's accounts, as production does (:mod:`sicbo.infra.local_accounts`):
+each process connects as its own user, the demo's dealer, supervisor, inspector and operator
+as theirs. Everything started here is stopped here, by PID, when the floor is stopped (Ctrl-C).
 """
 
 import asyncio
@@ -24,10 +26,12 @@ from sicbo.demo.players import SimulatedPlayers
 from sicbo.demo.tables import DEMO_TABLES, DemoTable
 from sicbo.gateway.server_process import GatewayProcess
 from sicbo.illumination.processes import LayoutControllerProcess
+from sicbo.infra.local_accounts import LocalAccounts
+from sicbo.infra.local_accounts import create as create_accounts
 from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import provision
-from sicbo_contracts.base import DECODE_ERRORS
+from sicbo_contracts.base import DECODE_ERRORS, Role
 from sicbo_contracts.demo import TakeoverRequest
 from sicbo_contracts.subjects import DemoAsk, demo
 
@@ -148,58 +152,125 @@ async def answer_takeovers(nc: NATS, tables: list[TableControl]) -> None:
         await nc.subscribe(demo(control.table, DemoAsk.CONTROL), cb=on_control)
 
 
+#: Who sends the demo floor's commands of each role: the terminal users as themselves, and a
+#: player's through ``gateway``, the one user that may send as a player (HUMAN_SENDERS).
+ROLE_USERS = {
+    Role.DEALER: "dealer",
+    Role.SUPERVISOR: "supervisor",
+    Role.INSPECTOR: "inspector",
+    Role.OPERATOR: "operator",
+    Role.PLAYER: "gateway",
+}
+
+
+async def connect(url: str, accounts: LocalAccounts, user: str) -> NATS:
+    return await nats.connect(url, **accounts.connect_options(user))
+
+
+def start_processes(
+    url: str, accounts: LocalAccounts, logs: Path, gateway: GatewayProcess | None
+) -> list[ServiceProcess]:
+    """Every service as its own user, each layout controller as ``layout``, the gateway as
+    ``gateway``: the credentials in each one's environment (its password file)."""
+    processes: list[ServiceProcess] = []
+    for service, replicas in SERVICES.items():
+        for n in range(replicas):
+            log = logs / f"{service}-{n}.log"
+            proc = ServiceProcess(service, url, log_path=log, env=accounts.env_of(service))
+            processes.append(proc.start())
+    for demo_table in DEMO_TABLES:  # each table's lamp panel, its own process
+        controller = LayoutControllerProcess(
+            demo_table.table,
+            url,
+            fault=demo_table.layout_fault,
+            fault_every=demo_table.layout_fault_every,
+            log_path=logs / f"layout-{demo_table.table}.log",
+            env=accounts.env_of("layout"),
+        )
+        processes.append(controller.start())
+    if gateway is not None:
+        gateway.env.update(accounts.env_of("gateway"))
+        processes.append(gateway.start())
+    return processes
+
+
 async def run_floor(
-    data_dir: Path, port: int, console: Console, *, demo: bool = True, web_port: int = 8080
+    data_dir: Path,
+    port: int,
+    console: Console,
+    *,
+    demo: bool = True,
+    web_port: int = 8080,
+    operators: Path | None = None,
+    demo_operators: bool = False,
 ) -> None:
+    """The floor on its accounts (:mod:`sicbo.infra.local_accounts`). The web gateway signs in
+    the operators of ``operators``, else the demo ones when ``demo`` or ``demo_operators``
+    (their PINs are public; players then sign in by a bare id); neither: no gateway."""
     stop_on_signals()
-    with LocalNatsServer(data_dir / "nats", port=port) as server:
+    accounts = create_accounts(data_dir)
+    server = LocalNatsServer(
+        data_dir / "nats", port=port, config_file=accounts.config, env=accounts.server_env()
+    )
+    with server:
         console.print(f"nats-server pid {server.pid} on [bold]{server.url}[/] (data in {data_dir})")
-        nc = await nats.connect(server.url)
+        admin = {**accounts.connect_options("floor"), "name": "sicbo run"}
+        nc = await nats.connect(server.url, **admin)
+        opened: list[NATS] = [nc]
         processes: list[ServiceProcess] = []
         try:
-            report = await provision(nc)
+            report = await provision(nc)  # as the operator's tooling: user floor
             report.raise_for_conflicts()
             logs = data_dir / "logs"
             logs.mkdir(parents=True, exist_ok=True)
-            for service, replicas in SERVICES.items():
-                for n in range(replicas):
-                    proc = ServiceProcess(service, server.url, log_path=logs / f"{service}-{n}.log")
-                    processes.append(proc.start())
-            for demo_table in DEMO_TABLES:  # each table's lamp panel, its own process
-                controller = LayoutControllerProcess(
-                    demo_table.table,
+            demo_sign_ins = operators is None and (demo or demo_operators)
+            gateway = (
+                GatewayProcess(
                     server.url,
-                    fault=demo_table.layout_fault,
-                    fault_every=demo_table.layout_fault_every,
-                    log_path=logs / f"layout-{demo_table.table}.log",
+                    port_or_free(web_port),
+                    operators=operators,
+                    demo_players=demo_sign_ins,  # the demo floor: a player is whoever they say
+                    log_path=logs / "gateway.log",
                 )
-                processes.append(controller.start())
-            gateway = GatewayProcess(
-                server.url,
-                port_or_free(web_port),
-                demo_players=True,  # the demo floor: a player is whoever they say
-                log_path=logs / "gateway.log",
+                if operators is not None or demo_sign_ins
+                else None
             )
-            processes.append(gateway.start())
+            processes = start_processes(server.url, accounts, logs, gateway)
             for proc in processes:
-                await proc.wait_ready()
+                await proc.wait_ready(**admin)
                 console.print(f"{proc.service} pid {proc.pid} ready")
-            sign_ins = ", ".join(f"{who} {pin} ({role})" for who, pin, role in DEMO_SIGN_INS)
+            if gateway is None:
+                console.print(
+                    "no web gateway: it needs an operator list (--operators FILE, or"
+                    " --demo-operators for the demo's, whose PINs are public)",
+                    soft_wrap=True,
+                )
+            else:
+                sign_ins = ", ".join(f"{who} {pin} ({role})" for who, pin, role in DEMO_SIGN_INS)
+                console.print(
+                    f"[bold green]The floor in a browser: {gateway.url}/[/]"
+                    + (f"  (terminal sign-ins: {sign_ins})" if demo_sign_ins else ""),
+                    soft_wrap=True,
+                )
+            floor_password = accounts.password_file("floor").resolve()
             console.print(
-                f"[bold green]The floor in a browser: {gateway.url}/[/]  (terminal sign-ins:"
-                f" {sign_ins})",
-                soft_wrap=True,
-            )
-            console.print(
-                f"In another terminal: export NATS_URL={server.url}; then e.g."
-                " `sicbo log demo-cca`, `sicbo replay round demo-cca 1`, `sicbo replay verify`."
+                "In another terminal, as the operator's tooling (NATS user floor; its password"
+                f" is in the file, never printed): export NATS_URL={server.url} NATS_USER=floor"
+                f" NATS_PASSWORD_FILE={floor_password}; then e.g. `sicbo log demo-cca`,"
+                " `sicbo replay round demo-cca 1`, `sicbo replay verify`, `sicbo results tail`."
                 " Ctrl-C stops everything.",
                 soft_wrap=True,
+                markup=False,
             )
             if not demo:
                 console.print("no demo tables: drive your own with `sicbo send`")
                 await asyncio.Event().wait()  # until Ctrl-C / SIGTERM cancels the floor
-            client = FloorClient(nc)
+            by_user = {u: await connect(server.url, accounts, u) for u in set(ROLE_USERS.values())}
+            opened.extend(by_user.values())
+            client = FloorClient(
+                by_user[ROLE_USERS[Role.PLAYER]],  # reads the log too (the gateway user may)
+                senders={role: by_user[user] for role, user in ROLE_USERS.items()},
+            )
             dealers = [
                 simulated_table(
                     client,
@@ -210,15 +281,17 @@ async def run_floor(
                 for table in DEMO_TABLES
             ]
             stop_on_signals(*(d.stop for d in dealers))
-            await answer_takeovers(nc, [d.control for d in dealers])
+            await answer_takeovers(nc, [d.control for d in dealers])  # asked by the gateway
+            where = f" at {gateway.url}/tables/<table>/terminal" if gateway else ""
             console.print(
                 f"playing on {len(DEMO_TABLES)} demo tables, one per rule profile; take one over"
-                f" at {gateway.url}/tables/<table>/terminal",
+                + where,
                 soft_wrap=True,
             )
             await asyncio.gather(*(d.run() for d in dealers))
         finally:
             for proc in processes:
                 proc.stop()
-            with contextlib.suppress(Exception):
-                await nc.close()
+            for conn in opened:
+                with contextlib.suppress(Exception):
+                    await conn.close()

@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from sicbo.infra.processes import ServiceProcess
 from sicbo_contracts.subjects import service_ping
@@ -22,6 +23,7 @@ class GatewayProcess(ServiceProcess):
         idle_lock_seconds: int | None = None,
         forwarded_allow_ips: str | None = None,
         demo_players: bool = False,
+        operators: Path | None = None,
         log_path: Path | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
@@ -30,6 +32,8 @@ class GatewayProcess(ServiceProcess):
         self.idle_lock_seconds = idle_lock_seconds
         self.forwarded_allow_ips = forwarded_allow_ips
         self.demo_players = demo_players
+        #: The operator list; None: the demo operators (public PINs: make run and the tests)
+        self.operators = operators
 
     @property
     def url(self) -> str:
@@ -49,7 +53,11 @@ class GatewayProcess(ServiceProcess):
         return [
             *(sys.executable, "-m", "sicbo.cli.main", "gateway", "serve"),
             *("--nats", self.nats_url, "--host", "127.0.0.1", "--port", str(self.port)),
-            "--demo-operators",
+            *(
+                ("--demo-operators",)
+                if self.operators is None
+                else ("--operators", str(self.operators))
+            ),
             *(("--demo-players",) if self.demo_players else ()),
             *idle,
             *proxies,
@@ -58,9 +66,9 @@ class GatewayProcess(ServiceProcess):
     def ready_subject(self) -> str:
         return service_ping("gateway")
 
-    async def wait_ready(self, timeout: float = 30.0) -> None:
+    async def wait_ready(self, timeout: float = 30.0, **connect_options: Any) -> None:
         """Connected to NATS (its ping), then listening on its port."""
-        await super().wait_ready(timeout)
+        await super().wait_ready(timeout, **connect_options)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:

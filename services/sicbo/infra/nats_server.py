@@ -17,7 +17,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Self
@@ -75,6 +75,7 @@ class LocalNatsServer:
         binary: str | None = None,
         startup_timeout: float = 10.0,
         port: int | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self._store_dir = Path(store_dir)
         self._config_file = Path(config_file) if config_file is not None else None
@@ -82,6 +83,8 @@ class LocalNatsServer:
         self._binary = binary
         self._startup_timeout = startup_timeout
         self._preferred_port = port  # tried first; a free port if it is taken
+        #: Added to the server's environment (the accounts' passwords: never on its command line)
+        self._env = None if env is None else {**os.environ, **env}
         self._proc: subprocess.Popen[bytes] | None = None
         self._port: int | None = None
         self._log_path = self._store_dir / "nats-server.log"
@@ -138,7 +141,7 @@ class LocalNatsServer:
         log: IO[bytes] = self._log_path.open("wb")
         try:
             proc = subprocess.Popen(
-                args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
+                args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=self._env
             )
         finally:
             log.close()

@@ -1,6 +1,7 @@
 """Start service processes and stop them by their PID: for `make run` and the end-to-end tests.
 
-Each service runs as its own OS process, as in production.
+Each service runs as its own OS process, as in production. Its NATS credentials go in its
+environment (``env``: ``NATS_USER`` and ``NATS_PASSWORD_FILE``), never on its command line.
 """
 
 import asyncio
@@ -11,7 +12,7 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 import nats
 
@@ -65,10 +66,11 @@ class ServiceProcess:
             )
         return self
 
-    async def wait_ready(self, timeout: float = 30.0) -> None:
-        """Wait until this service answers its ping (bounded)."""
+    async def wait_ready(self, timeout: float = 30.0, **connect_options: Any) -> None:
+        """Wait until this service answers its ping (bounded); ``connect_options`` (nats.connect)
+        name the user that asks, on a server with accounts (one allowed to ping: ``floor``)."""
         deadline = time.monotonic() + timeout
-        nc = await nats.connect(servers(self.nats_url))
+        nc = await nats.connect(servers(self.nats_url), **connect_options)
         try:
             while time.monotonic() < deadline:
                 if self.proc is not None and self.proc.poll() is not None:
