@@ -1,5 +1,6 @@
 """What the subcommands share: the NATS URL option and running a coroutine."""
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -11,6 +12,13 @@ NatsOption = Annotated[
     typer.Option(
         "--nats", envvar="NATS_URL", help="NATS server URL (default: $NATS_URL or local 4222)"
     ),
+]
+
+
+#: The gateway's operator list (``sicbo gateway serve``, ``sicbo run``).
+OperatorsOption = Annotated[
+    Path | None,
+    typer.Option(envvar="SICBO_OPERATORS", help="the gateway's operator list (TOML)"),
 ]
 
 

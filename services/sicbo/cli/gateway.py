@@ -3,13 +3,12 @@
 import logging
 import secrets
 from importlib import resources
-from pathlib import Path
 from typing import Annotated
 
 import typer
 import uvicorn
 
-from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
+from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, OperatorsOption, fail
 from sicbo.gateway.app import Settings, create_gateway
 from sicbo.gateway.operators import OperatorListError, operator_entry, parse_operators
 from sicbo.gateway.origin import allowed_origins
@@ -26,10 +25,7 @@ def serve(
     nats_url: NatsOption = DEFAULT_NATS_URL,
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8080,
-    operators: Annotated[
-        Path | None,
-        typer.Option(envvar="SICBO_OPERATORS", help="the operator list (TOML)"),
-    ] = None,
+    operators: OperatorsOption = None,
     demo_operators: Annotated[
         bool,
         typer.Option(help="the demo list, whose PINs are public (make run, tests): never a floor"),

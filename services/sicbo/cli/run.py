@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from sicbo.cli.common import OperatorsOption
 from sicbo.demo.run import run_floor
 
 
@@ -21,10 +22,7 @@ def run(
     demo: Annotated[
         bool, typer.Option("--demo/--no-demo", help="play the demo tables, or only serve")
     ] = True,
-    operators: Annotated[
-        Path | None,
-        typer.Option(envvar="SICBO_OPERATORS", help="the gateway's operator list (TOML)"),
-    ] = None,
+    operators: OperatorsOption = None,
     demo_operators: Annotated[
         bool,
         typer.Option(

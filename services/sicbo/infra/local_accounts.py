@@ -27,13 +27,14 @@ from sicbo.infra.nats_auth import PASSWORD_FILE_ENV, USER_ENV
 from sicbo.infra.nats_config import conf_text
 from sicbo_contracts.subjects import inbox
 
-SECRETS = "secrets"
-CONFIG = "nats-accounts.conf"
+#: Beside the floor's data: the server's accounts and a password file per user (0600).
+SECRETS, CONFIG = "secrets", "nats-accounts.conf"
 
 
 @dataclass(frozen=True, slots=True)
 class LocalAccounts:
-    """The rendered configuration and the password files of one run."""
+    """The rendered configuration (``config``) and the password files (in ``secrets_dir``)
+    of one run of the floor."""
 
     config: Path
     secrets_dir: Path
