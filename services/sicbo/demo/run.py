@@ -7,6 +7,7 @@ as theirs. Everything started here is stopped here, by PID, when the floor is st
 
 import asyncio
 import contextlib
+import logging
 import random
 import signal
 import socket
@@ -46,6 +47,8 @@ SERVICES = {
     "board": 1,
     "results": 1,
 }
+
+log = logging.getLogger(__name__)
 
 
 def print_line(console: Console, line: RoundLine) -> None:
@@ -163,8 +166,14 @@ ROLE_USERS = {
 }
 
 
+async def _quiet(err: Exception) -> None:
+    """The floor's own connections live and die with its server: Ctrl-C stops both at once (the
+    terminal signals the whole group), so a lost connection is no news worth a traceback."""
+    log.debug("demo floor connection: %r", err)
+
+
 async def connect(url: str, accounts: LocalAccounts, user: str) -> NATS:
-    return await nats.connect(url, **accounts.connect_options(user))
+    return await nats.connect(url, error_cb=_quiet, **accounts.connect_options(user))
 
 
 def start_processes(
@@ -214,7 +223,7 @@ async def run_floor(
     )
     with server:
         console.print(f"nats-server pid {server.pid} on [bold]{server.url}[/] (data in {data_dir})")
-        admin = {**accounts.connect_options("floor"), "name": "sicbo run"}
+        admin = {**accounts.connect_options("floor"), "name": "sicbo run", "error_cb": _quiet}
         nc = await nats.connect(server.url, **admin)
         opened: list[NATS] = [nc]
         processes: list[ServiceProcess] = []
