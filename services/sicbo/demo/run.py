@@ -15,7 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
-import nats
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from rich.console import Console
@@ -23,11 +22,10 @@ from rich.console import Console
 from sicbo.demo.client import FloorClient
 from sicbo.demo.control import TableControl
 from sicbo.demo.dealer import RoundLine, SimulatedDealer
+from sicbo.demo.local_floor import ROLE_USERS, connect, start_processes
 from sicbo.demo.players import SimulatedPlayers
 from sicbo.demo.tables import DEMO_TABLES, DemoTable
 from sicbo.gateway.server_process import GatewayProcess
-from sicbo.illumination.processes import LayoutControllerProcess
-from sicbo.infra.local_accounts import LocalAccounts
 from sicbo.infra.local_accounts import create as create_accounts
 from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess
@@ -37,16 +35,6 @@ from sicbo_contracts.demo import TakeoverRequest
 from sicbo_contracts.subjects import DemoAsk, demo
 
 _takeover = msgspec.json.Decoder(TakeoverRequest)
-
-SERVICES = {
-    "lifecycle": 1,
-    "dice": 1,
-    "wagers": 1,
-    "settlement": 1,
-    "illumination": 1,
-    "board": 1,
-    "results": 1,
-}
 
 log = logging.getLogger(__name__)
 
@@ -155,54 +143,6 @@ async def answer_takeovers(nc: NATS, tables: list[TableControl]) -> None:
         await nc.subscribe(demo(control.table, DemoAsk.CONTROL), cb=on_control)
 
 
-#: Who sends the demo floor's commands of each role: the terminal users as themselves, and a
-#: player's through ``gateway``, the one user that may send as a player (HUMAN_SENDERS).
-ROLE_USERS = {
-    Role.DEALER: "dealer",
-    Role.SUPERVISOR: "supervisor",
-    Role.INSPECTOR: "inspector",
-    Role.OPERATOR: "operator",
-    Role.PLAYER: "gateway",
-}
-
-
-async def _quiet(err: Exception) -> None:
-    """The floor's own connections live and die with its server: Ctrl-C stops both at once (the
-    terminal signals the whole group), so a lost connection is no news worth a traceback."""
-    log.debug("demo floor connection: %r", err)
-
-
-async def connect(url: str, accounts: LocalAccounts, user: str) -> NATS:
-    return await nats.connect(url, error_cb=_quiet, **accounts.connect_options(user))
-
-
-def start_processes(
-    url: str, accounts: LocalAccounts, logs: Path, gateway: GatewayProcess | None
-) -> list[ServiceProcess]:
-    """Every service as its own user, each layout controller as ``layout``, the gateway as
-    ``gateway``: the credentials in each one's environment (its password file)."""
-    processes: list[ServiceProcess] = []
-    for service, replicas in SERVICES.items():
-        for n in range(replicas):
-            log = logs / f"{service}-{n}.log"
-            proc = ServiceProcess(service, url, log_path=log, env=accounts.env_of(service))
-            processes.append(proc.start())
-    for demo_table in DEMO_TABLES:  # each table's lamp panel, its own process
-        controller = LayoutControllerProcess(
-            demo_table.table,
-            url,
-            fault=demo_table.layout_fault,
-            fault_every=demo_table.layout_fault_every,
-            log_path=logs / f"layout-{demo_table.table}.log",
-            env=accounts.env_of("layout"),
-        )
-        processes.append(controller.start())
-    if gateway is not None:
-        gateway.env.update(accounts.env_of("gateway"))
-        processes.append(gateway.start())
-    return processes
-
-
 async def run_floor(
     data_dir: Path,
     port: int,
@@ -223,8 +163,7 @@ async def run_floor(
     )
     with server:
         console.print(f"nats-server pid {server.pid} on [bold]{server.url}[/] (data in {data_dir})")
-        admin = {**accounts.connect_options("floor"), "name": "sicbo run", "error_cb": _quiet}
-        nc = await nats.connect(server.url, **admin)
+        nc = await connect(server.url, accounts, "floor")
         opened: list[NATS] = [nc]
         processes: list[ServiceProcess] = []
         try:
@@ -246,7 +185,7 @@ async def run_floor(
             )
             processes = start_processes(server.url, accounts, logs, gateway)
             for proc in processes:
-                await proc.wait_ready(**admin)
+                await proc.wait_ready(**accounts.connect_options("floor"))
                 console.print(f"{proc.service} pid {proc.pid} ready")
             if gateway is None:
                 console.print(
