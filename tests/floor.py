@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
 from nats.aio.client import Client as NATS
@@ -143,3 +144,11 @@ async def quick_lock_gateway(
     log_dir = tmp_path_factory.mktemp("gateway-lock")
     async with _gateway(floor, log_dir, idle_lock_seconds=QUICK_LOCK_SECONDS) as url:
         yield url
+
+
+def browser(base_url: str, cookies: httpx.Cookies | None = None) -> httpx.AsyncClient:
+    """A browser of its own (its own cookies) on one gateway's pages: it sends the pages'
+    Origin, as a browser does with every request that changes anything."""
+    return httpx.AsyncClient(
+        base_url=base_url, timeout=15, cookies=cookies, headers={"origin": base_url}
+    )

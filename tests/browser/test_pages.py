@@ -21,9 +21,9 @@ from sicbo.eventstore.store import EventStore
 from sicbo_contracts.illumination import IlluminationEvent, LayoutIlluminated
 from sicbo_contracts.subjects import Aggregate, round_filter
 from tests.browser.conftest import ConsoleErrors, screenshot
+from tests.floor import browser as api_browser
 from tests.integration.conftest import QUICK_LOCK_SECONDS, Floor
 from tests.integration.test_gateway import accepted, opened
-from tests.integration.test_gateway import browser as api_browser
 from tests.integration.test_gateway import sign_in as api_sign_in
 from tests.integration.test_settlement import wait_completed, wait_for
 from tests.unit.game.oracle import offered, oracle_pay

@@ -58,6 +58,7 @@ from sicbo_contracts.replies import Accepted, Rejected, Reply
 from sicbo_contracts.settlement import RoundSettled, WagersSettled
 from sicbo_contracts.subjects import EVENT_STREAM, RESULTS_STREAM, results
 from sicbo_contracts.wagers import PlaceSlip, SlipPlaced
+from tests.deploy.nats_users import passwords_in_environment
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -115,21 +116,6 @@ def node_config(directory: Path, name: str, cluster_port: int, routes: list[int]
     return path
 
 
-@contextlib.contextmanager
-def passwords_in_environment() -> Iterator[None]:
-    """The accounts read every password from the environment the servers inherit."""
-    saved = {env: os.environ.get(env) for env in PASSWORDS}
-    os.environ.update(PASSWORDS)
-    try:
-        yield
-    finally:
-        for env, value in saved.items():
-            if value is None:
-                os.environ.pop(env, None)
-            else:
-                os.environ[env] = value
-
-
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Node]]:
     directory = tmp_path_factory.mktemp("cluster")
@@ -137,7 +123,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Node]]:
     cluster_ports = [free_port() for _ in range(3)]
     nodes: list[Node] = []
     try:
-        with passwords_in_environment():  # only while the servers start (they inherit it)
+        with passwords_in_environment(PASSWORDS):  # only while the servers start (they inherit it)
             for n, port in enumerate(cluster_ports, start=1):
                 name, mon = f"n{n}", free_port()
                 config = node_config(directory, name, port, cluster_ports, mon)

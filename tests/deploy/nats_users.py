@@ -12,7 +12,7 @@ import json
 import os
 import re
 import shutil
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -74,9 +74,11 @@ def server(server_dir: Path) -> Iterator[LocalNatsServer]:
 
 
 @contextlib.contextmanager
-def passwords_in_environment() -> Iterator[None]:
-    saved = {env: os.environ.get(env) for env in PASSWORDS}
-    os.environ.update(PASSWORDS)
+def passwords_in_environment(passwords: Mapping[str, str] = PASSWORDS) -> Iterator[None]:
+    """The accounts read every password from the environment the servers inherit: set while
+    they start, then as it was."""
+    saved = {env: os.environ.get(env) for env in passwords}
+    os.environ.update(passwords)
     try:
         yield
     finally:

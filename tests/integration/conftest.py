@@ -2,6 +2,11 @@
 tests/conftest.py, so the browser tests share the same floor); the helpers are re-exported here
 for the modules that import them from this folder."""
 
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
 from tests.floor import (
     DEALER,
     FLOOR_SERVICES,
@@ -13,6 +18,7 @@ from tests.floor import (
     SUPERVISOR,
     Floor,
     actor,
+    browser,
     new_id,
     start_services,
 )
@@ -31,3 +37,10 @@ __all__ = [
     "new_id",
     "start_services",
 ]
+
+
+@pytest.fixture
+async def web(gateway: str) -> AsyncIterator[httpx.AsyncClient]:
+    """A browser on the session's gateway (its own cookies), for the gateway API tests."""
+    async with browser(gateway) as client:
+        yield client

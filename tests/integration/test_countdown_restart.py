@@ -9,6 +9,7 @@ from pathlib import Path
 
 import msgspec
 import nats
+from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_server import LocalNatsServer
@@ -18,6 +19,17 @@ from sicbo_contracts.lifecycle import OpenBetting, OpenTable, StartRound, TableC
 from sicbo_contracts.replies import Accepted
 from sicbo_contracts.subjects import EVENT_STREAM, table_filter
 from tests.integration.conftest import DEALER, LIMITS, OPERATOR, Floor, new_id
+
+
+async def open_betting(floor: Floor, nc: NATS, table: str, *, seconds: int) -> None:
+    """An online table opened, round 1 started and betting opened: its countdown runs."""
+    config = TableConfig(profile="online-live", limits=LIMITS, betting_seconds=seconds)
+    for cmd in (
+        OpenTable(command_id=new_id(), table=table, actor=OPERATOR, config=config),
+        StartRound(command_id=new_id(), table=table, actor=DEALER, round=1, tumbles=3),
+        OpenBetting(command_id=new_id(), table=table, actor=DEALER, round=1),
+    ):
+        assert isinstance(await floor.send(nc, cmd), Accepted)
 
 
 async def test_countdown_closes_betting_after_the_service_was_killed(tmp_path: Path) -> None:
@@ -30,15 +42,8 @@ async def test_countdown_closes_betting_after_the_service_was_killed(tmp_path: P
             second = None
             try:
                 await first.wait_ready()
-                floor = Floor(server.url, {}, tmp_path)
                 table = "online1"
-                config = TableConfig(profile="online-live", limits=LIMITS, betting_seconds=3)
-                for cmd in (
-                    OpenTable(command_id=new_id(), table=table, actor=OPERATOR, config=config),
-                    StartRound(command_id=new_id(), table=table, actor=DEALER, round=1, tumbles=3),
-                    OpenBetting(command_id=new_id(), table=table, actor=DEALER, round=1),
-                ):
-                    assert isinstance(await floor.send(nc, cmd), Accepted)
+                await open_betting(Floor(server.url, {}, tmp_path), nc, table, seconds=3)
                 first.kill()  # SIGKILL while the countdown runs
                 second = ServiceProcess("lifecycle", server.url, log_path=tmp_path / "lc2.log")
                 second.start()
@@ -91,15 +96,8 @@ async def test_004_countdown_closes_betting_once_the_server_is_back_from_a_resta
         (await provision(nc)).raise_for_conflicts()
         lifecycle.start()
         await lifecycle.wait_ready()
-        floor = Floor(server.url, {}, tmp_path)
         table = "online2"
-        config = TableConfig(profile="online-live", limits=LIMITS, betting_seconds=2)
-        for cmd in (
-            OpenTable(command_id=new_id(), table=table, actor=OPERATOR, config=config),
-            StartRound(command_id=new_id(), table=table, actor=DEALER, round=1, tumbles=3),
-            OpenBetting(command_id=new_id(), table=table, actor=DEALER, round=1),
-        ):
-            assert isinstance(await floor.send(nc, cmd), Accepted)
+        await open_betting(Floor(server.url, {}, tmp_path), nc, table, seconds=2)
         server.stop()  # mid-countdown: the deadline passes while the server is away
         await asyncio.sleep(3)
         server = LocalNatsServer(store_dir, port=port).start()

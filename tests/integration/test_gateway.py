@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -36,24 +35,11 @@ from sicbo.replay.report import round_report
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated
 from sicbo_contracts.lifecycle import OpenTable, TableConfig
 from sicbo_contracts.subjects import Aggregate, layout_ping, round_filter
+from tests.floor import browser
 from tests.integration.conftest import LIMITS, OPERATOR, QUICK_LOCK_SECONDS, Floor, new_id
 from tests.integration.test_settlement import ok, wait_completed, wait_for
 
 _verdict = msgspec.json.Decoder(IlluminationEvent)
-
-
-def browser(base_url: str, cookies: httpx.Cookies | None = None) -> httpx.AsyncClient:
-    """A browser of its own (its own cookies) on one gateway's pages: it sends the pages'
-    Origin, as a browser does with every request that changes anything."""
-    return httpx.AsyncClient(
-        base_url=base_url, timeout=15, cookies=cookies, headers={"origin": base_url}
-    )
-
-
-@pytest.fixture
-async def web(gateway: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with browser(gateway) as client:
-        yield client
 
 
 async def opened(floor: Floor, nc: NATS, profile: str = "cca-1992", **config: object) -> str:

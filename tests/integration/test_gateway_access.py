@@ -16,7 +16,6 @@ import asyncio
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -36,12 +35,6 @@ from tests.integration.test_gateway import (
 from tests.integration.test_settlement import wait_completed
 
 START = {"type": "round.start.v1", "round": 1, "tumbles": 3}
-
-
-@pytest.fixture
-async def web(gateway: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with browser(gateway) as client:
-        yield client
 
 
 # ---- players ----------------------------------------------------------------------------------

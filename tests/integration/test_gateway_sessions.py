@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -39,12 +38,6 @@ from tests.integration.test_gateway import (
 )
 
 START = {"type": "round.start.v1", "round": 1, "tumbles": 3}
-
-
-@pytest.fixture
-async def web(gateway: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with browser(gateway) as client:
-        yield client
 
 
 async def signed_out_within(web: httpx.AsyncClient, seconds: float = 10) -> None:
