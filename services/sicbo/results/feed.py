@@ -35,7 +35,6 @@ from sicbo.eventstore.records import Expect, StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo.results.project import (
     ROUND_STARTED,
-    SOURCE_TOKENS,
     is_source,
     round_result,
     round_started_decoder,
@@ -109,7 +108,7 @@ def _fold(feed: TableFeed, stored: StoredEvent, _: Any) -> TableFeed:
             log.warning("unreadable RoundStarted seq=%s on %s", stored.seq, stored.subject)
         else:
             feed.paytables[started.round] = started.paytable
-    elif subject.token in SOURCE_TOKENS and is_source(stored.subject):
+    elif is_source(subject):
         feed.pending.append((stored.seq, source_decoder.decode(stored.data)))
     return feed
 
@@ -136,7 +135,7 @@ class Feed:
 
         Raises :class:`NotDone` (or a store error) when the job must be redelivered."""
         parsed = parse_event_subject(subject)
-        if parsed is None or not is_source(subject):
+        if parsed is None or not is_source(parsed):
             return 0
         table = parsed.table
         async with self._feeds.lock(table):

@@ -25,7 +25,14 @@ from sicbo_contracts.lifecycle import (
     RoundStarted,
 )
 from sicbo_contracts.results import ResultStatus, RoundResult
-from sicbo_contracts.subjects import TABLE_ROUND, Aggregate, parse_event_subject, token, tokens
+from sicbo_contracts.subjects import (
+    TABLE_ROUND,
+    Aggregate,
+    EventSubject,
+    parse_event_subject,
+    token,
+    tokens,
+)
 
 SourceEvent = (
     ResultConfirmed | NoResultDeclared | RoundInvalidated | RoundCancelled | ResultCorrected
@@ -47,9 +54,9 @@ source_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(SourceEvent)
 round_started_decoder = msgspec.json.Decoder(RoundStarted)
 
 
-def is_source(subject: str) -> bool:
+def is_source(subject: str | EventSubject | None) -> bool:
     """True for a round's (not the table's) lifecycle event of a source type."""
-    parsed = parse_event_subject(subject)
+    parsed = parse_event_subject(subject) if isinstance(subject, str) else subject
     return (
         parsed is not None
         and parsed.aggregate is Aggregate.LIFECYCLE

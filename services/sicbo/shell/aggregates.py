@@ -30,6 +30,7 @@ REMEMBERED_COMMANDS = 10_000
 class Loaded(Generic[S]):
     table: str
     state: S
+    expect_filter: str  # the filter an append's expectation is stated on
     last_seq: int = 0  # the last event read: where the next catch-up starts
     expect_seq: int = 0  # the last event on the expectation filter: what an append expects
     #: This service's recent command ids -> (stream sequence, digest of the command).
@@ -53,7 +54,6 @@ class Aggregates(Generic[S]):
         decodes: Callable[[EventSubject], bool] | None = None,
     ) -> None:
         self._service = service
-        self._expect_filter_of = expect_filter_of
 
         def fold(loaded: Loaded[S], _: StoredEvent, event: Any) -> Loaded[S]:
             loaded.state = evolve(loaded.state, event)
@@ -63,7 +63,7 @@ class Aggregates(Generic[S]):
             store,
             service,
             filter_of,
-            lambda table: Loaded(table, initial(table)),
+            lambda table: Loaded(table, initial(table), expect_filter_of(table)),
             fold,
             decoder=msgspec.json.Decoder(event_type),
             wants=decodes,
@@ -87,7 +87,7 @@ class Aggregates(Generic[S]):
     def _note(self, loaded: Loaded[S], stored: StoredEvent) -> None:
         """Every message read, folded or not: the read mark, the expectation, command ids."""
         loaded.last_seq = stored.seq
-        if subject_matches(stored.subject, self._expect_filter_of(loaded.table)):
+        if subject_matches(stored.subject, loaded.expect_filter):
             loaded.expect_seq = stored.seq
         command_id = stored.headers.get(COMMAND_ID)
         if command_id and stored.headers.get(COMMAND_SERVICE) == self._service:
