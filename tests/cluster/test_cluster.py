@@ -302,6 +302,10 @@ class Simulator(SimulatedDealer):
 class Play:
     completed: dict[str, list[tuple[int, float]]] = field(default_factory=lambda: defaultdict(list))
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the tables' simulated dealers, playing
+    dealers: list[asyncio.Task[None]] = field(default_factory=list)
+    #: what the dealers noticed (a round started over, say)
+    notices: list[str] = field(default_factory=list)
 
     def report(self, line: RoundLine) -> None:
         self.completed[line.table].append((line.round, time.monotonic()))
@@ -312,9 +316,15 @@ class Play:
     async def until(self, rounds: int, since: float, seconds: float = BOUND) -> None:
         deadline = time.monotonic() + seconds
         while any(self.rounds_since(t.table, since) < rounds for t in TABLES):
+            for dealer in self.dealers:
+                if dealer.done():  # stopped playing: say why now, not at the deadline
+                    pytest.fail(f"a simulated dealer stopped: {dealer.exception()!r}")
             if time.monotonic() > deadline:
                 got = {t.table: self.rounds_since(t.table, since) for t in TABLES}
-                pytest.fail(f"not {rounds} rounds per table within {seconds} s: {got}")
+                pytest.fail(
+                    f"not {rounds} rounds per table within {seconds} s: {got}; "
+                    f"the dealers noticed: {self.notices[-12:]}"
+                )
             await asyncio.sleep(0.1)
 
 
@@ -404,10 +414,19 @@ async def test_play_goes_on_and_every_wager_is_settled_once_after_a_node_and_rep
     client = RetryingClient(nc)
     play = Play()
     sims = [
-        simulated_table(client, t, play.report, seed=n, betting_seconds=0.3, dealer=Simulator)
+        simulated_table(
+            client,
+            t,
+            play.report,
+            seed=n,
+            betting_seconds=0.3,
+            dealer=Simulator,
+            notice=play.notices.append,
+        )
         for n, t in enumerate(TABLES)
     ]
     tasks = [asyncio.create_task(play_until_stopped(s, play)) for s in sims]
+    play.dealers = tasks
     try:
         await play.until(ROUNDS_BEFORE, since=0)
         before = time.monotonic() - started
@@ -459,7 +478,7 @@ async def test_play_goes_on_and_every_wager_is_settled_once_after_a_node_and_rep
             f"table (s): {first_after}"
             f"\nnew SICBO leader {state['leader']} on {[n.name for n in survivors]}; "
             f"per table (completed rounds, wagers settled): {checked}"
-            f"\nterminal retries: {dict(client.retries)}; "
+            f"\nterminal retries: {dict(client.retries)}; dealers noticed: {play.notices}; "
             f"whole test {time.monotonic() - started:.1f} s"
         )
     finally:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+from nats.errors import NoRespondersError
 
 from sicbo.demo.client import FloorClient, new_id
 from sicbo.demo.control import TableControl
@@ -29,6 +30,7 @@ from sicbo.demo.tables import (
     SUPERVISOR,
     DemoTable,
 )
+from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.records import StoredEvent
 from sicbo.lifecycle.state import PLAYING, Phase
 from sicbo_contracts.dice import ConfirmResult, EnterDice
@@ -49,6 +51,9 @@ from sicbo_contracts.replies import Rejected
 from sicbo_contracts.settlement import RoundSettled
 from sicbo_contracts.subjects import Aggregate, aggregate_filter, round_filter
 from sicbo_contracts.wagers import IssueColorChecks
+
+#: What makes the simulated dealer start its table over rather than stop playing it.
+STARTS_OVER = (RuntimeError, TimeoutError, StoreError, NoRespondersError)
 
 _verdict = msgspec.json.Decoder(IlluminationEvent)
 _suspended = msgspec.json.Decoder(TableSuspended)
@@ -106,12 +111,13 @@ class SimulatedDealer:
                         break
                     await self._ensure_open()  # whatever the person left: cancel, or wait
                 await self.play_round()
-            except (RuntimeError, TimeoutError) as err:
+            except STARTS_OVER as err:
                 # A person at the table's terminal may have pressed in the middle of the
-                # simulated dealer's round: this table starts over; the floor plays on.
+                # simulated dealer's round, or the log was out of reach a while (a node
+                # failing over): this table starts over; the floor plays on.
                 self.notice(f"{self.table}: {err}; the demo dealer starts over")
                 await asyncio.sleep(1.0)
-                with contextlib.suppress(RuntimeError, TimeoutError):
+                with contextlib.suppress(*STARTS_OVER):
                     await self._ensure_open()
             played += 1
 
@@ -263,7 +269,10 @@ class SimulatedDealer:
 
     async def _wait_phase(self, number: int, phase: Phase, timeout: float = 60.0) -> None:
         for _ in range(int(timeout / 0.1)):
-            current = (await self.client.lifecycle(self.table)).round
+            try:
+                current = (await self.client.lifecycle(self.table)).round
+            except StoreError:  # the log out of reach for a moment: look again
+                current = None
             if current is not None and current.number == number and current.phase == phase:
                 return
             await asyncio.sleep(0.1)

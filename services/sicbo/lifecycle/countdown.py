@@ -151,6 +151,12 @@ class Countdown:
                 )
             except TimeoutError:
                 reply = None
+            except Exception:
+                # Not an answer of the log (a connection lost mid-try, say): giving up here
+                # would leave the round open until a replica restarts, so try again.
+                log.exception("countdown %s: a try failed; trying again", key)
+                await asyncio.sleep(WATCH_RETRY_SECONDS)
+                continue
             if reply is None or (
                 isinstance(reply, Rejected) and reply.code in ("unavailable", "conflict")
             ):
