@@ -104,15 +104,17 @@ class SettlementAdjusted(Event, frozen=True, kw_only=True, tag="settle.adjusted.
 
 
 class SettlementVoided(Event, frozen=True, kw_only=True, tag="settle.voided.v1"):
-    """004 "Ralat Pengendalian": a round settled by its result, then suspended and cancelled
-    because the fault was not fixed in time, has every wager refunded. Like an adjustment it
-    compensates wager by wager (``before`` as paid so far, ``after`` the refund: outcome void,
-    the stake returned, a token too) and never rewrites the settlement; ``parts`` messages of
-    at most 500 in one atomic batch, stored once per round.
+    """A round settled by its result whose outcome is voided afterwards has every wager
+    refunded: 004 "Ralat Pengendalian" (suspended and cancelled because the fault was not fixed
+    in time) or 000 §8.4 (invalidated by a supervisor; a fraudster's wagers forfeited, §8.5).
+    Like an adjustment it compensates wager by wager (``before`` as paid so far, ``after`` the
+    refund: outcome void, the stake returned, a token too; or the forfeit) and never rewrites
+    the settlement; ``parts`` messages of at most 500 in one atomic batch, stored once per
+    round.
     """
 
     round: int
-    cancel_seq: int  # the stream sequence of the RoundCancelled event
+    cancel_seq: int  # the stream sequence of the RoundCancelled or RoundInvalidated event
     reason: str  # the cancellation's reason
     adjustments: list[WagerAdjustment]
     delta: int  # total change of what goes back to players, over this message's adjustments

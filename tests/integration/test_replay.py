@@ -38,14 +38,11 @@ from sicbo_contracts.dice import ResultConfirmed
 from sicbo_contracts.lifecycle import (
     BettingClosed,
     BettingOpened,
-    InvalidateRound,
-    InvalidationReason,
     RoundStarted,
     TableConfig,
     TableOpened,
 )
-from sicbo_contracts.replies import Rejected
-from sicbo_contracts.settlement import RoundSettled, WagersSettled
+from sicbo_contracts.settlement import RoundSettled, SettlementVoided, WagersSettled
 from sicbo_contracts.subjects import EVENT_STREAM, Aggregate, round_filter, subject_of
 from sicbo_contracts.wagers import (
     CarriedChoice,
@@ -55,7 +52,7 @@ from sicbo_contracts.wagers import (
     SlipPlaced,
     Wager,
 )
-from tests.integration.conftest import DEALER, OPERATOR, SUPERVISOR, Floor, new_id
+from tests.integration.conftest import DEALER, OPERATOR, Floor, new_id
 from tests.integration.test_settlement import (
     close_and_uncover,
     confirm,
@@ -237,23 +234,25 @@ async def test_replay_of_an_invalidation_with_a_forfeit(rf: ReplayFloor) -> None
     )
     await close_and_uncover(rf.floor, rf.nc, table, 1)
     await confirm(rf.floor, rf.nc, table, 1, (6, 6, 6))
-    # A confirmed result is settled by the dice at once: invalidating it is refused (a
-    # supervisor corrects it instead), and the replay shows it settled by the dice.
-    late = await rf.floor.send(
-        rf.nc,
-        InvalidateRound(
-            command_id=new_id(),
-            table=table,
-            actor=SUPERVISOR,
-            round=1,
-            reason=InvalidationReason.FRAUD,
-            detail="marked dice found at seat 2",
-            forfeits=["eve"],
-        ),
-    )
-    assert isinstance(late, Rejected) and "correct the result" in late.reason
     await wait_completed(rf.store, table, 1)
-    await replayed(rf, table, 1)
+    # 000 §8.4 after the round was paid: the supervisor invalidates its outcome for eve's
+    # fraud; settlement compensates what the dice paid (000 §8.5: ann refunded, eve forfeits).
+    await invalidate(rf.floor, rf.nc, table, 1, "eve")
+    settle_filter = round_filter(table, Aggregate.SETTLE, 1)
+    stored_void = await wait_for(rf.store, settle_filter, "settle-voided-v1")
+    void = msgspec.json.decode(stored_void.data, type=SettlementVoided)
+    assert sorted((a.player, a.after.outcome, a.after.returned) for a in void.adjustments) == [
+        ("ann", "void", 200),
+        ("eve", "forfeit", 0),
+        ("eve", "forfeit", 0),
+    ]
+    lifecycle = await rf.store.read(round_filter(table, Aggregate.LIFECYCLE, 1))
+    [invalidated] = [e for e in lifecycle if e.subject.endswith("round-invalidated-v1")]
+    assert void.cancel_seq == invalidated.seq
+    report = round_report(await rf.store.read(f"sicbo.evt.{table}.>"), table, 1)
+    assert report.status == MATCH and report.problems == [], report.problems
+    assert report.voided_by == invalidated.seq and report.returned == 200
+    rf.rounds.append((table, 1))
     await open_round(rf.floor, rf.nc, table, 2)
     await place(rf.floor, rf.nc, table, 2, "ann", [Wager(bet="big", stake=200)])
     await place(rf.floor, rf.nc, table, 2, "eve", [Wager(bet="triple:6", stake=500)])

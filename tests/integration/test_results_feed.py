@@ -192,6 +192,25 @@ async def test_void_invalidated_and_cancelled_rounds_are_published_with_their_st
     ]
 
 
+async def test_000_8_4_an_invalidation_after_the_result_is_published_and_supersedes_it(
+    floor: Floor, nc: NATS, store: EventStore, table_id: str
+) -> None:
+    """A supervisor invalidates a round already paid: partners get the invalidation after the
+    result it supersedes (same round, a later source sequence), then the next round's."""
+    await open_table(floor, nc, table_id)
+    await play(floor, nc, store, table_id, 1, (2, 3, 5))
+    await invalidate(floor, nc, table_id, 1)
+    await play(floor, nc, store, table_id, 2, (1, 1, 4))
+    got = await wait_published(nc, table_id, 3)
+    assert_once_each(got, await sources(store, table_id))
+    assert [(r.round, r.status, r.reason, r.dice) for _, r in got] == [
+        (1, ResultStatus.RESULT, None, (2, 3, 5)),
+        (1, ResultStatus.INVALIDATED, "fraud", None),
+        (2, ResultStatus.RESULT, None, (1, 1, 4)),
+    ]
+    assert got[0][1].source_seq < got[1][1].source_seq
+
+
 async def test_racing_feeds_and_an_old_redelivery_publish_each_outcome_once(
     floor: Floor, nc: NATS, store: EventStore, table_id: str
 ) -> None:

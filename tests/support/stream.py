@@ -78,13 +78,16 @@ class StoredLog:
         return self._append(events)
 
     def void(self, round_no: int, cancel_seq: int) -> list[Any]:
-        """004: the round settled by its result was cancelled: settlement refunds it all."""
+        """The round settled by its result was cancelled (004) or invalidated (000 §8.4):
+        settlement refunds it all, but the wagers the invalidation forfeits (000 §8.5)."""
+        voiding = self.log.table_log().cancellation(round_no)
         events = void(
             self.recorded(round_no),
             table=TABLE,
             round_no=round_no,
             cancel_seq=cancel_seq,
             reason="no quick fix",
+            forfeits=voiding.forfeits if voiding is not None else (),
             actor=SERVICE,
             at=NOW,
         )

@@ -19,6 +19,8 @@ Choices where the sources are silent are noted where they are enforced; the main
 - A confirmed result is cancelled (004) only while its round is suspended under the
   suspend-round policy and ``fault_grace_seconds`` have passed; elsewhere it settles by the dice.
 - A void round (no result, invalidated, cancelled) is not voided again in another way.
+- A supervisor invalidates the current round's outcome (000 §8.4) before its result or after
+  it, also once it is completed and paid: settlement compensates what the result paid.
 - 000 §8.9 counts only rounds completed while every seat is taken; a round completed at a table
   with a free seat breaks the streak. Every completed round counts, void ones included.
 - A raise of the minimum consumes the notice that allowed it (the sign comes down).
@@ -29,7 +31,7 @@ Choices where the sources are silent are noted where they are enforced; the main
 from datetime import datetime
 
 from sicbo.decider import refuse
-from sicbo.lifecycle import rounds, table
+from sicbo.lifecycle import invalidation, rounds, table
 from sicbo.lifecycle.evolve import evolve, fold
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.lifecycle import (
@@ -96,7 +98,7 @@ def decide(state: LifecycleState, command: LifecycleCommand, at: datetime) -> li
         case DeclareNoResult():
             return rounds.declare_no_result(state, command, at)
         case InvalidateRound():
-            return rounds.invalidate_round(state, command, at)
+            return invalidation.invalidate_round(state, command, at)
         case ReportMalfunction():
             return rounds.report_malfunction(state, command, at)
         case ClearFault():

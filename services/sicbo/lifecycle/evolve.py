@@ -174,6 +174,10 @@ def _evolve_round(current: RoundState, event: LifecycleEvent | DiceEvent) -> Rou
         case NoResultDeclared():
             return _end(current, Phase.NO_RESULT)
         case RoundInvalidated():
+            if current.phase is Phase.COMPLETED:
+                # 000 §8.4 after the round was paid: it stays completed (settlement refunds it
+                # by a compensating void), its outcome is now the invalidation.
+                return replace(current, ended_by=Phase.INVALIDATED)
             return _end(current, Phase.INVALIDATED)
         case RoundCancelled():
             if current.phase is Phase.COMPLETED:

@@ -31,15 +31,12 @@ from sicbo_contracts.lifecycle import (
     CompleteRound,
     DeclareNoResult,
     FaultCleared,
-    InvalidateRound,
-    InvalidationReason,
     LifecycleEvent,
     NoResultDeclared,
     OpenBetting,
     ReportMalfunction,
     RoundCancelled,
     RoundCompleted,
-    RoundInvalidated,
     RoundStarted,
     StartRound,
     TableConfig,
@@ -167,48 +164,6 @@ def declare_no_result(
             reason=command.reason,
             detail=command.detail,
             consequence=consequence,
-        )
-    ]
-
-
-def invalidate_round(
-    state: LifecycleState, command: InvalidateRound, at: datetime
-) -> list[LifecycleEvent]:
-    require_role(command, (Role.SUPERVISOR,), rule="000 §8.4")
-    profile = profile_of(require_open(state))
-    if not profile.supervisor_invalidation:
-        refuse(
-            f"profile {profile.id!r} has no supervisor invalidation (000 §8.4 is not among its"
-            ' rules): announce "no result" or cancel the round instead'
-        )
-    current = current_round(state, command.round)
-    if current.phase is Phase.COMPLETED:
-        refuse(f"round {current.number} is already completed and settled: too late to invalidate")
-    if current.phase is Phase.RESULT_CONFIRMED:
-        # Settlement pays a confirmed result at once (000 §7.6), so voiding it now would leave
-        # the money standing on the result. Until compensating refunds exist, a supervisor
-        # invalidates before the result is confirmed, or corrects the result.
-        refuse(
-            f"round {current.number} has a confirmed result that is already being settled:"
-            " invalidate before the result is confirmed, or correct the result"
-        )
-    if current.phase in ENDED:
-        refuse(
-            f"round {current.number} already ended ({current.phase.value}): it has no outcome"
-            " to invalidate"
-        )
-    if command.forfeits and command.reason is not InvalidationReason.FRAUD:
-        refuse(
-            f"wagers may be forfeited only when the outcome is invalidated for fraud"
-            f" (000 §8.5, §8.4.2), not for {command.reason.value}: refund every wager"
-        )
-    return [
-        RoundInvalidated(
-            **stamp(command, at),
-            round=current.number,
-            reason=command.reason,
-            detail=command.detail,
-            forfeits=list(dict.fromkeys(command.forfeits)),
         )
     ]
 

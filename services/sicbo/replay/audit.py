@@ -159,7 +159,8 @@ def audit_round(
     audit.problems += refunded.problems
     audit.voided_by = refunded.voided_by
     if refunded.voided_by is not None:
-        expected_final = [voided(r) for r in expected_final]
+        forfeits = cancelled.forfeits if cancelled is not None else ()
+        expected_final = [voided(r, forfeits) for r in expected_final]
         audit.pending = []  # refunded: the corrections no longer matter
     else:
         audit.pending = _pending(table_log, round_no, paid, adjusted.covered, cancelled)

@@ -33,7 +33,11 @@ OUTCOMES = (ResultConfirmed, NoResultDeclared, RoundInvalidated, RoundCancelled)
 #: A compensation -> what it answers, the event type that is, and the rule.
 _ANSWERED = {
     "adjustment": ("correction", "ResultCorrected", "GLI-19 §4.18.4"),
-    "void": ("cancellation", "RoundCancelled", '004 "Ralat Pengendalian"'),
+    "void": (
+        "cancellation",
+        "RoundCancelled or RoundInvalidated",
+        '004 "Ralat Pengendalian", 000 §8.4',
+    ),
 }
 
 
@@ -115,8 +119,8 @@ class Ledger:
                 self.results[round_no] = (after, seq)
                 self.sources[seq] = (round_no, after)
                 self.corrections[seq] = round_no
-            case RoundCancelled(round=round_no):
-                self.cancellations[seq] = round_no
+            case RoundCancelled(round=round_no) | RoundInvalidated(round=round_no):
+                self.cancellations[seq] = round_no  # what a void answers (004, 000 §8.4)
             case SettlementAdjusted(round=round_no, correction_seq=named):
                 if self.corrections.get(named) != round_no:
                     self._unchained("adjustment", round_no, named)

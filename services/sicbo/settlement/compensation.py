@@ -9,7 +9,7 @@ got after them: settlement, replay and the board all read it so.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +25,7 @@ from sicbo_contracts.settlement import (
     SettlementBasis,
     SettlementVoided,
     WagerAdjustment,
+    WagerOutcome,
     WagerResult,
 )
 from sicbo_contracts.wagers import Medium, Wager
@@ -135,9 +136,12 @@ def apply_adjustments(
     return out
 
 
-def voided(r: WagerResult) -> WagerResult:
-    """A wager's result once its round is cancelled (004): void, the stake returned (a token
-    too: 000 §1.1 forfeits a token only after a valid result)."""
+def voided(r: WagerResult, forfeits: Collection[str] = ()) -> WagerResult:
+    """A wager's result once its round is cancelled (004) or invalidated (000 §8.4): void, the
+    stake returned (a token too: 000 §1.1 forfeits a token only after a valid result), unless
+    the supervisor forfeited the player's wagers for fraud (000 §8.5): nothing returned."""
+    if r.player in forfeits:
+        return replace_struct(r, outcome=WagerOutcome.FORFEIT, winnings=0, returned=0)
     v = void_wager(r.stake, Medium(r.medium))
     return replace_struct(r, outcome=OUTCOME[v.outcome], winnings=v.winnings, returned=v.returned)
 
@@ -149,14 +153,16 @@ def void(
     round_no: int,
     cancel_seq: int,
     reason: str,
+    forfeits: Collection[str] = (),
     actor: Actor,
     at: datetime,
 ) -> list[SettlementVoided]:
     """The compensation of a round settled by its result and then cancelled (004 "Ralat
-    Pengendalian"): every wager whose result (``current``: the settlement with its adjustments
-    applied) is not already a refund gets a WagerAdjustment to the refund. Parts of 500; at
-    least one message, so the cancellation is recorded as compensated even with no wagers."""
-    changes = _changed((old, voided(old)) for old in current)
+    Pengendalian") or invalidated (000 §8.4): every wager whose result (``current``: the
+    settlement with its adjustments applied) is not already what :func:`voided` makes it gets
+    a WagerAdjustment to the refund (or the forfeit, 000 §8.5). Parts of 500; at least one
+    message, so the void is recorded as compensated even with no wagers."""
+    changes = _changed((old, voided(old, forfeits)) for old in current)
     chunks = _parts(changes, f"round {round_no} of {table}: too many refunds")
     common: dict[str, Any] = {"table": table, "actor": actor, "at": at, "round": round_no}
     return [

@@ -66,10 +66,13 @@ class Correction:
 
 @dataclass(frozen=True, slots=True)
 class Cancellation:
-    """004: the round was cancelled (``RoundCancelled``); after its result, settlement voids."""
+    """The round's outcome was voided: cancelled (``RoundCancelled``, 004) or invalidated
+    (``RoundInvalidated``, 000 §8.4); after its result was paid, settlement voids it."""
 
     seq: int  # its stream sequence: the ``cancel_seq`` of the SettlementVoided
     reason: str
+    #: 000 §8.5: invalidated for fraud, these players' wagers are forfeited, not refunded.
+    forfeits: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,14 +243,17 @@ class TableLog:
         ]
 
     def cancellation(self, round_no: int) -> Cancellation | None:
-        """The round's cancellation in the log, if any (also after it was settled: 004)."""
+        """The round's cancellation (004) or invalidation (000 §8.4) in the log, if any (also
+        after it was settled); the lifecycle stores at most one of them per round."""
         entry = self._rounds.get(round_no)
         if entry is None:
             return None
-        return next(
-            (Cancellation(s, e.reason) for s, e in entry.events if isinstance(e, RoundCancelled)),
-            None,
-        )
+        for seq, event in entry.events:
+            if isinstance(event, RoundCancelled):
+                return Cancellation(seq, event.reason)
+            if isinstance(event, RoundInvalidated):
+                return Cancellation(seq, event.reason.value, tuple(event.forfeits))
+        return None
 
     def _standing(self, round_no: int, limit: int) -> list[Standing]:
         first = round_no

@@ -210,7 +210,11 @@ class Settler:
         if isinstance(step, Void):
             cancelled = step.cancellation
             events = compensation.void(
-                current.wagers, cancel_seq=cancelled.seq, reason=cancelled.reason, **common
+                current.wagers,
+                cancel_seq=cancelled.seq,
+                reason=cancelled.reason,
+                forfeits=cancelled.forfeits,
+                **common,
             )
             return await self._append(table, round_no, events, void_msg_id(table, round_no), last)
         summary, correction = step.summary, step.correction

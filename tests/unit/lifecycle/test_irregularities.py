@@ -128,11 +128,47 @@ def test_a_supervisor_invalidates_the_outcome_000_8_4(phase: Phase) -> None:
     assert phase_after(history, events) is Phase.INVALIDATED
 
 
-def test_a_confirmed_result_is_settled_so_it_is_corrected_not_invalidated() -> None:
-    """Settlement pays a confirmed result at once (000 §7.6): voiding it afterwards would leave
-    the money on the result, so the lifecycle refuses and points to a correction."""
+def test_a_confirmed_result_may_be_invalidated_000_8_4() -> None:
+    """An outcome exists once the result is confirmed: that is what 000 §8.4 invalidates.
+    Settlement refunds what the result paid by a compensating void (000 §8.5)."""
     history = [table_opened(), *round_through(1, Phase.RESULT_CONFIRMED)]
-    refused(history, invalidate(InvalidationReason.BRAWL), "correct the result")
+    events = when(history, invalidate(InvalidationReason.BRAWL))
+    assert [type(e) for e in events] == [RoundInvalidated]
+    assert phase_after(history, events) is Phase.INVALIDATED
+
+
+def test_a_completed_round_may_be_invalidated_and_stays_completed_000_8_4() -> None:
+    """After settlement too: the round stays completed (the next may start), its outcome is
+    now the invalidation."""
+    history = [table_opened(), *played_rounds(1, 1)]
+    events = when(history, invalidate(InvalidationReason.FRAUD, ["p3"]))
+    assert [type(e) for e in events] == [RoundInvalidated]
+    current = given(history, events).round
+    assert current is not None
+    assert (current.phase, current.ended_by) == (Phase.COMPLETED, Phase.INVALIDATED)
+    assert when([*history, *events], command(StartRound, "dealer", round=2, tumbles=3))
+
+
+def test_an_invalidated_round_is_not_invalidated_again_000_8_4() -> None:
+    history = [table_opened(), *played_rounds(1, 1)]
+    history += when(history, invalidate(InvalidationReason.FIRE))
+    refused(history, invalidate(InvalidationReason.FIRE), match=r"already ended invalidated")
+
+
+def test_a_void_round_has_no_outcome_to_invalidate_000_8_4() -> None:
+    history = [table_opened(), *round_through(1, Phase.UNCOVERED)]
+    history += when(
+        history, command(DeclareNoResult, "dealer", round=1, reason=NoResultReason.DICE_NOT_FLAT)
+    )
+    refused(history, invalidate(InvalidationReason.FIRE), "no outcome to invalidate")
+    history += when(history, command(CompleteRound, "service", round=1))
+    refused(history, invalidate(InvalidationReason.FIRE), "no outcome to invalidate")
+
+
+def test_only_the_current_rounds_outcome_is_invalidated_000_8_4() -> None:
+    """Once the next round started, an earlier round is corrected, not invalidated."""
+    history = [table_opened(), *played_rounds(1, 2)]
+    refused(history, invalidate(InvalidationReason.FIRE), "not the current round")
 
 
 def test_a_fraudsters_wager_may_be_forfeited_000_8_5() -> None:
@@ -147,11 +183,6 @@ def test_a_fraudsters_wager_may_be_forfeited_000_8_5() -> None:
 def test_forfeits_only_for_fraud_000_8_5(reason: InvalidationReason) -> None:
     history = [table_opened(), *round_through(1, Phase.UNCOVERED)]
     refused(history, invalidate(reason, ["p3"]), match=r"only .* for fraud \(000 §8\.5, §8\.4\.2\)")
-
-
-def test_a_completed_round_cannot_be_invalidated_000_8_4() -> None:
-    history = [table_opened(), *played_rounds(1, 1)]
-    refused(history, invalidate(InvalidationReason.FIRE), "already completed")
 
 
 @pytest.mark.parametrize("profile", ["macau-2003", "macau-2004", "online-live"])

@@ -8,6 +8,7 @@ from sicbo.replay.verify import verify
 from sicbo.settlement.engine import settle
 from sicbo_contracts.settlement import WagerOutcome
 from tests.support.common import NOW, SERVICE, TABLE
+from tests.support.lifecycle import invalidated
 from tests.support.log import Log
 from tests.support.stream import StoredLog
 from tests.support.wagers import chips, promo
@@ -105,3 +106,41 @@ def test_a_summary_without_as_of_is_audited_as_of_just_before_its_parts() -> Non
     assert report.status == MISMATCH and report.as_of == cancel_seq
     assert any(p.startswith("summary basis") for p in report.problems)
     assert report.pending_corrections == [] and report.voided_by is None
+
+
+def settled_and_invalidated_for_fraud() -> tuple[StoredLog, int]:
+    """000 §8.4 after the round was paid: ann's fraud forfeits her wagers (§8.5)."""
+    log = Log(profile="cca-1992", unit=10).start(1)
+    log.slip(1, "ann", chips("big", 100))
+    log.slip(1, "bob", chips("total:13", 20))
+    log.close(1)
+    log.confirm(1, (3, 4, 6))
+    stored = StoredLog(log)
+    stored.settle(1)
+    log.complete(1, "ann", "bob")
+    return stored, log.invalidate(1, "ann")
+
+
+def test_000_8_4_a_round_invalidated_after_it_was_paid_matches_its_replay() -> None:
+    stored, invalidated_seq = settled_and_invalidated_for_fraud()
+    assert round_report(stored.stored(), TABLE, 1).pending_corrections == [invalidated_seq]
+    stored.void(1, invalidated_seq)
+    report = round_report(stored.stored(), TABLE, 1)
+    assert report.status == MATCH and report.problems == [], report.problems
+    assert report.voided_by == invalidated_seq
+    assert [(w.bet, w.outcome, w.settled, w.recorded, w.recomputed) for w in report.wagers] == [
+        ("big", "forfeit", 200, 0, 0),  # 000 §8.5: the fraudster's wager is forfeited
+        ("total:13", "void", 180, 20, 20),  # every other wager refunded
+    ]
+    assert verify(stored.stored()).ok
+
+
+def test_000_8_5_a_fraudster_refunded_by_the_void_is_a_mismatch() -> None:
+    stored, invalidated_seq = settled_and_invalidated_for_fraud()
+    as_stored = stored.log.events[-1]
+    stored.log.events[-1] = (invalidated_seq, invalidated(1, fraud=True))  # no forfeits named
+    stored.void(1, invalidated_seq)  # so ann is refunded...
+    stored.log.events[-1] = as_stored  # ...but the log forfeits her wagers
+    report = round_report(stored.stored(), TABLE, 1)
+    assert report.status == MISMATCH
+    assert not verify(stored.stored()).ok

@@ -20,7 +20,7 @@ from sicbo.settlement.decider import (
     initial_state,
     void_due,
 )
-from sicbo_contracts.settlement import RoundSettled, SettlementBasis
+from sicbo_contracts.settlement import RoundSettled, SettlementBasis, WagerOutcome
 from tests.support.common import TABLE
 from tests.support.log import Log
 from tests.support.stream import StoredLog
@@ -129,6 +129,28 @@ def test_004_a_void_outranks_a_pending_correction() -> None:
     stored.log.correct(1, (1, 2, 3), (4, 5, 6))
     stored.log.cancel(1)
     assert isinstance(due(folded(stored), 1), Void)  # refunded: the corrections no longer matter
+
+
+def test_000_8_4_a_round_invalidated_after_it_was_paid_is_voided_with_its_forfeits() -> None:
+    stored, _ = played()
+    stored.settle(1)
+    stored.log.complete(1, "ann")
+    invalidated_seq = stored.log.invalidate(1, "ann")  # fraud: ann's wagers forfeited (§8.5)
+    step = due(folded(stored), 1)
+    assert isinstance(step, Void)
+    assert (step.cancellation.seq, step.cancellation.forfeits) == (invalidated_seq, ("ann",))
+    [voided] = stored.void(1, invalidated_seq)
+    assert [(a.after.outcome, a.after.returned) for a in voided.adjustments] == [
+        (WagerOutcome.FORFEIT, 0)
+    ]
+    assert due(folded(stored), 1) is None  # voided once, and completed before
+
+
+def test_000_8_4_a_result_invalidated_before_it_was_paid_is_settled_as_invalidated() -> None:
+    stored, _ = played()
+    stored.log.invalidate(1, fraud=False)
+    step = due(folded(stored), 1)
+    assert isinstance(step, Settle) and step.facts.basis is SettlementBasis.INVALIDATED
 
 
 def test_a_cancellation_before_the_result_is_the_outcome_itself() -> None:

@@ -23,6 +23,13 @@ export const SUPERVISOR_TAGS = [
   "table.override-player-limits.v1", "table.close.v1",
 ];
 
+// 000 §8.4: in play, or after the result (confirmed, or the round paid), not once void.
+function hasOutcomeToInvalidate(round) {
+  if (!round) return false;
+  if (IN_PLAY.has(round.phase) || round.phase === "result-confirmed") return true;
+  return round.phase === "completed" && round.ended_by === "result-confirmed";
+}
+
 function currentRound() {
   const { view } = state;
   return view && view.round ? view.round.number : null;
@@ -39,9 +46,9 @@ export function buildSupervisor() {
     reason.addEventListener("change", () => { forfeitsField.hidden = reason.value !== "fraud"; });
     forms.push(actionForm({
       tag: "round.invalidate.v1", title: "Invalidate round", submit: "Invalidate round", danger: true,
-      hint: "Wagers are refunded (000 §8.4).",
+      hint: "Wagers are refunded (000 §8.4), also once the round is paid.",
       fields: [field("Reason", reason), field("Detail (required)", textInput("invalidate-detail", { required: true })), forfeitsField],
-      enabled: () => IN_PLAY.has(state.view.round?.phase),
+      enabled: () => hasOutcomeToInvalidate(state.view.round),
       build: () => {
         const cmd = { round: currentRound(), reason: reason.value, detail: $("invalidate-detail").value.trim() };
         if (reason.value === "fraud") {
