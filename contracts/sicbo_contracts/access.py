@@ -42,6 +42,7 @@ _SLIP = (
     "bets.choose-carried.v1",  # 002/2004 art. 3(4): the player's choice (or the dealer's for them)
 )
 
+# 000 §5.6: only the dealer and the supervisors operate the game; each role its own commands.
 TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
     Role.DEALER: frozenset(
         {
