@@ -15,6 +15,7 @@ import msgspec
 
 from sicbo.lifecycle.state import (
     PLAYING,
+    PRESENT_ROUNDS,
     Approval,
     ClosingNotice,
     LifecycleState,
@@ -86,6 +87,7 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
                 seats=empty_mapping(),
                 idle_rounds=empty_mapping(),
                 asked_to_vacate=frozenset(),
+                recent_players=(),
                 player_limits=empty_mapping(),
                 limits_notices=(),
                 closing_notice=None,
@@ -150,7 +152,14 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
             completed = replace(state.round, phase=Phase.COMPLETED, players=tuple(players))
             idle = idle_after(state, players)
             asked = frozenset(p for p in state.asked_to_vacate if idle.get(p, 0) > 0)
-            return replace(state, round=completed, idle_rounds=idle, asked_to_vacate=asked)
+            recent = (*state.recent_players, frozenset(players))[-PRESENT_ROUNDS:]
+            return replace(
+                state,
+                round=completed,
+                idle_rounds=idle,
+                asked_to_vacate=asked,
+                recent_players=recent,
+            )
     current = state.round
     if current is None or getattr(event, "round", None) != current.number:
         return state  # an event of another round: nothing of the current one changes

@@ -149,6 +149,9 @@ class LifecycleState:
     #: Consecutive completed rounds without a wager while every seat was taken (000 §8.9).
     idle_rounds: Mapping[str, int] = field(default_factory=empty_mapping)
     asked_to_vacate: frozenset[str] = frozenset()
+    #: Who wagered in each of the last PRESENT_ROUNDS completed rounds, newest last: players
+    #: present at the table even without a seat (an online table's players: 000 §8.8).
+    recent_players: tuple[frozenset[str], ...] = ()
     proposals: Mapping[str, Proposal] = field(default_factory=empty_mapping)
     approvals: tuple[Approval, ...] = ()  # in log order
     last_round: int = 0  # the number of the latest round started; numbering survives closing
@@ -177,8 +180,17 @@ class LifecycleState:
         r = self.round
         return r.closes_at if r is not None and r.phase is Phase.BETTING_OPEN else None
 
+    @property
+    def players_present(self) -> frozenset[str]:
+        """000 §8.8: the seated players, and whoever wagered in the last rounds."""
+        return frozenset(self.seats.values()).union(*self.recent_players)
+
     def seat_of(self, player: str) -> int | None:
         return next((seat for seat, p in self.seats.items() if p == player), None)
+
+
+#: Completed rounds whose players count as present at the table (000 §8.8).
+PRESENT_ROUNDS = 3
 
 
 def initial_state(table: str) -> LifecycleState:

@@ -19,7 +19,7 @@ from sicbo.lifecycle.paytables import (
     paytable_in_force,
     same_profile,
 )
-from sicbo.lifecycle.state import LifecycleState, Phase, TableStatus
+from sicbo.lifecycle.state import PRESENT_ROUNDS, LifecycleState, Phase, TableStatus
 from sicbo_contracts.base import Role
 from sicbo_contracts.lifecycle import (
     ApprovePaytable,
@@ -173,7 +173,8 @@ def close_table(state: LifecycleState, command: CloseTable, at: datetime) -> lis
             f"round {current.number} ended with no result and its wagers stand for the re-run"
             f" ({policy.value}): play the re-run round before closing the table"
         )
-    if state.seats:
+    present = state.players_present
+    if present:
         notice = state.closing_notice
         # 000 §8.8: players present -> a sign of the proposed closing time, shown >= 20 min.
         if notice is None or notice.posted_at + SIGN_NOTICE > at or notice.close_at > at:
@@ -183,7 +184,8 @@ def close_table(state: LifecycleState, command: CloseTable, at: datetime) -> lis
                 else f"the sign posted at {hhmm(notice.posted_at)} shows {hhmm(notice.close_at)}"
             )
             refuse(
-                f"{len(state.seats)} player(s) are seated at {state.table}: closing needs a sign"
+                f"{len(present)} player(s) are present at {state.table} (seated, or wagering in"
+                f" the last {PRESENT_ROUNDS} rounds): closing needs a sign"
                 " of the closing time displayed at least 20 minutes before, and that time"
                 f" reached (000 §8.8); at {hhmm(at)} {shown}"
             )
