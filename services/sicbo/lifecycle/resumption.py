@@ -82,6 +82,17 @@ def resume_round(state: LifecycleState, command: ResumeRound, at: datetime) -> l
     return lifted(state, command, at, command.detail, s)
 
 
+def resumable_round(state: LifecycleState) -> int | None:
+    """The suspended round the supervisor may resume now (what :func:`resume_round` accepts),
+    or None: the table is not suspended, or its fault is an inspector's to clear."""
+    s, current = state.suspension, state.round
+    if s is None or s.policy != IlluminationFaultPolicy.SUSPEND_ROUND.value or s.round is None:
+        return None
+    if current is not None and current.number == s.round and current.ended_by is Phase.CANCELLED:
+        return None
+    return s.round
+
+
 def require_live_deadline(current: RoundState, command: CloseBetting) -> None:
     """The countdown closes betting only at the deadline in force (004 "Cara Bermain")."""
     if current.betting_paused:

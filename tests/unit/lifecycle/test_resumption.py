@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from sicbo.game.profiles import load_profile
+from sicbo.lifecycle.resumption import resumable_round
 from sicbo.lifecycle.state import Phase
 from sicbo_contracts.lifecycle import (
     BettingClosed,
@@ -172,3 +173,15 @@ def test_a_second_fault_while_paused_keeps_the_time_left() -> None:
     history += when(history, later, at=at(-1))
     state = given(history)
     assert state.round is not None and state.round.betting_left == timedelta(seconds=10)
+
+
+def test_004_the_round_a_supervisor_may_resume() -> None:
+    """What a terminal or the demo supervisor offers: the same rounds ResumeRound accepts."""
+    assert resumable_round(given(suspended_while_betting())) == 1
+    land: list[Fact] = [table_opened(), *round_through(1, Phase.UNCOVERED)]
+    land += when(land, command(ReportMalfunction, "dealer", equipment="lamp", detail="x"))
+    assert resumable_round(given(land)) is None
+    cancelled = suspended_while_betting()
+    cancelled += when(cancelled, command(CancelRound, "supervisor", round=1, reason="no fix"))
+    assert resumable_round(given(cancelled)) is None
+    assert resumable_round(given(table_opened("online-live"))) is None
