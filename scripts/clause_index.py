@@ -32,7 +32,8 @@ _SECTION = r"(?<!GLI-19 )(?<!GLI-19 §C)§\s?(\d+(?:\.\d+)*)(?:\s*[-\u2013]\s*(\
 _ARTS = r"(\d+(?:\(\d+\))?(?:\s*(?:,|and|-|\u2013|or)\s*\d+(?:\(\d+\))?)*)"
 _EDITION = r"002(?:/|\s)(2003|2004)\s+arts?\.\s*" + _ARTS
 _BOTH = r"002\s+arts?\.\s*" + _ARTS
-_ONLINE = r"004\s+[\"\u201c']([A-Z][a-z]+(?: [A-Z][a-z]+)*)[\"\u201d']"
+_NAME = r"[A-Z][a-z]+(?: [A-Z][a-z]+)*"
+_ONLINE = rf"004\s+(?:\"({_NAME})\"|\u201c({_NAME})\u201d)"
 _NAME_000 = r"(?<![0-9])000_(\d+(?:_\d+)*)"
 _NAME_002 = r"(?<![0-9])002_(?:(2003|2004)_)?art_(\d+)"
 
@@ -90,7 +91,7 @@ def citations(text: str) -> Iterator[str]:
             yield f"002/2003 art. {n}"
             yield f"002/2004 art. {n}"
     for m in re.finditer(_ONLINE, text):
-        yield f'004 "{m.group(1)}"'
+        yield f'004 "{m.group(1) or m.group(2)}"'
 
 
 def named(test_name: str) -> Iterator[str]:

@@ -63,6 +63,7 @@ TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
             *_MALFUNCTION,
             "round.invalidate.v1",  # 000 §8.4
             "round.cancel.v1",  # 004 "Ralat Pengendalian"
+            "round.resume.v1",  # 004 "Ralat Pengendalian": fixed quickly, the round resumes
             "dice.correct.v1",  # GLI-19 §4.18.4
             "dice.resolve-held.v1",  # DESIGN.md Roles: supervisor overrides
             "table.open.v1",

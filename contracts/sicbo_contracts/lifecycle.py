@@ -9,6 +9,7 @@ import msgspec
 from msgspec import Meta
 
 from sicbo_contracts.base import Command, Event, Id, Limits, Reason, RoundNo, Time
+from sicbo_contracts.resumption import BettingResumed, ResumeRound
 
 Seconds = Annotated[int, Meta(ge=1, le=3600)]
 
@@ -122,6 +123,9 @@ class OpenBetting(Command, frozen=True, kw_only=True, tag="round.open-betting.v1
 
 class CloseBetting(Command, frozen=True, kw_only=True, tag="round.close-betting.v1"):
     round: RoundNo
+    #: The countdown's deadline this close is for (004); a dealer sends none. A deadline that
+    #: a suspension superseded (BettingResumed) no longer closes betting.
+    closes_at: Time | None = None
 
 
 class Uncover(Command, frozen=True, kw_only=True, tag="round.uncover.v1"):
@@ -190,6 +194,7 @@ LifecycleCommand = (
     | ClearFault
     | CancelRound
     | CompleteRound
+    | ResumeRound
 )
 
 # ---- events -----------------------------------------------------------------------------------
@@ -342,4 +347,5 @@ LifecycleEvent = (
     | FaultCleared
     | RoundCancelled
     | RoundCompleted
+    | BettingResumed
 )

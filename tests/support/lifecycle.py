@@ -144,6 +144,30 @@ def fault_cleared(*, at: datetime = EARLIER) -> FaultCleared:
     return event(FaultCleared, INSPECTOR, at=at, detail="lamps fixed", suspended_since=at)
 
 
+def suspended_while_betting(
+    *, seconds_left: float = 10, at: datetime = EARLIER, betting_seconds: int = 15, **layout: Any
+) -> list[Fact]:
+    """An online table whose round 1 was suspended at ``at`` with ``seconds_left`` of its
+    ``betting_seconds`` countdown to run (004 "Ralat Pengendalian"); ``layout`` goes to
+    :func:`config`."""
+    countdown = timedelta(seconds=betting_seconds)
+    opened_at = at - (countdown - timedelta(seconds=seconds_left))
+    return [
+        table_opened("online-live", betting_seconds=betting_seconds, **layout),
+        round_started(1, "online-live", at=opened_at - timedelta(minutes=1)),
+        betting_opened(1, closes_at=opened_at + countdown, at=opened_at),
+        event(
+            TableSuspended,
+            DEALER,
+            at=at,
+            equipment="video-stream",
+            detail="the stream froze",
+            round=1,
+            policy="suspend-round",
+        ),
+    ]
+
+
 # ---- a round's steps -----------------------------------------------------------------------------
 
 

@@ -73,6 +73,9 @@ class Profile:
     betting_countdown: bool
     pays: Mapping[str, Fraction]
     choices: Mapping[str, Choice]
+    #: A countdown paused by a suspension resumes with the time left, but at least this many
+    #: seconds (004 "Ralat Pengendalian": the round "continues as usual"; docs/rules.md).
+    resume_betting_seconds: int = 0
 
     def paytable(self, choices: Mapping[str, int] | None = None) -> "Paytable":
         """The profile with the operator's choices; refuses a choice outside the rules."""
@@ -202,7 +205,14 @@ def parse_profile(doc: Mapping[str, Any]) -> Profile:
         betting_countdown=bool(doc["betting_countdown"]),
         pays=MappingProxyType(_parse_pays(doc["pays"], f"{where}.pays")),
         choices=MappingProxyType(choices),
+        resume_betting_seconds=_seconds(doc.get("resume_betting_seconds", 0), where),
     )
+
+
+def _seconds(value: object, where: str) -> int:
+    if type(value) is not int or value < 0:
+        raise ValueError(f"{where}: resume_betting_seconds is a whole number >= 0, got {value!r}")
+    return value
 
 
 _cache: dict[str, Profile] = {}

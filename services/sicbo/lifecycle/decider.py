@@ -12,8 +12,12 @@ Choices where the sources are silent are noted where they are enforced; the main
   per round number, so a number is never reused).
 - While suspended (000 §7.7) a round may not start, open betting or be uncovered; closing
   betting, "no result", invalidation, cancellation and completion (settle by the dice,
-  000 §7.6) still work. The suspension lasts until an inspector clears it, whatever the policy;
-  a malfunction reported without a round belongs to the round in progress, if any.
+  000 §7.6) still work. The suspension lasts until an inspector clears it or, at a
+  suspend-round table, the supervisor resumes the suspended round (004); a malfunction
+  reported without a round belongs to the round in progress, if any.
+- A suspension pauses a running betting countdown; lifting it resumes betting with the time
+  left, at least the profile's ``resume_betting_seconds``, at most ``betting_seconds``
+  (:mod:`sicbo.lifecycle.resumption`). The countdown's stale deadlines close nothing.
 - CloseBetting is not refused before the countdown's ``closes_at``, and a dealer may close an
   online round's betting by hand; a service account may close betting only at a countdown table.
 - A confirmed result is cancelled (004) only while its round is suspended under the
@@ -31,7 +35,7 @@ Choices where the sources are silent are noted where they are enforced; the main
 from datetime import datetime
 
 from sicbo.decider import refuse
-from sicbo.lifecycle import invalidation, rounds, table
+from sicbo.lifecycle import invalidation, resumption, rounds, table
 from sicbo.lifecycle.evolve import evolve, fold
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.lifecycle import (
@@ -58,6 +62,7 @@ from sicbo_contracts.lifecycle import (
     TakeSeat,
     Uncover,
 )
+from sicbo_contracts.resumption import ResumeRound
 
 __all__ = ["LifecycleState", "decide", "evolve", "fold", "initial_state"]
 
@@ -107,4 +112,6 @@ def decide(state: LifecycleState, command: LifecycleCommand, at: datetime) -> li
             return rounds.cancel_round(state, command, at)
         case CompleteRound():
             return rounds.complete_round(state, command, at)
+        case ResumeRound():
+            return resumption.resume_round(state, command, at)
     raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover

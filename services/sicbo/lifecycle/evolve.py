@@ -8,6 +8,7 @@ recorded.
 
 from collections.abc import Iterable
 from dataclasses import replace
+from datetime import datetime
 from functools import reduce
 from types import MappingProxyType
 
@@ -63,6 +64,7 @@ from sicbo_contracts.lifecycle import (
     Uncovered,
     VacateNoticeIssued,
 )
+from sicbo_contracts.resumption import BettingResumed
 
 
 def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> LifecycleState:
@@ -140,7 +142,7 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
                 suspension = Suspension(at, policy, round_no, (equipment,))
             else:  # another fault while suspended: still suspended since the first
                 suspension = replace(open_fault, equipment=(*open_fault.equipment, equipment))
-            return replace(state, suspension=suspension)
+            return replace(state, suspension=suspension, round=_pause(state.round, at))
         case FaultCleared():
             return replace(state, suspension=None)
         case RoundStarted(round=number, tumbles=tumbles, paytable=paytable, at=at):
@@ -166,6 +168,18 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
     return replace(state, round=_evolve_round(current, event))
 
 
+def _pause(current: RoundState | None, at: datetime) -> RoundState | None:
+    """004 "Ralat Pengendalian": a suspension during a running countdown stops it; the time
+    left is kept for the resumption (the deadline no longer applies). A countdown already
+    over when the suspension came is not paused: its close is due."""
+    if current is None or current.phase is not Phase.BETTING_OPEN:
+        return current
+    closes_at = current.closes_at
+    if closes_at is None or at >= closes_at:
+        return current  # no countdown, already paused, or already over
+    return replace(current, closes_at=None, betting_left=closes_at - at)
+
+
 def _end(current: RoundState, phase: Phase) -> RoundState:
     if current.phase is Phase.COMPLETED:
         return current  # settled rounds keep the outcome they were settled on
@@ -177,7 +191,9 @@ def _evolve_round(current: RoundState, event: LifecycleEvent | DiceEvent) -> Rou
         case BettingOpened(closes_at=closes_at):
             return replace(current, phase=Phase.BETTING_OPEN, closes_at=closes_at)
         case BettingClosed():
-            return replace(current, phase=Phase.BETTING_CLOSED)
+            return replace(current, phase=Phase.BETTING_CLOSED, betting_left=None)
+        case BettingResumed(closes_at=closes_at):
+            return replace(current, closes_at=closes_at, betting_left=None)
         case Uncovered():
             return replace(current, phase=Phase.UNCOVERED)
         case NoResultDeclared():

@@ -3,7 +3,7 @@
 from datetime import datetime
 
 from sicbo.decider import refuse
-from sicbo.game.profiles import Profile, load_profile
+from sicbo.game.profiles import IlluminationFaultPolicy, Profile, load_profile
 from sicbo.lifecycle.state import ENDED, LifecycleState, Phase, RoundState, TableStatus
 from sicbo_contracts.base import Limits
 from sicbo_contracts.lifecycle import TableConfig
@@ -71,8 +71,14 @@ def require_not_suspended(state: LifecycleState, doing: str) -> None:
     fault has been rectified" (004: the round is suspended)."""
     s = state.suspension
     if s is not None:
+        # The policy recorded with the suspension says who lifts it (data, not a profile id).
+        who = (
+            'the supervisor resumes the round (004 "Ralat Pengendalian") or an inspector'
+            if s.policy == IlluminationFaultPolicy.SUSPEND_ROUND.value and s.round is not None
+            else "an inspector"
+        )
         refuse(
             f"table {state.table} is suspended since {hhmm(s.since)}"
-            f" ({', '.join(s.equipment)} malfunction): cannot {doing} until an inspector"
+            f" ({', '.join(s.equipment)} malfunction): cannot {doing} until {who}"
             " clears the fault (000 §7.7: no further play until the fault is rectified)"
         )

@@ -12,6 +12,7 @@ from sicbo.lifecycle.guards import (
     round_in_play,
 )
 from sicbo.lifecycle.paytables import paytable_in_force
+from sicbo.lifecycle.resumption import lifted, require_live_deadline
 from sicbo.lifecycle.state import (
     ENDED,
     PLAYING,
@@ -30,7 +31,6 @@ from sicbo_contracts.lifecycle import (
     CloseBetting,
     CompleteRound,
     DeclareNoResult,
-    FaultCleared,
     LifecycleEvent,
     NoResultDeclared,
     OpenBetting,
@@ -109,9 +109,10 @@ def close_betting(
     config = require_open(state)
     current = round_in_play(state, command.round, "close betting")
     # Not refused while suspended: closing betting stops wagers, it is not "further play"
-    # (000 §7.7), and the countdown must still be able to close a suspended round's betting.
-    # Nor refused before ``closes_at``: a refused timer would drop its deadline and leave
-    # betting open; wager intake refuses slips from ``closes_at`` on anyway.
+    # (000 §7.7); but a countdown paused by the suspension does not close it (004 "Ralat
+    # Pengendalian"), nor does a deadline the resumption superseded. Not refused before
+    # ``closes_at``: a refused timer would drop its deadline and leave betting open; wager
+    # intake refuses slips from ``closes_at`` on anyway.
     by_countdown = command.actor.role is Role.SERVICE
     if by_countdown and not profile_of(config).betting_countdown:
         refuse(
@@ -123,6 +124,8 @@ def close_betting(
             f"betting of round {current.number} is not open ({current.phase.value}):"
             ' "no more bets" closes open betting (000 §5.2, §3.9)'
         )
+    if by_countdown:
+        require_live_deadline(current, command)
     return [BettingClosed(**stamp(command, at), round=current.number, by_countdown=by_countdown)]
 
 
@@ -204,9 +207,7 @@ def clear_fault(state: LifecycleState, command: ClearFault, at: datetime) -> lis
     suspension = state.suspension
     if suspension is None:
         refuse(f"table {state.table} is not suspended: there is no fault to clear")
-    return [
-        FaultCleared(**stamp(command, at), detail=command.detail, suspended_since=suspension.since)
-    ]
+    return lifted(state, command, at, command.detail, suspension)  # 004: betting resumes
 
 
 def cancel_round(state: LifecycleState, command: CancelRound, at: datetime) -> list[LifecycleEvent]:

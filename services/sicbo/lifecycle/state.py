@@ -5,7 +5,7 @@ checked in :mod:`sicbo.lifecycle.decider` before an event is appended.
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from enum import StrEnum
 from types import MappingProxyType
 from typing import TypeVar
@@ -63,8 +63,12 @@ class RoundState:
     started_at: datetime
     tumbles: int
     phase: Phase = Phase.STARTED
-    #: When the betting countdown closes betting by itself (004), else None.
+    #: When the betting countdown closes betting by itself (004), else None (and None while
+    #: the countdown is paused by a suspension).
     closes_at: datetime | None = None
+    #: The countdown's time left when a suspension paused it; betting resumes with it
+    #: (BettingResumed, 004 "Ralat Pengendalian"). None: not paused.
+    betting_left: timedelta | None = None
     #: Which outcome ended the round (one of ENDED); kept once the round is completed.
     ended_by: Phase | None = None
     entered: Dice | None = None  # dice entered on the terminal, not yet confirmed
@@ -81,6 +85,11 @@ class RoundState:
     @property
     def void(self) -> bool:
         return self.ended_by in VOID
+
+    @property
+    def betting_paused(self) -> bool:
+        """Betting is open but its countdown stopped by a suspension (004)."""
+        return self.phase is Phase.BETTING_OPEN and self.betting_left is not None
 
 
 @dataclass(frozen=True, slots=True)

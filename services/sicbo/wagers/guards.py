@@ -52,17 +52,20 @@ def betting_round(state: WagerState, number: int, at: datetime) -> CurrentRound:
             f'round: betting is not open yet for round {number}: wagers follow "place your'
             ' bets" (000 §5.1)'
         )
+    if state.suspended:
+        # Before the countdown's check: a suspension pauses the countdown (its deadline no
+        # longer applies); betting resumes with a new ``closes_at`` (BettingResumed).
+        refuse(
+            f"round: table {table} is suspended: no further play until an inspector clears"
+            ' the fault (000 §7.7) or the supervisor resumes the round (004 "Ralat'
+            ' Pengendalian": the round is suspended)'
+        )
     if current.closes_at is not None and at >= current.closes_at:
         # The countdown's own CloseBetting may still be on its way: the time rule is what
         # counts (004 "Cara Bermain"), not the timer event.
         refuse(
             f"round: betting is closed for round {number}: its countdown ended at"
             f" {current.closes_at.isoformat()} (004; no wager after it, 000 §3.9)"
-        )
-    if state.suspended:
-        refuse(
-            f"round: table {table} is suspended by an equipment fault: no further play until"
-            " an inspector clears it (000 §7.7; 004: the round is suspended)"
         )
     return current
 

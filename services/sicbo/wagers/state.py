@@ -43,6 +43,7 @@ from sicbo_contracts.lifecycle import (
     TableSuspended,
     Uncovered,
 )
+from sicbo_contracts.resumption import BettingResumed
 from sicbo_contracts.wagers import (
     CarriedChoice,
     CarriedSlipChosen,
@@ -210,6 +211,12 @@ def evolve(state: WagerState, event: Fact) -> WagerState:
                 return state
             opened = replace(current, betting=Betting.OPEN, closes_at=closes_at)
             return replace(state, round=opened)
+        case BettingResumed(round=number, closes_at=closes_at):
+            # 004 "Ralat Pengendalian": the suspension paused the countdown; this is its end now.
+            current = state.round
+            if current is None or current.number != number or current.betting is not Betting.OPEN:
+                return state
+            return replace(state, round=replace(current, closes_at=closes_at))
         case BettingClosed(round=n) | Uncovered(round=n) | RoundInvalidated(round=n):
             return replace(state, round=_end_betting(state.round, n))
         case RoundCancelled(round=n) | RoundCompleted(round=n):

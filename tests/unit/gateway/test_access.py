@@ -216,6 +216,12 @@ EXAMPLES = [
     Example("table.report-malfunction.v1", {"equipment": "lamp", "detail": "dark"}, lc_open, NOW),
     Example("table.clear-fault.v1", {"detail": "lamp replaced"}, lc_suspended, NOW),
     Example(
+        "round.resume.v1",
+        {"round": 1, "detail": "stream back"},
+        lc.suspended_while_betting,
+        NOW,
+    ),
+    Example(
         "round.cancel.v1", {"round": 1, "reason": "no quick fix"}, lc_round(Phase.UNCOVERED), NOW
     ),
     Example("round.complete.v1", {"round": 1}, lc_round(Phase.RESULT_CONFIRMED), NOW),
