@@ -7,7 +7,7 @@ step from ``minutes`` after ``NOW``).
 """
 
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from sicbo.lifecycle.decider import decide
@@ -76,6 +76,8 @@ def config(
     betting_seconds: int | None = None,
     fault_grace_seconds: int = 120,
     second_person_confirmation: bool = False,
+    time_zone: str | None = None,
+    holidays: Iterable[date] = (),
 ) -> TableConfig:
     """A table's sign (``limits``, else ``minimum`` to ``maximum`` in ``unit``s) and layout; a
     countdown profile gets 15 s of betting unless told."""
@@ -88,6 +90,8 @@ def config(
         betting_seconds=betting_seconds,
         fault_grace_seconds=fault_grace_seconds,
         second_person_confirmation=second_person_confirmation,
+        time_zone=time_zone,
+        holidays=sorted(holidays),
     )
 
 

@@ -28,14 +28,15 @@ Choices where the sources are silent are noted where they are enforced; the main
 - 000 §8.9 counts only rounds completed while every seat is taken; a round completed at a table
   with a free seat breaks the streak. Every completed round counts, void ones included.
 - A raise of the minimum consumes the notice that allowed it (the sign comes down).
-- A paytable approval is never retroactive: its adoption date is not before the approval day.
+- A paytable approval is never retroactive: its adoption date is not before the approval day;
+  days are the table's (its time zone), working days Mon-Fri less the table's holidays.
 - CloseTable vacates every seat (SeatVacated events) before TableClosed.
 """
 
 from datetime import datetime
 
 from sicbo.decider import refuse
-from sicbo.lifecycle import invalidation, resumption, rounds, table
+from sicbo.lifecycle import adoption, invalidation, resumption, rounds, table
 from sicbo.lifecycle.evolve import evolve, fold
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.lifecycle import (
@@ -89,9 +90,9 @@ def decide(state: LifecycleState, command: LifecycleCommand, at: datetime) -> li
         case LeaveSeat():
             return table.leave_seat(state, command, at)
         case ProposePaytable():
-            return table.propose_paytable(state, command, at)
+            return adoption.propose_paytable(state, command, at)
         case ApprovePaytable():
-            return table.approve_paytable(state, command, at)
+            return adoption.approve_paytable(state, command, at)
         case StartRound():
             return rounds.start_round(state, command, at)
         case OpenBetting():

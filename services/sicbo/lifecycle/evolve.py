@@ -134,7 +134,7 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
             )
             return replace(state, proposals=with_item(state.proposals, event.paytable, proposal))
         case PaytableApproved(paytable=paytable, adoption_date=adoption_date):
-            approval = Approval(paytable=paytable, adoption_date=adoption_date)
+            approval = Approval(paytable, adoption_date, event.regulator_reference)
             return replace(state, approvals=(*state.approvals, approval))
         case TableSuspended(equipment=equipment, round=round_no, policy=policy, at=at):
             open_fault = state.suspension

@@ -4,6 +4,7 @@ from datetime import datetime
 
 from sicbo.decider import refuse
 from sicbo.game.profiles import IlluminationFaultPolicy, Profile, load_profile
+from sicbo.lifecycle.calendar import TableCalendar, table_calendar
 from sicbo.lifecycle.state import ENDED, LifecycleState, Phase, RoundState, TableStatus
 from sicbo_contracts.base import Limits
 from sicbo_contracts.lifecycle import TableConfig
@@ -25,6 +26,11 @@ def require_open(state: LifecycleState) -> TableConfig:
 
 def profile_of(config: TableConfig) -> Profile:
     return load_profile(config.profile)  # checked by OpenTable, so it exists
+
+
+def calendar_of(config: TableConfig) -> TableCalendar:
+    """The open table's days (its time zone was checked by OpenTable)."""
+    return table_calendar(config, profile_of(config))
 
 
 def check_limits(limits: Limits, what: str) -> None:

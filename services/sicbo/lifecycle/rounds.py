@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 from sicbo.decider import refuse, require_role, stamp
 from sicbo.game.profiles import IlluminationFaultPolicy
 from sicbo.lifecycle.guards import (
+    calendar_of,
     current_round,
     profile_of,
     require_not_suspended,
@@ -76,8 +77,10 @@ def start_round(state: LifecycleState, command: StartRound, at: datetime) -> lis
             f" {MIN_TUMBLES} times (000 §5.1, 002 art. 2; 004: re-shake) - activate the"
             " tumbler again"
         )
-    # Each round records the paytable in force on the day it starts (002/2004 art. 8).
-    paytable = paytable_in_force(state.approvals, profile_of(config), at.date())
+    # Each round records the paytable in force on the day it starts, a day of the table's
+    # time zone (002/2004 art. 8).
+    day = calendar_of(config).day_of(at)
+    paytable = paytable_in_force(state.approvals, profile_of(config), day)
     return [
         RoundStarted(
             **stamp(command, at), round=command.round, tumbles=command.tumbles, paytable=paytable

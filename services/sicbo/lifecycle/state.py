@@ -124,16 +124,19 @@ class Proposal:
     """A paytable applied for at the regulator (002/2004 art. 8)."""
 
     paytable: str
-    choices: Mapping[str, int]
-    applied_on: date
+    choices: Mapping[str, int | str]
+    applied_on: date  # a day of the table's time zone
     max_rtp: str
     no_house_edge: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Approval:
+    """The regulator's permission to adopt a paytable from a day (002/2004 art. 8)."""
+
     paytable: str
-    adoption_date: date
+    adoption_date: date  # a day of the table's time zone
+    regulator_reference: str = ""
 
 
 def empty_mapping() -> Mapping[K, V]:

@@ -1,11 +1,12 @@
-"""Table management: opening, limits and their signs, closing, seats, paytables."""
+"""Table management: opening, limits and their signs, closing, seats (paytables:
+:mod:`sicbo.lifecycle.adoption`)."""
 
 from datetime import datetime, timedelta
 
 from sicbo.decider import Refused, refuse, require_role, stamp
-from sicbo.game.errors import InvalidChoice, UnknownProfile
-from sicbo.game.house_edge import house_edge_report
+from sicbo.game.errors import UnknownProfile
 from sicbo.game.profiles import load_profile
+from sicbo.lifecycle.calendar import UnknownTimeZone, table_calendar
 from sicbo.lifecycle.guards import (
     check_limits,
     hhmm,
@@ -13,16 +14,10 @@ from sicbo.lifecycle.guards import (
     require_open,
     show_limits,
 )
-from sicbo.lifecycle.paytables import (
-    earliest_adoption,
-    exact_ratio,
-    paytable_in_force,
-    same_profile,
-)
+from sicbo.lifecycle.paytables import paytable_in_force
 from sicbo.lifecycle.state import PRESENT_ROUNDS, LifecycleState, Phase, TableStatus
 from sicbo_contracts.base import Role
 from sicbo_contracts.lifecycle import (
-    ApprovePaytable,
     ChangeLimits,
     CloseTable,
     ClosingNoticePosted,
@@ -32,12 +27,9 @@ from sicbo_contracts.lifecycle import (
     LimitsNoticePosted,
     OpenTable,
     OverridePlayerLimits,
-    PaytableApproved,
-    PaytableProposed,
     PlayerLimitsOverridden,
     PostClosingNotice,
     PostLimitsNotice,
-    ProposePaytable,
     SeatTaken,
     SeatVacated,
     TableClosed,
@@ -75,8 +67,13 @@ def open_table(state: LifecycleState, command: OpenTable, at: datetime) -> list[
             f'profile {profile.id!r} has no betting countdown: the dealer calls "no more bets"'
             " (000 §5.2, 002 art. 3); leave betting_seconds unset"
         )
-    # 002/2004 art. 8: an approved paytable from its adoption date, else the default.
-    paytable = paytable_in_force(state.approvals, profile, at.date())
+    try:
+        calendar = table_calendar(config, profile)
+    except UnknownTimeZone as error:
+        raise Refused(f"config.time_zone: {error} (e.g. 'Asia/Macau')") from None
+    # 002/2004 art. 8: an approved paytable from its adoption date, else the default; the
+    # day is the table's (its time zone's).
+    paytable = paytable_in_force(state.approvals, profile, calendar.day_of(at))
     return [TableOpened(**stamp(command, at), config=config, paytable=paytable)]
 
 
@@ -220,86 +217,3 @@ def leave_seat(state: LifecycleState, command: LeaveSeat, at: datetime) -> list[
     if seat is None:
         refuse(f"player {command.player!r} is not seated at {state.table}")
     return [SeatVacated(**stamp(command, at), player=command.player, seat=seat)]
-
-
-# ---- paytables (002/2004 art. 8) ----------------------------------------------------------------
-
-
-def propose_paytable(
-    state: LifecycleState, command: ProposePaytable, at: datetime
-) -> list[LifecycleEvent]:
-    require_role(command, (Role.OPERATOR,), rule="002/2004 art. 8: the operator applies")
-    profile = profile_of(require_open(state))
-    if not profile.choices:
-        refuse(
-            f"profile {profile.id!r} has no optional pays to adopt: its paytable is fixed"
-            " (optional choices are those of 002/2004 art. 6(6), authorised under art. 8)"
-        )
-    try:
-        paytable = profile.paytable(command.choices)
-    except InvalidChoice as error:
-        raise Refused(f"{error} (002/2004 art. 6(6))") from None
-    if command.applied_on > at.date():
-        refuse(
-            f"applied_on {command.applied_on} is in the future: the application to the"
-            " regulator must already have been made (002/2004 art. 8)"
-        )
-    report = house_edge_report(paytable)
-    return [
-        PaytableProposed(
-            **stamp(command, at),
-            paytable=paytable.ref,
-            choices=dict(sorted(paytable.choices.items())),
-            applied_on=command.applied_on,
-            max_rtp=exact_ratio(report.max_rtp),
-            no_house_edge=sorted(edge.bet.id for edge in report.no_house_edge),
-        )
-    ]
-
-
-def approve_paytable(
-    state: LifecycleState, command: ApprovePaytable, at: datetime
-) -> list[LifecycleEvent]:
-    require_role(command, (Role.OPERATOR, Role.SUPERVISOR), rule="002/2004 art. 8")
-    profile = profile_of(require_open(state))
-    proposal = state.proposals.get(command.paytable)
-    if proposal is None:
-        known = ", ".join(state.proposals) or "none"
-        refuse(
-            f"paytable {command.paytable!r} was never proposed at {state.table} (proposed:"
-            f" {known}); the operator applies first (002/2004 art. 8)"
-        )
-    if not same_profile(proposal.paytable, profile):
-        refuse(
-            f"paytable {proposal.paytable!r} is not of profile {profile.id!r} v{profile.version},"
-            " which this table plays"
-        )
-    earliest = earliest_adoption(proposal.applied_on)
-    if command.adoption_date < earliest:
-        refuse(
-            f"applied for on {proposal.applied_on:%a %Y-%m-%d}, paytable {proposal.paytable!r}"
-            f" can be adopted on {earliest:%a %Y-%m-%d} at the earliest, not"
-            f" {command.adoption_date:%a %Y-%m-%d}: the application must reach the regulator"
-            " three working days (Mon-Fri) before the adoption date (002/2004 art. 8)"
-        )
-    if command.adoption_date < at.date():
-        refuse(
-            f"adoption date {command.adoption_date} is before the approval ({at.date()}): the"
-            " regulator's authorisation comes before adoption (002/2004 art. 8)"
-        )
-    flagged = sorted(proposal.no_house_edge)
-    acknowledged = sorted(set(command.acknowledged_no_house_edge))
-    if acknowledged != flagged:
-        refuse(
-            f"paytable {proposal.paytable!r} has NO HOUSE EDGE on: {', '.join(flagged) or 'none'}"
-            f" (max RTP {proposal.max_rtp}); the approval must acknowledge exactly these bets,"
-            f' it acknowledged: {", ".join(acknowledged) or "none"} (RULES.md "Triples")'
-        )
-    return [
-        PaytableApproved(
-            **stamp(command, at),
-            paytable=proposal.paytable,
-            adoption_date=command.adoption_date,
-            no_house_edge=flagged,
-        )
-    ]

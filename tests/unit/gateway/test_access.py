@@ -190,6 +190,7 @@ EXAMPLES = [
             "paytable": "macau-2004@v1?total-6-15=16",
             "adoption_date": "2024-06-12",
             "acknowledged_no_house_edge": ["even", "odd"],
+            "regulator_reference": "DICJ/2024/0417",  # 002/2004 art. 8
         },
         lc_proposed,
         at(day=MONDAY),
