@@ -8,7 +8,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from sicbo_contracts.base import Command, Event, Id, Limits, Reason, RoundNo, Time
+from sicbo_contracts.base import Command, Event, Id, Limits, Reason, RoundNo, Stake, Time
 
 Seconds = Annotated[int, Meta(ge=1, le=3600)]
 
@@ -27,6 +27,9 @@ class TableConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     #: the illumination service lights the winning areas after every result and reports a
     #: malfunction when they are not lit correctly (000 §7.6-7.7, 004).
     layout_controller: bool = False
+    #: The most the table pays in winnings on one round, whatever the dice (a house limit, no
+    #: seed clause): a slip that would raise the round's worst case above it is refused.
+    max_payout_per_round: Stake | None = None
 
 
 class NoResultReason(StrEnum):
