@@ -26,7 +26,6 @@ from sicbo.game.dice import Roll
 from sicbo.game.errors import GameError
 from sicbo.game.evaluation import ROLLS, pays_by_roll
 from sicbo.game.profiles import Paytable, parse_paytable_ref
-from sicbo.game.settlement import winnings_for
 from sicbo_contracts.wagers import Wager
 
 #: Winnings by result, indexed like :data:`~sicbo.game.evaluation.ROLLS`.
@@ -55,8 +54,10 @@ def shifted(
     for sign, wagers in ((-1, removed), (1, added)):
         for wager in wagers:
             stake = wager.stake
+            # As winnings_for(stake, num, den, unit=1): the pay before any rounding to the
+            # table's unit, which only lowers it.
             for index, num, den in pays_by_roll(paytable, wager.bet):
-                totals[index] += sign * winnings_for(stake, num, den, 1)
+                totals[index] += sign * (stake * num // den)
     return tuple(totals)
 
 
