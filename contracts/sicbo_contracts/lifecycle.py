@@ -8,7 +8,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from sicbo_contracts.base import Command, Event, Id, Limits, Reason, RoundNo, Time
+from sicbo_contracts.base import Command, Event, Id, Limits, Reason, RoundNo, Stake, Time
 from sicbo_contracts.resumption import BettingResumed, ResumeRound
 
 Seconds = Annotated[int, Meta(ge=1, le=3600)]
@@ -42,6 +42,9 @@ class TableConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     #: Days besides Saturday and Sunday that are not working days of the regulator (the
     #: public holidays of the table's jurisdiction): not counted in art. 8's notice.
     holidays: Annotated[list[date], Meta(max_length=400)] = []
+    #: The most the table pays in winnings on one round, whatever the dice (a house limit, no
+    #: seed clause): a slip that would raise the round's worst case above it is refused.
+    max_payout_per_round: Stake | None = None
 
 
 class NoResultReason(StrEnum):

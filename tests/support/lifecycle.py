@@ -78,6 +78,7 @@ def config(
     second_person_confirmation: bool = False,
     time_zone: str | None = None,
     holidays: Iterable[date] = (),
+    max_payout_per_round: int | None = None,
 ) -> TableConfig:
     """A table's sign (``limits``, else ``minimum`` to ``maximum`` in ``unit``s) and layout; a
     countdown profile gets 15 s of betting unless told."""
@@ -92,6 +93,7 @@ def config(
         second_person_confirmation=second_person_confirmation,
         time_zone=time_zone,
         holidays=sorted(holidays),
+        max_payout_per_round=max_payout_per_round,
     )
 
 

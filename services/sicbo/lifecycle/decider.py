@@ -36,7 +36,7 @@ Choices where the sources are silent are noted where they are enforced; the main
 from datetime import datetime
 
 from sicbo.decider import refuse
-from sicbo.lifecycle import adoption, invalidation, resumption, rounds, table
+from sicbo.lifecycle import adoption, invalidation, limits, resumption, rounds, table
 from sicbo.lifecycle.evolve import evolve, fold
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.lifecycle import (
@@ -76,11 +76,11 @@ def decide(state: LifecycleState, command: LifecycleCommand, at: datetime) -> li
         case OpenTable():
             return table.open_table(state, command, at)
         case PostLimitsNotice():
-            return table.post_limits_notice(state, command, at)
+            return limits.post_limits_notice(state, command, at)
         case ChangeLimits():
-            return table.change_limits(state, command, at)
+            return limits.change_limits(state, command, at)
         case OverridePlayerLimits():
-            return table.override_player_limits(state, command, at)
+            return limits.override_player_limits(state, command, at)
         case PostClosingNotice():
             return table.post_closing_notice(state, command, at)
         case CloseTable():

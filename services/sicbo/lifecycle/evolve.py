@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 import msgspec
 
+from sicbo.game.limits import same_minimum
 from sicbo.lifecycle.state import (
     PLAYING,
     PRESENT_ROUNDS,
@@ -101,8 +102,9 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
             signed = state.config
             if signed is not None:
                 signed = msgspec.structs.replace(signed, limits=after)
-            # The notice announcing this minimum has served: it cannot justify a later raise.
-            notices = tuple(n for n in state.limits_notices if n.limits.minimum != after.minimum)
+            # The notice announcing these minimums (every bet kind's) has served: it cannot
+            # justify a later raise (000 §4.3).
+            notices = tuple(n for n in state.limits_notices if not same_minimum(n.limits, after))
             return replace(state, config=signed, limits_notices=notices)
         case PlayerLimitsOverridden(player=player, after=after):
             return replace(state, player_limits=with_item(state.player_limits, player, after))

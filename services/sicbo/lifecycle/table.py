@@ -1,5 +1,5 @@
-"""Table management: opening, limits and their signs, closing, seats (paytables:
-:mod:`sicbo.lifecycle.adoption`)."""
+"""Table management: opening, closing, seats (limits: :mod:`sicbo.lifecycle.limits`;
+paytables: :mod:`sicbo.lifecycle.adoption`)."""
 
 from datetime import datetime, timedelta
 
@@ -12,24 +12,17 @@ from sicbo.lifecycle.guards import (
     hhmm,
     profile_of,
     require_open,
-    show_limits,
 )
 from sicbo.lifecycle.paytables import paytable_in_force
 from sicbo.lifecycle.state import PRESENT_ROUNDS, LifecycleState, Phase, TableStatus
 from sicbo_contracts.base import Role
 from sicbo_contracts.lifecycle import (
-    ChangeLimits,
     CloseTable,
     ClosingNoticePosted,
     LeaveSeat,
     LifecycleEvent,
-    LimitsChanged,
-    LimitsNoticePosted,
     OpenTable,
-    OverridePlayerLimits,
-    PlayerLimitsOverridden,
     PostClosingNotice,
-    PostLimitsNotice,
     SeatTaken,
     SeatVacated,
     TableClosed,
@@ -37,10 +30,10 @@ from sicbo_contracts.lifecycle import (
     TakeSeat,
 )
 
-#: 000 §4.3 (raising the minimum) and 000 §8.8 (closing with players present).
+#: 000 §8.8: closing with players present needs the sign displayed this long before.
 SIGN_NOTICE = timedelta(minutes=20)
 
-_SUPERVISOR = (Role.SUPERVISOR,)  # 000 §4.3, §4.4, §8.8: "a casino supervisor"
+_SUPERVISOR = (Role.SUPERVISOR,)  # 000 §8.8: "a casino supervisor"
 _SEATING = (Role.DEALER, Role.SUPERVISOR)
 
 
@@ -54,7 +47,12 @@ def open_table(state: LifecycleState, command: OpenTable, at: datetime) -> list[
         profile = load_profile(config.profile)
     except UnknownProfile as error:
         raise Refused(str(error)) from None
-    check_limits(config.limits, "the table sign")
+    check_limits(config.limits, "the table sign", profile, field="config.limits")
+    if config.max_payout_per_round is not None and config.max_payout_per_round < 1:
+        refuse(
+            "config.max_payout_per_round: a maximum payout per round is at least 1 minor unit,"
+            f" got {config.max_payout_per_round}"
+        )
     if config.seats < 1:
         refuse(f"a table needs at least one seat, got {config.seats}")
     if profile.betting_countdown and config.betting_seconds is None:
@@ -75,71 +73,6 @@ def open_table(state: LifecycleState, command: OpenTable, at: datetime) -> list[
     # day is the table's (its time zone's).
     paytable = paytable_in_force(state.approvals, profile, calendar.day_of(at))
     return [TableOpened(**stamp(command, at), config=config, paytable=paytable)]
-
-
-# ---- limits (000 §4.1-4.4) ----------------------------------------------------------------------
-
-
-def post_limits_notice(
-    state: LifecycleState, command: PostLimitsNotice, at: datetime
-) -> list[LifecycleEvent]:
-    require_role(command, _SUPERVISOR, rule="000 §4.3")
-    require_open(state)
-    check_limits(command.limits, "the limits notice")
-    return [
-        LimitsNoticePosted(
-            **stamp(command, at), limits=command.limits, effective_at=command.effective_at
-        )
-    ]
-
-
-def change_limits(
-    state: LifecycleState, command: ChangeLimits, at: datetime
-) -> list[LifecycleEvent]:
-    require_role(command, _SUPERVISOR, rule="000 §4.3")
-    before = require_open(state).limits
-    after = command.limits
-    check_limits(after, "the new limits")
-    if after == before:
-        refuse(f"the table limits are already {show_limits(before)}: nothing to change")
-    if after.minimum > before.minimum:
-        # 000 §4.3: "a minimum wager can only be changed to a higher minimum if a sign
-        # indicating the new minimum and proposed time of change has been displayed at the
-        # table at least 20 minutes before the change".
-        signs = [n for n in state.limits_notices if n.limits.minimum == after.minimum]
-        if not any(n.posted_at + SIGN_NOTICE <= at and n.effective_at <= at for n in signs):
-            seen = "; ".join(
-                f"one posted at {hhmm(n.posted_at)} for {hhmm(n.effective_at)}" for n in signs
-            )
-            refuse(
-                f"raising the minimum from {before.minimum} to {after.minimum} needs a sign of"
-                " the new minimum and its time of change, displayed at least 20 minutes before"
-                f" the change and with that time reached (000 §4.3); at {hhmm(at)} there is "
-                + (f"no such sign ({seen})" if signs else "no sign for that minimum")
-            )
-    # Lowering the minimum, or changing the maximum or the unit: any time (000 §4.3).
-    return [LimitsChanged(**stamp(command, at), before=before, after=after, reason=command.reason)]
-
-
-def override_player_limits(
-    state: LifecycleState, command: OverridePlayerLimits, at: datetime
-) -> list[LifecycleEvent]:
-    require_role(command, _SUPERVISOR, rule="000 §4.4")
-    require_open(state)
-    check_limits(command.limits, f"the limits of player {command.player!r}")
-    before = state.player_limits.get(command.player)
-    if before == command.limits:
-        refuse(f"player {command.player!r} already has limits {show_limits(before)}")
-    # 000 §4.4: the player's maximum may exceed the table maximum; the event is their sign.
-    return [
-        PlayerLimitsOverridden(
-            **stamp(command, at),
-            player=command.player,
-            before=before,
-            after=command.limits,
-            reason=command.reason,
-        )
-    ]
 
 
 # ---- closing (000 §8.8) -------------------------------------------------------------------------
