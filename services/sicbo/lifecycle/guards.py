@@ -6,7 +6,7 @@ from sicbo.decider import refuse
 from sicbo.game.profiles import Profile, load_profile
 from sicbo.lifecycle.state import ENDED, LifecycleState, Phase, RoundState, TableStatus
 from sicbo_contracts.base import Limits
-from sicbo_contracts.lifecycle import TableConfig
+from sicbo_contracts.lifecycle import Activation, TableConfig
 
 
 def hhmm(at: datetime) -> str:
@@ -75,4 +75,21 @@ def require_not_suspended(state: LifecycleState, doing: str) -> None:
             f"table {state.table} is suspended since {hhmm(s.since)}"
             f" ({', '.join(s.equipment)} malfunction): cannot {doing} until an inspector"
             " clears the fault (000 §7.7: no further play until the fault is rectified)"
+        )
+
+
+def require_activation(profile: Profile, activation: Activation, tumbles: int) -> None:
+    """The round is started in a way the profile's rules allow, tumbling the dice at least as
+    often as that way needs (000 §5.1; 002/2003 art. 2; 002/2004 art. 2(1); 004)."""
+    way = profile.activations.get(activation)
+    if way is None:
+        allowed = "; ".join(f"{a.value} ({r.rule})" for a, r in profile.activations.items())
+        refuse(
+            f"activation: profile {profile.id!r} does not start a round by the {activation.value}:"
+            f" its rules start it by {allowed}"
+        )
+    if tumbles < way.min_tumbles:
+        refuse(
+            f"tumbles: the dice tumbled {tumbles} time(s) by the {activation.value}: they must"
+            f" tumble at least {way.min_tumbles} times ({way.rule}) - activate the tumbler again"
         )
