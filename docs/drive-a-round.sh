@@ -10,10 +10,15 @@ ID="$T-$(date +%s)"  # command ids are made by the client; a retry reuses them
 # (NATS_USER / NATS_PASSWORD_FILE; `floor` may send as any) must be allowed that role.
 send() { sicbo send "$T" "$1"; }
 dealer='"actor": {"id": "dealer-7", "role": "dealer"}'
+# 000 §2.3: a cca-1992 table's layout shall be lit, so it opens with its layout controller;
+# this one (a simulated lamp panel) answers the illumination service until the script ends.
+sicbo layout-controller "$T" & lamps=$!
+trap 'kill "$lamps"' EXIT
 
 send '{"type": "table.open.v1", "command_id": "'$ID'-open", "table": "'$T'",
        "actor": {"id": "op-1", "role": "operator"},
-       "config": {"profile": "cca-1992", "limits": {"minimum": 100, "maximum": 50000, "unit": 100}}}'
+       "config": {"profile": "cca-1992", "limits": {"minimum": 100, "maximum": 50000, "unit": 100},
+                  "layout_controller": true}}'
 send '{"type": "round.start.v1", "command_id": "'$ID'-tumble", "table": "'$T'", '"$dealer"',
        "round": 1, "tumbles": 3}'
 send '{"type": "round.open-betting.v1", "command_id": "'$ID'-bets", "table": "'$T'", '"$dealer"', "round": 1}'

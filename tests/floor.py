@@ -22,6 +22,7 @@ from sicbo.provisioning import ProvisionReport
 from sicbo_contracts.base import Actor, Limits, Role
 from sicbo_contracts.replies import Reply
 from sicbo_contracts.routing import command_subject
+from tests.lamps import HealthyLamps, lamps_required
 
 _reply = msgspec.json.Decoder(Reply)
 #: The shortened idle lock of ``quick_lock_gateway`` (the floor's is 300 s).
@@ -37,6 +38,23 @@ class Floor:
         self.nats_url = nats_url
         self.processes = processes
         self.trace_dir = trace_dir
+        self._lamps: HealthyLamps | None = None
+
+    async def lamps_for(self, table: str, profile: str) -> bool:
+        """``TableConfig.layout_controller`` for a test table of ``profile`` that is not about
+        the lamps: True where the rules require the layout lit (000 §2.3), and then, if this
+        floor runs the illumination service, a healthy controller answers for ``table``."""
+        if not lamps_required(profile):
+            return False
+        if "illumination" in self.processes:
+            if self._lamps is None:
+                self._lamps = HealthyLamps(self.nats_url)
+            await self._lamps.serve(table)
+        return True
+
+    def close(self) -> None:
+        if self._lamps is not None:
+            self._lamps.close()
 
     async def send(
         self, nc: NATS, cmd: Any, *, headers: dict[str, str] | None = None, raw: bytes | None = None
@@ -89,7 +107,9 @@ async def floor(
         for procs in processes.values():
             for proc in procs:
                 await proc.wait_ready()
-        yield Floor(nats_url, processes, trace_dir)
+        floor = Floor(nats_url, processes, trace_dir)
+        yield floor
+        floor.close()
     finally:
         for procs in processes.values():
             for proc in procs:

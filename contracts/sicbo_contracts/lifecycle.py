@@ -34,7 +34,8 @@ class TableConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     fault_grace_seconds: Seconds = 120
     #: The layout's lamps are driven by a controller on ``sicbo.layout.<table>.light`` (000 §2.3):
     #: the illumination service lights the winning areas after every result and reports a
-    #: malfunction when they are not lit correctly (000 §7.6-7.7, 004).
+    #: malfunction when they are not lit correctly (000 §7.6-7.7, 004). Required where the
+    #: profile's rules say the layout shall be lit (its ``[layout_lamps]``): OpenTable refuses.
     layout_controller: bool = False
     #: The table's time zone, where its days and working days are counted (002/2004 art. 8);
     #: None = the profile's (Asia/Macau for the Macau profiles, else UTC).
@@ -45,6 +46,15 @@ class TableConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     #: The most the table pays in winnings on one round, whatever the dice (a house limit, no
     #: seed clause): a slip that would raise the round's worst case above it is refused.
     max_payout_per_round: Stake | None = None
+
+
+class Activation(StrEnum):
+    """How the dice were set tumbling at the start of a round (000 §2.4, §5.1; 002 arts. 1-2)."""
+
+    #: The handle pressed (000 §5.1 "a mechanical ... device"; 002 art. 2 按下把手).
+    HANDLE = "handle"
+    #: An electric shaker (000 §5.1 "electrical device"; 002/2004 art. 2(1) 電動搖骰裝置).
+    ELECTRIC_SHAKER = "electric-shaker"
 
 
 class NoResultReason(StrEnum):
@@ -136,10 +146,13 @@ class ApprovePaytable(Command, frozen=True, kw_only=True, tag="paytable.approve.
 
 
 class StartRound(Command, frozen=True, kw_only=True, tag="round.start.v1"):
-    """The tumbler was activated; ``tumbles`` is how often the dice tumbled (000 §5.1)."""
+    """The tumbler was activated (``activation``: the handle, or an electric shaker where the
+    profile allows one, 002/2004 art. 2(1)); ``tumbles`` is how often the dice tumbled, the
+    presses of the handle (000 §5.1, 002 art. 2). The profile says the fewest for each way."""
 
     round: RoundNo
-    tumbles: Annotated[int, Meta(ge=0, le=100)]
+    tumbles: Annotated[int, Meta(ge=0, le=100)] = 0
+    activation: Activation = Activation.HANDLE
 
 
 class OpenBetting(Command, frozen=True, kw_only=True, tag="round.open-betting.v1"):
@@ -184,7 +197,9 @@ class ClearFault(Command, frozen=True, kw_only=True, tag="table.clear-fault.v1")
 
 
 class CancelRound(Command, frozen=True, kw_only=True, tag="round.cancel.v1"):
-    """004 "Ralat Pengendalian": no quick fix, the round is cancelled and every wager refunded."""
+    """004 "Ralat Pengendalian": the round suspended for a problem with no quick fix is
+    cancelled and every wager refunded. Only where the profile provides it (its
+    ``[cancellation]``); elsewhere refused, naming the rule."""
 
     round: RoundNo
     reason: Reason
@@ -297,6 +312,8 @@ class RoundStarted(Event, frozen=True, kw_only=True, tag="round.started.v1"):
     round: int
     tumbles: int
     paytable: str  # the paytable version the round is played and settled under
+    #: How the dice were set tumbling; logs from before the field were all handle presses.
+    activation: Activation = Activation.HANDLE
 
 
 class BettingOpened(Event, frozen=True, kw_only=True, tag="round.betting-opened.v1"):

@@ -68,11 +68,14 @@ PASSWORDS = {env: f"{env.lower()}-cluster" for env in password_envs()}
 SERVICES = ("lifecycle", "dice", "wagers", "settlement")
 REPLICAS = 2
 #: The rest of the floor, one replica each and not killed: it runs as its own users through
-#: the failover too (and a layout controller answers for cl-cca).
+#: the failover too (and a layout controller answers for cl-cca and cl-macau03).
 ALSO = ("illumination", "results", "board")
 TABLES = (
     DemoTable("cl-cca", TableConfig(profile="cca-1992", limits=LIMITS, layout_controller=True)),
-    DemoTable("cl-macau03", TableConfig(profile="macau-2003", limits=LIMITS)),
+    # 002/2003 art. 3(2): its layout is lit too (a controller answers, as for cl-cca).
+    DemoTable(
+        "cl-macau03", TableConfig(profile="macau-2003", limits=LIMITS, layout_controller=True)
+    ),
     # The online countdown closes betting by itself (the lifecycle's KV timers).
     DemoTable("cl-online", TableConfig(profile="online-live", limits=LIMITS, betting_seconds=2)),
 )
@@ -241,8 +244,10 @@ async def services(
                 env = credentials(logs, service)
                 proc = ServiceProcess(service, urls(cluster), log_path=log, env=env)
                 procs.setdefault(service, []).append(proc.start())
-        controller = LayoutController(urls(cluster, user="layout"), "cl-cca", logs)
-        procs["layout"] = [controller.start()]
+        procs["layout"] = [
+            LayoutController(urls(cluster, user="layout"), table, logs).start()
+            for table in ("cl-cca", "cl-macau03")
+        ]
         await asyncio.gather(*(ready(p) for ps in procs.values() for p in ps))
         yield procs
     finally:

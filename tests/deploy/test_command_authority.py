@@ -62,7 +62,10 @@ from sicbo_contracts.subjects import (
 from tests.deploy.nats_users import PASSWORDS, As, Refused
 
 SERVICES = ("lifecycle", "dice", "wagers")
-CONFIG = TableConfig(profile="cca-1992", limits=Limits(minimum=100, maximum=10_000, unit=10))
+#: 000 §2.3: lamps required; no illumination service runs here, so nothing asks them.
+CONFIG = TableConfig(
+    profile="cca-1992", limits=Limits(minimum=100, maximum=10_000, unit=10), layout_controller=True
+)
 FIRE = InvalidationReason.FIRE
 _reply = msgspec.json.Decoder(Reply)
 _n = iter(range(1_000_000))

@@ -15,25 +15,33 @@ import pytest
 from nats.aio.client import Client as NATS
 
 from sicbo.demo.client import FloorClient
-from sicbo.demo.dealer import SimulatedDealer
+from sicbo.demo.dealer import LEFT_OVER, SimulatedDealer
 from sicbo.demo.run import answer_takeovers, simulated_table
 from sicbo.demo.tables import DEALER as SIMULATED_DEALER
 from sicbo.demo.tables import DemoTable
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.base import Actor, Role
 from sicbo_contracts.demo import Control, TakeoverRequest
-from sicbo_contracts.lifecycle import CancelRound, StartRound, TableConfig
+from sicbo_contracts.lifecycle import (
+    DeclareNoResult,
+    NoResultDeclared,
+    NoResultReason,
+    StartRound,
+    TableConfig,
+)
 from sicbo_contracts.replies import Accepted
 from sicbo_contracts.subjects import (
     Aggregate,
     DemoAsk,
     aggregate_filter,
     demo,
+    round_filter,
 )
 from tests.integration.conftest import LIMITS, SUPERVISOR, Floor, new_id
 from tests.integration.test_settlement import wait_completed
 
 _control = msgspec.json.Decoder(Control)
+_no_result = msgspec.json.Decoder(NoResultDeclared)
 
 
 async def ask(nc: NATS, subject: str) -> Control:
@@ -82,7 +90,9 @@ async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
     nc: NATS, store: EventStore, floor: Floor
 ) -> None:
     table = new_id("demo")[:32]
-    demo_table = DemoTable(table, TableConfig(profile="cca-1992", limits=LIMITS))
+    lamps = await floor.lamps_for(table, "cca-1992")  # 000 §2.3
+    config = TableConfig(profile="cca-1992", limits=LIMITS, layout_controller=lamps)
+    demo_table = DemoTable(table, config)
     sim = simulated_table(
         FloorClient(nc),
         demo_table,
@@ -120,7 +130,8 @@ async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
         )
         assert released.status == "released"
         assert (await ask(nc, demo(table, DemoAsk.CONTROL))).status == "demo"
-        # the person's round is cancelled, then the demo plays on
+        # the person's round is voided by "no result" (000 §7.3; no rule but 004's after a
+        # fault cancels a round into refunds), then the demo plays on
         rounds = await rounds_until(
             store,
             table,
@@ -128,6 +139,14 @@ async def test_the_demo_dealer_steps_aside_and_plays_on_when_handed_back(
             "the demo dealer did not play on",
         )
         assert any(n > last + 1 and who == SIMULATED_DEALER.id for n, who in rounds), rounds
+        voided = [
+            _no_result.decode(e.data)
+            for e in await store.read(round_filter(table, Aggregate.LIFECYCLE, last + 1))
+            if e.subject.endswith("no-result-declared-v1")
+        ]
+        assert [(v.actor.role, v.detail, v.consequence) for v in voided] == [
+            (Role.SUPERVISOR, LEFT_OVER, "refund")  # 000 §7.5
+        ]
     finally:
         await stopped(sim, playing)
 
@@ -136,7 +155,9 @@ async def test_a_press_in_the_middle_of_a_demo_round_does_not_stop_the_demo(
     nc: NATS, store: EventStore, floor: Floor
 ) -> None:
     table = new_id("demo")[:32]
-    demo_table = DemoTable(table, TableConfig(profile="cca-1992", limits=LIMITS))
+    lamps = await floor.lamps_for(table, "cca-1992")  # 000 §2.3
+    config = TableConfig(profile="cca-1992", limits=LIMITS, layout_controller=lamps)
+    demo_table = DemoTable(table, config)
     notices: list[str] = []
     sim = simulated_table(
         FloorClient(nc),
@@ -149,24 +170,30 @@ async def test_a_press_in_the_middle_of_a_demo_round_does_not_stop_the_demo(
     )
     playing = asyncio.create_task(sim.run())
     try:
-        cancelled = None
+        voided = None
         deadline = time.monotonic() + 30
-        while cancelled is None:  # a supervisor cancels the round the demo dealer is playing
-            assert time.monotonic() < deadline, "no demo round could be cancelled in 30 s"
+        # The game supervisor announces "no result" in the round the demo dealer is playing
+        # (000 §7.2): the dealer's next command is refused.
+        while voided is None:
+            assert time.monotonic() < deadline, "no demo round could be voided in 30 s"
             rounds = await started_rounds(store, table)
             if rounds:
                 n = max(r for r, _ in rounds)
-                cancel = CancelRound(
-                    command_id=new_id(), table=table, actor=SUPERVISOR, round=n, reason="test"
+                no_result = DeclareNoResult(
+                    command_id=new_id(),
+                    table=table,
+                    actor=SUPERVISOR,
+                    round=n,
+                    reason=NoResultReason.TUMBLER_FAULT,
                 )
-                if isinstance(await floor.send(nc, cancel), Accepted):
-                    cancelled = n
+                if isinstance(await floor.send(nc, no_result), Accepted):
+                    voided = n
             await asyncio.sleep(0.02)
         await rounds_until(
             store,
             table,
-            lambda rounds: any(r > cancelled for r, _ in rounds),
-            "the demo dealer did not play on after the cancellation",
+            lambda rounds: any(r > voided for r, _ in rounds),
+            "the demo dealer did not play on after the no result",
         )
         assert not playing.done()
         assert any("starts over" in text for text in notices), notices

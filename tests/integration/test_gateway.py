@@ -43,7 +43,11 @@ _verdict = msgspec.json.Decoder(IlluminationEvent)
 
 
 async def opened(floor: Floor, nc: NATS, profile: str = "cca-1992", **config: object) -> str:
+    """A new table of ``profile``; given ``layout_controller`` the test brings its own lamps (a
+    page), else a healthy controller answers where the rules require them (000 §2.3)."""
     table = new_id("web")[:32]
+    if "layout_controller" not in config:
+        config["layout_controller"] = await floor.lamps_for(table, profile)
     cfg = TableConfig(profile=profile, limits=LIMITS, **config)  # type: ignore[arg-type]
     await ok(floor, nc, OpenTable(command_id=new_id(), table=table, actor=OPERATOR, config=cfg))
     return table
@@ -296,6 +300,16 @@ async def test_a_player_bets_in_the_countdown_and_is_refused_after_it(
 # ---- reads ------------------------------------------------------------------------------------
 
 
+async def lit(store: EventStore, table: str, n: int, verdicts: int = 1) -> None:
+    """The layout's verdicts on round ``n`` are stored (000 §2.3): they are part of the round's
+    history, so a report read before them would not be the final one."""
+    for _ in range(100):
+        if len(await store.read(round_filter(table, Aggregate.LAMP, n))) >= verdicts:
+            return
+        await asyncio.sleep(0.1)
+    pytest.fail(f"{table} round {n}: fewer than {verdicts} lamp verdict(s) in 10 s")
+
+
 async def test_floor_board_and_dispute_report(
     web: httpx.AsyncClient, floor: Floor, nc: NATS, store: EventStore
 ) -> None:
@@ -306,6 +320,7 @@ async def test_floor_board_and_dispute_report(
     error_of(await web.get(f"/api/tables/{table}/rounds/x"), 400, "invalid")
     await play_to_result(web, table, 1, [1, 1, 1])
     await wait_completed(store, table, 1)
+    await lit(store, table, 1)
 
     tables = {t["table"]: t for t in (await web.get("/api/floor")).json()["tables"]}
     assert tables[table]["profile"] == "cca-1992"
@@ -334,6 +349,7 @@ async def test_floor_board_and_dispute_report(
     correction = {"type": "dice.correct.v1", "round": 2, "dice": [2, 3, 5], "reason": "misread"}
     await accepted(web, table, correction)
     await wait_for(store, round_filter(table, Aggregate.SETTLE, 2), "settle-adjusted-v1")
+    await lit(store, table, 2, verdicts=2)  # the corrected result is lit too
     again = (await web.get(f"/api/tables/{table}/rounds/2")).json()
     assert again["final_dice"] == [2, 3, 5]
     fresh = round_report(await store.read(f"sicbo.evt.{table}.>"), table, 2)

@@ -356,11 +356,19 @@ async def test_an_online_round_not_fixed_in_time_is_cancelled_and_refunded_004(
         )
 
 
-async def test_a_table_without_a_layout_controller_is_not_lit(
+async def test_a_table_without_a_layout_controller_is_not_lit_002_2004_art_3_2(
     floor: Floor, nc: NATS, store: EventStore, table_id: str
 ) -> None:
-    """``TableConfig.layout_controller`` off (the default): no lamps to check, no fault."""
-    config = TableConfig(profile="cca-1992", limits=LIMITS)
+    """``TableConfig.layout_controller`` off (the default) where the rules make the lamps
+    optional (002/2004 art. 3(2) 可): no lamps to check, no fault. Where they say the layout
+    shall be lit (000 §2.3) such a table does not open."""
+    land = TableConfig(profile="cca-1992", limits=LIMITS)
+    refused = await floor.send(
+        nc, OpenTable(command_id=new_id(), table=table_id, actor=OPERATOR, config=land)
+    )
+    assert isinstance(refused, Rejected) and "config.layout_controller" in refused.reason
+    assert "000 §2.3" in refused.reason
+    config = TableConfig(profile="macau-2004", limits=LIMITS)
     await ok(
         floor, nc, OpenTable(command_id=new_id(), table=table_id, actor=OPERATOR, config=config)
     )

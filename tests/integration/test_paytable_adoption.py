@@ -10,12 +10,12 @@ from zoneinfo import ZoneInfo
 from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.store import EventStore
-from sicbo_contracts.lifecycle import ApprovePaytable, ProposePaytable, StartRound
+from sicbo_contracts.lifecycle import Activation, ApprovePaytable, ProposePaytable, StartRound
 from sicbo_contracts.replies import Accepted, Rejected
 from tests.integration.conftest import DEALER, OPERATOR, SUPERVISOR, Floor, new_id
 from tests.integration.test_round_services import lc_events, open_table
 
-ELECTRIC = "macau-2004@v1?activation=electric&total-5-16=24"
+ELECTRIC = "macau-2004@v1?activation=electric-shaker&total-5-16=24"
 
 
 async def test_an_approved_option_is_played_by_the_next_round_002_2004_art_8(
@@ -27,7 +27,7 @@ async def test_an_approved_option_is_played_by_the_next_round_002_2004_art_8(
         command_id=new_id(),
         table=table_id,
         actor=OPERATOR,
-        choices={"activation": "electric", "total-5-16": 24},  # art. 2(1), art. 6(6)
+        choices={"activation": "electric-shaker", "total-5-16": 24},  # art. 2(1), art. 6(6)
         applied_on=today - timedelta(days=10),  # at least three working days ago
     )
     assert isinstance(await floor.send(nc, propose), Accepted)
@@ -47,13 +47,26 @@ async def test_an_approved_option_is_played_by_the_next_round_002_2004_art_8(
     assert isinstance(refused, Rejected) and refused.code == "refused"
     assert "regulator_reference" in refused.reason and "002/2004 art. 8" in refused.reason
     assert isinstance(await floor.send(nc, approval("DICJ/2024/0417")), Accepted)
-    start = StartRound(command_id=new_id(), table=table_id, actor=DEALER, round=1, tumbles=3)
+    # The approved way of starting a round (002/2004 art. 2(1)): the handle is no longer it.
+    handle = StartRound(command_id=new_id(), table=table_id, actor=DEALER, round=1, tumbles=3)
+    by_handle = await floor.send(nc, handle)
+    assert (
+        isinstance(by_handle, Rejected)
+        and "starts rounds by the electric-shaker" in by_handle.reason
+    )
+    start = StartRound(
+        command_id=new_id(),
+        table=table_id,
+        actor=DEALER,
+        round=1,
+        activation=Activation.ELECTRIC_SHAKER,
+    )
     assert isinstance(await floor.send(nc, start), Accepted)
 
     events = await lc_events(store, table_id)
     by_type = {e["type"]: e for e in events}
     assert by_type["paytable.proposed.v1"]["choices"] == {
-        "activation": "electric",
+        "activation": "electric-shaker",
         "total-5-16": 24,
     }
     assert by_type["paytable.approved.v1"]["regulator_reference"] == "DICJ/2024/0417"

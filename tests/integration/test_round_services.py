@@ -47,6 +47,7 @@ async def lc_events(store: EventStore, table: str) -> list[dict[str, object]]:
 
 
 async def open_table(floor: Floor, nc: NATS, table: str, profile: str = "cca-1992", **cfg) -> None:
+    cfg.setdefault("layout_controller", await floor.lamps_for(table, profile))  # 000 §2.3
     config = TableConfig(profile=profile, limits=LIMITS, **cfg)
     reply = await floor.send(
         nc, OpenTable(command_id=new_id(), table=table, actor=OPERATOR, config=config)

@@ -68,7 +68,12 @@ async def ok(floor: Floor, nc: NATS, command: object) -> Accepted:
 async def open_table(floor: Floor, nc: NATS, table: str, profile: str = "cca-1992") -> None:
     # 004 closes betting by a countdown; a long one here, the dealer closes it first.
     countdown = 600 if profile == "online-live" else None
-    config = TableConfig(profile=profile, limits=LIMITS, betting_seconds=countdown)
+    config = TableConfig(
+        profile=profile,
+        limits=LIMITS,
+        betting_seconds=countdown,
+        layout_controller=await floor.lamps_for(table, profile),  # 000 §2.3
+    )
     await ok(floor, nc, OpenTable(command_id=new_id(), table=table, actor=OPERATOR, config=config))
 
 

@@ -22,7 +22,8 @@ async def test_trace_context_reaches_the_span_and_the_stored_event(
         command_id=new_id(),
         table=table_id,
         actor=OPERATOR,
-        config=TableConfig(profile="macau-2003", limits=LIMITS),
+        # 002/2003 art. 3(2): the layout is lit; no round here, so nothing asks its lamps
+        config=TableConfig(profile="macau-2003", limits=LIMITS, layout_controller=True),
     )
     headers = {"traceparent": f"00-{TRACE_ID}-00f067aa0ba902b7-01"}
     assert isinstance(await floor.send(nc, cmd, headers=headers), Accepted)

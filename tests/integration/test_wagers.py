@@ -76,7 +76,8 @@ async def ok(floor: Floor, nc: NATS, command: object) -> Accepted:
 
 
 async def open_table(floor: Floor, nc: NATS, table: str, profile: str = "cca-1992") -> None:
-    config = TableConfig(profile=profile, limits=LIMITS)
+    lamps = await floor.lamps_for(table, profile)  # 000 §2.3
+    config = TableConfig(profile=profile, limits=LIMITS, layout_controller=lamps)
     await ok(floor, nc, OpenTable(command_id=new_id(), table=table, actor=OPERATOR, config=config))
 
 

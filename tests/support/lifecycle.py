@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from sicbo.game.profiles import load_profile
 from sicbo.lifecycle.decider import decide
 from sicbo.lifecycle.evolve import evolve
 from sicbo.lifecycle.state import Phase, initial_state
@@ -23,6 +24,7 @@ from sicbo_contracts.lifecycle import (
     NoResultDeclared,
     NoResultReason,
     PlayerLimitsOverridden,
+    ReportMalfunction,
     RoundCancelled,
     RoundCompleted,
     RoundInvalidated,
@@ -43,6 +45,7 @@ from tests.support.common import (
     Fact,
     Who,
     at,
+    command,
     countdown,
     default_paytable,
     event,
@@ -79,11 +82,15 @@ def config(
     time_zone: str | None = None,
     holidays: Iterable[date] = (),
     max_payout_per_round: int | None = None,
+    layout_controller: bool | None = None,
 ) -> TableConfig:
     """A table's sign (``limits``, else ``minimum`` to ``maximum`` in ``unit``s) and layout; a
-    countdown profile gets 15 s of betting unless told."""
+    countdown profile gets 15 s of betting unless told, and a layout controller where its rules
+    require the layout lit (000 §2.3) unless told."""
     if betting_seconds is None and countdown(profile):
         betting_seconds = 15
+    if layout_controller is None:
+        layout_controller = load_profile(profile).layout_lamps.required
     return TableConfig(
         profile=profile,
         limits=limits or Limits(minimum=minimum, maximum=maximum, unit=unit),
@@ -94,6 +101,7 @@ def config(
         time_zone=time_zone,
         holidays=sorted(holidays),
         max_payout_per_round=max_payout_per_round,
+        layout_controller=layout_controller,
     )
 
 
@@ -144,6 +152,20 @@ def suspended(round_no: int | None = 1, *, at: datetime = EARLIER) -> TableSuspe
         round=round_no,
         policy="suspend-table",
     )
+
+
+def malfunction(role: str = "dealer", *, round_no: int | None = None) -> ReportMalfunction:
+    """The command reporting the layout's lamps not lit (000 §7.6-7.7, 004)."""
+    return command(
+        ReportMalfunction, role, equipment="layout-lamps", detail="not lit", round=round_no
+    )
+
+
+def suspended_round(profile: str, phase: Phase, *, minutes: float = -10) -> list[Fact]:
+    """A table of ``profile`` opened, round 1 played to ``phase``, then a malfunction reported
+    by the dealer at ``at(minutes)``: suspended under the profile's policy."""
+    history = [table_opened(profile), *round_through(1, phase, profile=profile)]
+    return history + when(history, malfunction(), at=at(minutes))
 
 
 def fault_cleared(*, at: datetime = EARLIER) -> FaultCleared:

@@ -113,7 +113,8 @@ async def _ok(client: FloorClient, cmd: object) -> None:
 
 async def _open_round(client: FloorClient, table: str, round_no: int) -> None:
     if round_no == 1:
-        config = TableConfig(profile="cca-1992", limits=LIMITS)
+        # 000 §2.3: the lamps are required; the bench runs no illumination service to ask them.
+        config = TableConfig(profile="cca-1992", limits=LIMITS, layout_controller=True)
         await _ok(
             client, OpenTable(command_id=new_id("open"), table=table, actor=OPERATOR, config=config)
         )

@@ -40,7 +40,6 @@ from sicbo_contracts.base import Actor
 from sicbo_contracts.dice import ConfirmResult, EnterDice
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault
 from sicbo_contracts.lifecycle import (
-    CancelRound,
     ClearFault,
     CloseBetting,
     DeclareNoResult,
@@ -56,6 +55,9 @@ from sicbo_contracts.resumption import ResumeRound
 from sicbo_contracts.settlement import RoundSettled
 from sicbo_contracts.subjects import Aggregate, aggregate_filter, round_filter
 from sicbo_contracts.wagers import IssueColorChecks
+
+#: The detail of the "no result" announced for a round the simulated dealer finds in play.
+LEFT_OVER = "left in play by an earlier run or a person: the demo dealer cannot vouch for it"
 
 #: What makes the simulated dealer start its table over rather than stop playing it.
 STARTS_OVER = (RuntimeError, TimeoutError, StoreError, NoRespondersError)
@@ -114,7 +116,7 @@ class SimulatedDealer:
                     await self.control.wait_handed_back()
                     if self.control.stopped:
                         break
-                    await self._ensure_open()  # whatever the person left: cancel, or wait
+                    await self._ensure_open()  # whatever the person left: void it, or wait
                 await self.play_round()
             except STARTS_OVER as err:
                 # A person at the table's terminal may have pressed in the middle of the
@@ -162,14 +164,20 @@ class SimulatedDealer:
             return
         current = state.round
         if current is not None and current.phase in PLAYING:
-            # Left over from an earlier run: a supervisor cancels it, settlement refunds it.
+            # Left over from an earlier run, or handed back in the middle: the simulated dealer
+            # did not tumble it and cannot vouch for it. No rule but 004's (after a fault) lets a
+            # supervisor cancel a round into refunds, and 002/2003 art. 3(3) forbids withdrawing
+            # the wagers, so the game supervisor announces "no result" (000 §7.3): its wagers
+            # go as the profile says (refunded, 000 §7.5; carried into the re-run, 002 art.
+            # 3(3)(4), 004), and settlement completes it.
             await self._send(
-                CancelRound(
-                    command_id=new_id("cancel"),
+                DeclareNoResult(
+                    command_id=new_id("no-result"),
                     table=self.table,
                     actor=SUPERVISOR,
                     round=current.number,
-                    reason="demo floor restarted",
+                    reason=NoResultReason.NOT_ACTIVATED_PROPERLY,
+                    detail=LEFT_OVER,
                 )
             )
         if current is not None:

@@ -24,6 +24,15 @@ from sicbo.game.choices import (
     parse_value,
 )
 from sicbo.game.errors import BetNotOffered, InvalidChoice, UnknownProfile
+from sicbo.game.profile_rules import (
+    ActivationRule,
+    CancellationRule,
+    LayoutLampsRule,
+    parse_activations,
+    parse_cancellation,
+    parse_layout_lamps,
+)
+from sicbo_contracts.lifecycle import Activation
 
 PROFILE_IDS: tuple[str, ...] = ("cca-1992", "macau-2003", "macau-2004", "online-live")
 SCHEMA = "sicbo.profile.v1"
@@ -72,6 +81,12 @@ class Profile:
     illumination_fault: IlluminationFaultPolicy
     supervisor_invalidation: bool
     betting_countdown: bool
+    #: How a round may be started, and the fewest tumbles each way (000 §5.1, 002 art. 2).
+    activations: Mapping[Activation, ActivationRule]
+    #: Whether a supervisor may cancel a round into refunds (004 "Ralat Pengendalian").
+    cancellation: CancellationRule
+    #: Whether the layout's winning areas shall be lit (000 §2.3).
+    layout_lamps: LayoutLampsRule
     pays: Mapping[str, Fraction]
     choices: Mapping[str, Choice]
     #: A countdown paused by a suspension resumes with the time left, but at least this many
@@ -223,6 +238,9 @@ def parse_profile(doc: Mapping[str, Any]) -> Profile:
         illumination_fault=IlluminationFaultPolicy(doc["illumination_fault"]),
         supervisor_invalidation=bool(doc["supervisor_invalidation"]),
         betting_countdown=bool(doc["betting_countdown"]),
+        activations=parse_activations(doc["activation"], f"{where}.activation"),
+        cancellation=parse_cancellation(doc["cancellation"], f"{where}.cancellation"),
+        layout_lamps=parse_layout_lamps(doc["layout_lamps"], f"{where}.layout_lamps"),
         pays=MappingProxyType(_parse_pays(doc["pays"], f"{where}.pays")),
         choices=MappingProxyType(choices),
         resume_betting_seconds=_seconds(doc.get("resume_betting_seconds", 0), where),

@@ -20,8 +20,11 @@ Choices where the sources are silent are noted where they are enforced; the main
   (:mod:`sicbo.lifecycle.resumption`). The countdown's stale deadlines close nothing.
 - CloseBetting is not refused before the countdown's ``closes_at``, and a dealer may close an
   online round's betting by hand; a service account may close betting only at a countdown table.
-- A confirmed result is cancelled (004) only while its round is suspended under the
-  suspend-round policy and ``fault_grace_seconds`` have passed; elsewhere it settles by the dice.
+- A round is cancelled only where the profile's ``[cancellation]`` provides it (004 "Ralat
+  Pengendalian"), and only while suspended: before its result, whenever a fault suspended the
+  table; a confirmed result while its round is suspended under the suspend-round policy and
+  ``fault_grace_seconds`` have passed (elsewhere it settles by the dice, 000 §7.6). See
+  :mod:`sicbo.lifecycle.cancellation`.
 - A void round (no result, invalidated, cancelled) is not voided again in another way.
 - A supervisor invalidates the current round's outcome (000 §8.4) before its result or after
   it, also once it is completed and paid: settlement compensates what the result paid.
@@ -36,7 +39,7 @@ Choices where the sources are silent are noted where they are enforced; the main
 from datetime import datetime
 
 from sicbo.decider import refuse
-from sicbo.lifecycle import adoption, invalidation, limits, resumption, rounds, table
+from sicbo.lifecycle import adoption, cancellation, invalidation, limits, resumption, rounds, table
 from sicbo.lifecycle.evolve import evolve, fold
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.lifecycle import (
@@ -110,7 +113,7 @@ def decide(state: LifecycleState, command: LifecycleCommand, at: datetime) -> li
         case ClearFault():
             return rounds.clear_fault(state, command, at)
         case CancelRound():
-            return rounds.cancel_round(state, command, at)
+            return cancellation.cancel_round(state, command, at)
         case CompleteRound():
             return rounds.complete_round(state, command, at)
         case ResumeRound():

@@ -15,6 +15,7 @@ from types import MappingProxyType
 import msgspec
 
 from sicbo.game.limits import same_minimum
+from sicbo.game.profiles import carries_wagers
 from sicbo.lifecycle.state import (
     PLAYING,
     PRESENT_ROUNDS,
@@ -148,7 +149,18 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
         case FaultCleared():
             return replace(state, suspension=None)
         case RoundStarted(round=number, tumbles=tumbles, paytable=paytable, at=at):
-            started = RoundState(number=number, paytable=paytable, started_at=at, tumbles=tumbles)
+            previous = state.round
+            started = RoundState(
+                number=number,
+                paytable=paytable,
+                started_at=at,
+                tumbles=tumbles,
+                activation=event.activation,
+                # 002 art. 3(3)(4), 004: the round after a carrying "no result" is its re-run.
+                carried_from=previous.number
+                if previous is not None and previous.carries_wagers
+                else None,
+            )
             return replace(state, round=started, last_round=max(state.last_round, number))
         case RoundCompleted(round=number, players=players):
             if state.round is None or state.round.number != number:
@@ -198,8 +210,11 @@ def _evolve_round(current: RoundState, event: LifecycleEvent | DiceEvent) -> Rou
             return replace(current, closes_at=closes_at, betting_left=None)
         case Uncovered():
             return replace(current, phase=Phase.UNCOVERED)
-        case NoResultDeclared():
-            return _end(current, Phase.NO_RESULT)
+        case NoResultDeclared(consequence=consequence):
+            if current.phase is Phase.COMPLETED:
+                return current
+            carrying = replace(current, carries_wagers=carries_wagers(consequence))
+            return _end(carrying, Phase.NO_RESULT)
         case RoundInvalidated():
             if current.phase is Phase.COMPLETED:
                 # 000 §8.4 after the round was paid: it stays completed (settlement refunds it

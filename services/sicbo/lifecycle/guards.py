@@ -5,11 +5,11 @@ from datetime import datetime
 from sicbo.decider import refuse
 from sicbo.game.bets import BetKind
 from sicbo.game.limits import bounds_for, unknown_kinds
-from sicbo.game.profiles import IlluminationFaultPolicy, Profile, load_profile
+from sicbo.game.profiles import IlluminationFaultPolicy, Profile, load_profile, parse_paytable_ref
 from sicbo.lifecycle.calendar import TableCalendar, table_calendar
 from sicbo.lifecycle.state import ENDED, LifecycleState, Phase, RoundState, TableStatus
 from sicbo_contracts.base import KindLimits, Limits
-from sicbo_contracts.lifecycle import TableConfig
+from sicbo_contracts.lifecycle import Activation, TableConfig
 
 
 def hhmm(at: datetime) -> str:
@@ -127,4 +127,37 @@ def require_not_suspended(state: LifecycleState, doing: str) -> None:
             f"table {state.table} is suspended since {hhmm(s.since)}"
             f" ({', '.join(s.equipment)} malfunction): cannot {doing} until {who}"
             " clears the fault (000 §7.7: no further play until the fault is rectified)"
+        )
+
+
+def require_approved_activation(paytable_ref: str, activation: Activation) -> None:
+    """Where the way of starting a round is an option of the paytable (002/2004 art. 1(2)(1),
+    art. 2(1): the handle or the electric shaker, adopted with the regulator's approval,
+    art. 8), the round is started the way the paytable in force says."""
+    paytable = parse_paytable_ref(paytable_ref)
+    if "activation" not in paytable.profile.choices:
+        return
+    approved = paytable.choice("activation")
+    if approved != activation.value:
+        refuse(
+            f"activation: the paytable in force ({paytable_ref}) starts rounds by the {approved}"
+            f" (002/2004 art. 2(1); another way needs its approval, art. 8), not the"
+            f" {activation.value}"
+        )
+
+
+def require_activation(profile: Profile, activation: Activation, tumbles: int) -> None:
+    """The round is started in a way the profile's rules allow, tumbling the dice at least as
+    often as that way needs (000 §5.1; 002/2003 art. 2; 002/2004 art. 2(1); 004)."""
+    way = profile.activations.get(activation)
+    if way is None:
+        allowed = "; ".join(f"{a.value} ({r.rule})" for a, r in profile.activations.items())
+        refuse(
+            f"activation: profile {profile.id!r} does not start a round by the {activation.value}:"
+            f" its rules start it by {allowed}"
+        )
+    if tumbles < way.min_tumbles:
+        refuse(
+            f"tumbles: the dice tumbled {tumbles} time(s) by the {activation.value}: they must"
+            f" tumble at least {way.min_tumbles} times ({way.rule}) - activate the tumbler again"
         )

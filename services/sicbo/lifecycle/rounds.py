@@ -3,11 +3,12 @@
 from datetime import datetime, timedelta
 
 from sicbo.decider import refuse, require_role, stamp
-from sicbo.game.profiles import IlluminationFaultPolicy
 from sicbo.lifecycle.guards import (
     calendar_of,
     current_round,
     profile_of,
+    require_activation,
+    require_approved_activation,
     require_not_suspended,
     require_open,
     round_in_play,
@@ -16,18 +17,15 @@ from sicbo.lifecycle.paytables import paytable_in_force
 from sicbo.lifecycle.resumption import lifted, require_live_deadline
 from sicbo.lifecycle.state import (
     ENDED,
-    PLAYING,
     VACATE_AFTER_ROUNDS,
     LifecycleState,
     Phase,
-    RoundState,
     idle_after,
 )
 from sicbo_contracts.base import Role
 from sicbo_contracts.lifecycle import (
     BettingClosed,
     BettingOpened,
-    CancelRound,
     ClearFault,
     CloseBetting,
     CompleteRound,
@@ -36,19 +34,14 @@ from sicbo_contracts.lifecycle import (
     NoResultDeclared,
     OpenBetting,
     ReportMalfunction,
-    RoundCancelled,
     RoundCompleted,
     RoundStarted,
     StartRound,
-    TableConfig,
     TableSuspended,
     Uncover,
     Uncovered,
     VacateNoticeIssued,
 )
-
-#: 000 §5.1, 002 art. 2 (the handle pressed three times), 004 (re-shake under three).
-MIN_TUMBLES = 3
 
 _DEALER_OR_SUPERVISOR = (Role.DEALER, Role.SUPERVISOR)  # 000 §5.1, §7.1-7.4
 
@@ -71,19 +64,22 @@ def start_round(state: LifecycleState, command: StartRound, at: datetime) -> lis
             f"round {command.round} cannot start: the next round of {state.table} is"
             f" {state.next_round} (rounds are numbered without gaps or repeats)"
         )
-    if command.tumbles < MIN_TUMBLES:
-        refuse(
-            f"the dice tumbled {command.tumbles} time(s): they must tumble at least"
-            f" {MIN_TUMBLES} times (000 §5.1, 002 art. 2; 004: re-shake) - activate the"
-            " tumbler again"
-        )
+    profile = profile_of(config)
+    # 000 §5.1, 002/2003 art. 2, 002/2004 art. 2(1), 004: the handle pressed (at least three
+    # times), or an electric shaker where the profile's rules allow one.
+    require_activation(profile, command.activation, command.tumbles)
     # Each round records the paytable in force on the day it starts, a day of the table's
     # time zone (002/2004 art. 8).
     day = calendar_of(config).day_of(at)
-    paytable = paytable_in_force(state.approvals, profile_of(config), day)
+    paytable = paytable_in_force(state.approvals, profile, day)
+    require_approved_activation(paytable, command.activation)
     return [
         RoundStarted(
-            **stamp(command, at), round=command.round, tumbles=command.tumbles, paytable=paytable
+            **stamp(command, at),
+            round=command.round,
+            tumbles=command.tumbles,
+            paytable=paytable,
+            activation=command.activation,
         )
     ]
 
@@ -211,45 +207,6 @@ def clear_fault(state: LifecycleState, command: ClearFault, at: datetime) -> lis
     if suspension is None:
         refuse(f"table {state.table} is not suspended: there is no fault to clear")
     return lifted(state, command, at, command.detail, suspension)  # 004: betting resumes
-
-
-def cancel_round(state: LifecycleState, command: CancelRound, at: datetime) -> list[LifecycleEvent]:
-    require_role(command, (Role.SUPERVISOR,), rule='004 "Ralat Pengendalian"')
-    config = require_open(state)
-    current = current_round(state, command.round)
-    if current.ended_by is Phase.RESULT_CONFIRMED:
-        _require_cancellable_result(state, config, current, at)
-    elif current.phase not in PLAYING:
-        round_in_play(state, command.round, "cancel it")
-    return [RoundCancelled(**stamp(command, at), round=current.number, reason=command.reason)]
-
-
-def _require_cancellable_result(
-    state: LifecycleState, config: TableConfig, current: RoundState, at: datetime
-) -> None:
-    """A confirmed result is settled at once by the dice (000 §7.6). 004 "Ralat Pengendalian"
-    cancels it only when its round was suspended (suspend-round policy) and the fault was not
-    fixed in time (``fault_grace_seconds``); settlement then refunds every wager by a
-    compensating SettlementVoided."""
-    s = state.suspension
-    if (
-        s is None
-        or s.policy != IlluminationFaultPolicy.SUSPEND_ROUND.value
-        or s.round != current.number
-    ):
-        refuse(
-            f"round {current.number} has a confirmed result settled by the dice (000 §7.6): it"
-            ' can be cancelled only while suspended under 004 "Ralat Pengendalian"'
-            " (suspend-round) and not fixed in time"
-        )
-    grace = timedelta(seconds=config.fault_grace_seconds)
-    if at < s.since + grace:
-        refuse(
-            f"round {current.number} was suspended at {s.since.isoformat(timespec='seconds')}:"
-            f" 004 allows {config.fault_grace_seconds} s to fix the fault, so it may be"
-            f" cancelled from {(s.since + grace).isoformat(timespec='seconds')} on (an inspector"
-            " may clear the fault instead)"
-        )
 
 
 # ---- settlement done ----------------------------------------------------------------------------

@@ -11,9 +11,7 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from sicbo_contracts.base import Dice, Limits
-from sicbo_contracts.lifecycle import (
-    TableConfig,
-)
+from sicbo_contracts.lifecycle import Activation, TableConfig
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -31,7 +29,7 @@ class TableStatus(StrEnum):
 class Phase(StrEnum):
     """How far the current round got."""
 
-    STARTED = "started"  # tumbled at least three times (000 §5.1)
+    STARTED = "started"  # the tumbler activated as the profile says (000 §5.1, 002 art. 2)
     BETTING_OPEN = "betting-open"  # "place your bets" (000 §5.1; 004 countdown)
     BETTING_CLOSED = "betting-closed"  # "no more bets" (000 §5.2, §3.9)
     UNCOVERED = "uncovered"  # the cover is off (000 §5.2, §3.12)
@@ -62,6 +60,7 @@ class RoundState:
     paytable: str  # the paytable ref the round is played and settled under
     started_at: datetime
     tumbles: int
+    activation: Activation = Activation.HANDLE  # the handle or an electric shaker (002 art. 2)
     phase: Phase = Phase.STARTED
     #: When the betting countdown closes betting by itself (004), else None (and None while
     #: the countdown is paused by a suspension).
@@ -76,6 +75,10 @@ class RoundState:
     held: bool = False  # the reader disagreed with the entry: waits for a supervisor
     corrections: int = 0  # ResultCorrected events recorded for this round
     players: tuple[str, ...] = ()  # who wagered (from RoundCompleted)
+    #: "No result" left this round's wagers standing in the re-run (002 art. 3(3)(4), 004).
+    carries_wagers: bool = False
+    #: The void round whose wagers stand in this one (it is that round's re-run), if any.
+    carried_from: int | None = None
 
     @property
     def in_progress(self) -> bool:

@@ -65,6 +65,14 @@ def open_table(state: LifecycleState, command: OpenTable, at: datetime) -> list[
             f'profile {profile.id!r} has no betting countdown: the dealer calls "no more bets"'
             " (000 §5.2, 002 art. 3); leave betting_seconds unset"
         )
+    lamps = profile.layout_lamps
+    if lamps.required and not config.layout_controller:
+        # 000 §2.3 (002/2003 art. 3(2)): the winning areas shall be lit after every result, so
+        # a table without its lamps' controller is a configuration error, not a silent default.
+        refuse(
+            f"config.layout_controller: profile {profile.id!r} requires the layout's winning"
+            f" areas to be lit ({lamps.rule}); open the table with its layout controller"
+        )
     try:
         calendar = table_calendar(config, profile)
     except UnknownTimeZone as error:

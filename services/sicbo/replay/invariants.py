@@ -16,8 +16,8 @@ the NATS accounts or the server's guards, so a forged event is caught wherever i
 3. ``role``: its actor's role one that writes it (:data:`sicbo_contracts.writers.WRITTEN_BY`);
 4. ``round-order`` (002 art. 4): a round starts only when the lifecycle would start it, asked of
    its own :func:`sicbo.lifecycle.rounds.start_round` on its state as of that event (the
-   previous round completed, the next number, the table open, not suspended, three tumbles),
-   and a round is completed only after it is settled;
+   previous round completed, the next number, the table open, not suspended, the tumbler
+   activated as the profile says), and a round is completed only after it is settled;
 5. ``settlement``: settled only after an outcome, by one RoundSettled, each wager in one part
    (whether the parts pay every standing wager, and pay it right, is the audit's);
 6. ``chain``: a correction starts from the result in effect (GLI-19 §4.18.4), an adjustment
@@ -224,6 +224,7 @@ class TableChecks:
             actor=event.actor,
             round=event.round,
             tumbles=event.tumbles,
+            activation=event.activation,
         )
         try:
             start_round(self.lifecycle, start, event.at)

@@ -107,9 +107,9 @@ def test_a_value_outside_the_option_is_refused_citing_its_clause(
 
 
 def test_a_paytable_reference_with_named_values_round_trips() -> None:
-    chosen = {"activation": "electric", "layouts": 2, "total-5-16": 30}
+    chosen = {"activation": "electric-shaker", "layouts": 2, "total-5-16": 30}
     paytable = load_paytable("macau-2004", chosen)
-    assert paytable.ref == "macau-2004@v1?activation=electric&layouts=2&total-5-16=30"
+    assert paytable.ref == "macau-2004@v1?activation=electric-shaker&layouts=2&total-5-16=30"
     assert parse_paytable_ref(paytable.ref).choices == chosen
 
 

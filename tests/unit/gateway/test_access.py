@@ -71,6 +71,10 @@ def lc_round(phase: Phase, profile: str = "cca-1992") -> Callable[[], list[Any]]
     return history
 
 
+def lc_online_suspended() -> list[Any]:
+    return lc.suspended_round("online-live", Phase.UNCOVERED)
+
+
 def lc_suspended() -> list[Any]:
     return [
         lc.table_opened(),
@@ -157,7 +161,13 @@ LIMITS = {"minimum": 5, "maximum": 2_000}
 EXAMPLES = [
     Example(
         "table.open.v1",
-        {"config": {"profile": "cca-1992", "limits": {"minimum": 10, "maximum": 1_000}}},
+        {
+            "config": {
+                "profile": "cca-1992",
+                "limits": {"minimum": 10, "maximum": 1_000},
+                "layout_controller": True,  # 000 §2.3
+            }
+        },
         lc_new,
         NOW,
     ),
@@ -222,9 +232,8 @@ EXAMPLES = [
         lc.suspended_while_betting,
         NOW,
     ),
-    Example(
-        "round.cancel.v1", {"round": 1, "reason": "no quick fix"}, lc_round(Phase.UNCOVERED), NOW
-    ),
+    # 004 "Ralat Pengendalian": an online round suspended for a problem with no quick fix
+    Example("round.cancel.v1", {"round": 1, "reason": "no quick fix"}, lc_online_suspended, NOW),
     Example("round.complete.v1", {"round": 1}, lc_round(Phase.RESULT_CONFIRMED), NOW),
     Example("dice.enter.v1", {"round": 1, "dice": [2, 3, 5]}, dice_uncovered, NOW),
     Example("dice.confirm.v1", {"round": 1}, dice_entered, NOW),

@@ -1,13 +1,12 @@
 """Irregularities: "no result" (000 §7.1-7.5, 002 art. 3(3)(4), 004), invalidation by a
 supervisor (000 §8.4-8.5), equipment malfunction (000 §7.6-7.7, 004 "Ralat Pengendalian"),
-cancellation (004), and completion by settlement (002 art. 4)."""
+and completion by settlement (002 art. 4). Cancellation (004) is test_cancellation.py."""
 
 import pytest
 
 from sicbo.lifecycle.state import Phase, Suspension
 from sicbo_contracts.lifecycle import (
     BettingClosed,
-    CancelRound,
     ClearFault,
     CloseBetting,
     CompleteRound,
@@ -19,20 +18,21 @@ from sicbo_contracts.lifecycle import (
     NoResultReason,
     OpenBetting,
     ReportMalfunction,
-    RoundCancelled,
     RoundCompleted,
     RoundInvalidated,
     StartRound,
     TableSuspended,
     Uncover,
 )
-from tests.support.common import Fact, at, command, event
+from tests.support.common import at, command, event
 from tests.support.lifecycle import (
     given,
+    malfunction,
     phase_after,
     played_rounds,
     refused,
     round_through,
+    suspended_round,
     table_opened,
     when,
 )
@@ -194,17 +194,6 @@ def test_invalidation_only_where_the_profile_has_it_000_8_4(profile: str) -> Non
 # ---- equipment malfunction (000 §7.6-7.7, 004) --------------------------------------------------
 
 
-def malfunction(role: str = "dealer", *, round_no: int | None = None) -> ReportMalfunction:
-    return command(
-        ReportMalfunction, role, equipment="layout-lamps", detail="not lit", round=round_no
-    )
-
-
-def suspended(profile: str, phase: Phase, *, minutes: float = -10) -> list[Fact]:
-    history = [table_opened(profile), *round_through(1, phase, profile=profile)]
-    return history + when(history, malfunction(), at=at(minutes))
-
-
 @pytest.mark.parametrize(
     ("profile", "policy"),
     [
@@ -239,7 +228,7 @@ def test_a_malfunction_between_rounds_names_no_round() -> None:
 
 
 def test_a_second_malfunction_keeps_the_first_time_of_suspension() -> None:
-    history = suspended("cca-1992", Phase.UNCOVERED)
+    history = suspended_round("cca-1992", Phase.UNCOVERED)
     history += when(history, command(ReportMalfunction, "dealer", equipment="tumbler", detail="x"))
     s = given(history).suspension
     assert s is not None and s.since == at(-10) and s.equipment == ("layout-lamps", "tumbler")
@@ -257,12 +246,12 @@ def test_a_second_malfunction_keeps_the_first_time_of_suspension() -> None:
 def test_no_further_play_until_the_fault_is_rectified_000_7_7(
     phase: Phase, cmd: StartRound | OpenBetting | Uncover
 ) -> None:
-    refused(suspended("cca-1992", phase), cmd, match=r"suspended since .*000 §7\.7")
+    refused(suspended_round("cca-1992", phase), cmd, match=r"suspended since .*000 §7\.7")
 
 
 def test_betting_still_closes_while_suspended() -> None:
     """Closing betting stops wagers; it is not "further play" (000 §7.7)."""
-    history = suspended("cca-1992", Phase.BETTING_OPEN)
+    history = suspended_round("cca-1992", Phase.BETTING_OPEN)
     [closed] = when(history, command(CloseBetting, "dealer", round=1))
     assert isinstance(closed, BettingClosed)
 
@@ -270,7 +259,7 @@ def test_betting_still_closes_while_suspended() -> None:
 def test_a_suspended_round_still_settles_by_the_dice_000_7_6() -> None:
     """000 §7.6: layout not lit -> wagers collected and paid by the dice; settlement completes
     the round while the table stays suspended for the inspector (000 §7.7)."""
-    history = suspended("cca-1992", Phase.RESULT_CONFIRMED)
+    history = suspended_round("cca-1992", Phase.RESULT_CONFIRMED)
     events = when(history, command(CompleteRound, "service", round=1, players=["p1"]))
     assert events == [event(RoundCompleted, "service", round=1, players=["p1"])]
     state = given(history, events)
@@ -278,13 +267,13 @@ def test_a_suspended_round_still_settles_by_the_dice_000_7_6() -> None:
 
 
 def test_no_result_may_be_announced_while_suspended_000_7_2() -> None:
-    history = suspended("cca-1992", Phase.BETTING_CLOSED)
+    history = suspended_round("cca-1992", Phase.BETTING_CLOSED)
     cmd = command(DeclareNoResult, "dealer", round=1, reason=NoResultReason.TUMBLER_FAULT)
     assert isinstance(when(history, cmd)[0], NoResultDeclared)
 
 
 def test_only_an_inspector_clears_the_fault_000_7_7() -> None:
-    history = suspended("cca-1992", Phase.COMPLETED)
+    history = suspended_round("cca-1992", Phase.COMPLETED)
     events = when(history, command(ClearFault, "inspector", detail="lamp replaced"))
     assert events == [
         event(FaultCleared, "inspector", detail="lamp replaced", suspended_since=at(-10))
@@ -296,7 +285,7 @@ def test_only_an_inspector_clears_the_fault_000_7_7() -> None:
 
 def test_a_suspended_online_round_resumes_once_fixed_004() -> None:
     """004: "if the problem can be solved quickly, the round resumes and continues as usual"."""
-    history = suspended("online-live", Phase.BETTING_CLOSED)
+    history = suspended_round("online-live", Phase.BETTING_CLOSED)
     refused(history, command(Uncover, "dealer", round=1), "suspended")
     history += when(history, command(ClearFault, "inspector", detail="stream back"), at=at(-5))
     assert when(history, command(Uncover, "dealer", round=1))
@@ -304,71 +293,6 @@ def test_a_suspended_online_round_resumes_once_fixed_004() -> None:
 
 def test_clearing_a_fault_that_is_not_there_is_refused() -> None:
     refused(table_opened(), command(ClearFault, "inspector", detail="x"), "not suspended")
-
-
-# ---- cancellation (004 "Ralat Pengendalian") ----------------------------------------------------
-
-
-def cancel(round_no: int = 1) -> CancelRound:
-    return command(CancelRound, "supervisor", round=round_no, reason="no quick fix")
-
-
-@pytest.mark.parametrize("phase", [Phase.STARTED, Phase.BETTING_OPEN, Phase.UNCOVERED])
-def test_a_supervisor_cancels_a_round_before_its_result(phase: Phase) -> None:
-    history = [table_opened(), *round_through(1, phase)]
-    events = when(history, cancel())
-    assert events == [event(RoundCancelled, "supervisor", round=1, reason="no quick fix")]
-    assert phase_after(history, events) is Phase.CANCELLED
-
-
-def test_a_cancelled_round_waits_for_settlement_refunds_004() -> None:
-    history = [table_opened("online-live"), *round_through(1, Phase.BETTING_OPEN)]
-    history += when(history, cancel())
-    refused(history, command(StartRound, "dealer", round=2, tumbles=3), match="002 art. 4")
-    assert when(history, command(CompleteRound, "service", round=1))
-
-
-def test_a_confirmed_result_at_a_land_table_settles_by_the_dice_000_7_6() -> None:
-    refused(suspended("cca-1992", Phase.RESULT_CONFIRMED), cancel(), match=r"000 §7\.6")
-
-
-@pytest.mark.parametrize("phase", [Phase.RESULT_CONFIRMED, Phase.COMPLETED])
-def test_a_suspended_online_round_with_a_confirmed_result_is_cancelled_after_the_grace_004(
-    phase: Phase,
-) -> None:
-    """004 "Ralat Pengendalian": not fixed quickly, the round is cancelled and every wager
-    refunded, even after its result was settled by the dice (settlement voids it). The fault
-    of the layout is found after the result, often after settlement completed the round."""
-    history = [table_opened("online-live"), *round_through(1, phase, profile="online-live")]
-    history += when(history, malfunction("service", round_no=1), at=at(-10))
-    events = when(history, cancel())
-    assert events == [event(RoundCancelled, "supervisor", round=1, reason="no quick fix")]
-    state = given(history, events)
-    assert state.round is not None and state.round.ended_by is Phase.CANCELLED
-    assert state.round.void and state.suspended  # the inspector still clears the fault
-    refused([*history, *events], cancel(), "already")
-
-
-def test_a_suspended_online_round_with_a_confirmed_result_waits_for_the_grace_004() -> None:
-    """004: "if the problem can be solved quickly, the round resumes": within
-    ``fault_grace_seconds`` (120 s here) of the suspension it may not be cancelled yet."""
-    history = suspended("online-live", Phase.RESULT_CONFIRMED, minutes=-1)
-    refused(history, cancel(), r"allows 120 s to fix the fault")
-    assert when(history, cancel(), at=at(1))  # exactly at the end of the grace
-
-
-def test_an_unsuspended_online_round_with_a_confirmed_result_is_not_cancelled() -> None:
-    history = [table_opened("online-live")]
-    history += round_through(1, Phase.COMPLETED, profile="online-live")
-    refused(history, cancel(), match=r"settled by the dice \(000 §7\.6\)")
-    history += when(history, malfunction("service"), at=at(-10))  # between rounds: no round
-    refused(history, cancel(), r"only while suspended")
-
-
-def test_a_cleared_online_fault_does_not_cancel_the_result_004() -> None:
-    history = suspended("online-live", Phase.RESULT_CONFIRMED, minutes=-10)
-    history += when(history, command(ClearFault, "inspector", detail="lamps back"), at=at(-5))
-    refused(history, cancel(), match=r"000 §7\.6")
 
 
 def test_a_malfunction_found_after_the_next_round_started_is_recorded_000_7_7() -> None:
@@ -383,18 +307,6 @@ def test_a_malfunction_found_after_the_next_round_started_is_recorded_000_7_7() 
     )
 
 
-def test_a_suspended_online_round_before_its_result_is_cancelled_004() -> None:
-    history = suspended("online-live", Phase.UNCOVERED, minutes=-1)
-    events = when(history, cancel())
-    assert events == [event(RoundCancelled, "supervisor", round=1, reason="no quick fix")]
-
-
-def test_a_cancelled_round_is_not_cancelled_again() -> None:
-    history = [table_opened(), *round_through(1, Phase.STARTED)]
-    history += when(history, cancel())
-    refused(history, cancel(), match=r"already ended \(cancelled\)")
-
-
 # ---- completion by settlement -------------------------------------------------------------------
 
 
@@ -403,13 +315,10 @@ def test_a_cancelled_round_is_not_cancelled_again() -> None:
     [
         command(DeclareNoResult, "dealer", round=1, reason=NoResultReason.DICE_NOT_FLAT),
         invalidate(InvalidationReason.ROBBERY),
-        cancel(),
     ],
-    ids=["no-result", "invalidated", "cancelled"],
+    ids=["no-result", "invalidated"],
 )
-def test_settlement_completes_a_void_round(
-    ending: DeclareNoResult | InvalidateRound | CancelRound,
-) -> None:
+def test_settlement_completes_a_void_round(ending: DeclareNoResult | InvalidateRound) -> None:
     history = [table_opened(), *round_through(1, Phase.UNCOVERED)]
     history += when(history, ending)
     assert when(history, command(CompleteRound, "service", round=1)) == [

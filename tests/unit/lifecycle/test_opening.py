@@ -1,4 +1,5 @@
-"""Opening a table: the profile, the sign (000 §4.1), the betting countdown (004)."""
+"""Opening a table: the profile, the sign (000 §4.1), the betting countdown (004), the layout's
+lamps (000 §2.3)."""
 
 import msgspec
 import pytest
@@ -78,6 +79,39 @@ def test_a_countdown_profile_needs_betting_seconds_004() -> None:
 def test_betting_seconds_are_refused_where_the_dealer_calls_no_more_bets_000_5_2() -> None:
     cmd = command(OpenTable, "operator", config=config("cca-1992", betting_seconds=20))
     refused([], cmd, match=r"no betting countdown.*000 §5\.2")
+
+
+@pytest.mark.parametrize(
+    ("profile", "rule"),
+    [
+        ("cca-1992", r"000 §2\.3: all the winning areas of the layout shall be illuminated"),
+        ("macau-2003", r"002/2003 art\. 3\(2\): 同時將中彩各瓣燈光亮著"),
+    ],
+)
+def test_a_table_whose_layout_shall_be_lit_needs_its_controller_000_2_3(
+    profile: str, rule: str
+) -> None:
+    """000 §2.3: the winning areas "shall be illuminated"; a table opened without its layout
+    controller is a configuration error, not a silent default."""
+    cmd = command(OpenTable, "operator", config=config(profile, layout_controller=False))
+    refused(
+        [],
+        cmd,
+        match=rf"config\.layout_controller: profile '{profile}' requires the layout's winning"
+        rf" areas to be lit \({rule}",
+    )
+    assert when([], command(OpenTable, "operator", config=config(profile, layout_controller=True)))
+
+
+@pytest.mark.parametrize("profile", ["macau-2004", "online-live"])
+@pytest.mark.parametrize("lamps", [False, True])
+def test_lamps_are_optional_where_the_rules_do_not_require_them_002_2004_art_3_2_004(
+    profile: str, lamps: bool
+) -> None:
+    """002/2004 art. 3(2): the winning areas 可 (may) be shown lit; 004 has no lamps at all."""
+    cfg = config(profile, layout_controller=lamps)
+    [opened] = when([], command(OpenTable, "operator", config=cfg))
+    assert isinstance(opened, TableOpened) and opened.config.layout_controller is lamps
 
 
 def test_an_open_table_cannot_be_opened_again() -> None:

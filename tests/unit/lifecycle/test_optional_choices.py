@@ -7,6 +7,7 @@ import pytest
 from sicbo.game.choices import Choice
 from sicbo.game.profiles import load_profile, parse_paytable_ref
 from sicbo_contracts.lifecycle import (
+    Activation,
     PaytableApproved,
     PaytableProposed,
     ProposePaytable,
@@ -67,9 +68,10 @@ def test_every_option_approved_is_played_from_its_adoption_date_002_2004_art_8(
     [proposed] = history[-1:]
     assert isinstance(proposed, PaytableProposed)
     history = approve(history, proposed.paytable, WEDNESDAY, acknowledged=proposed.no_house_edge)
-    [started] = when(
-        history, command(StartRound, "dealer", round=1, tumbles=3), at=macau(WEDNESDAY)
-    )
+    # The round is started the way the approved paytable says (002/2004 art. 2(1)).
+    activation = Activation(value) if choice.name == "activation" else Activation.HANDLE
+    start = command(StartRound, "dealer", round=1, tumbles=3, activation=activation)
+    [started] = when(history, start, at=macau(WEDNESDAY))
     assert isinstance(started, RoundStarted) and started.paytable == proposed.paytable
     assert parse_paytable_ref(started.paytable).choice(choice.name) == value
 
@@ -77,13 +79,14 @@ def test_every_option_approved_is_played_from_its_adoption_date_002_2004_art_8(
 def test_the_electric_shaker_is_an_approved_option_002_2004_art_2_1() -> None:
     """002/2004 art. 1(2)(1), 2(1): the handle (the default) or the electric shaker; what the
     round's paytable says is in force is where StartRound's activation can be checked."""
-    history = propose(macau_table(), {"activation": "electric"})
-    history = approve(history, "macau-2004@v1?activation=electric", WEDNESDAY)
-    [started] = when(
-        history, command(StartRound, "dealer", round=1, tumbles=3), at=macau(WEDNESDAY)
-    )
-    assert isinstance(started, RoundStarted)
-    assert parse_paytable_ref(started.paytable).choice("activation") == "electric"
+    history = propose(macau_table(), {"activation": "electric-shaker"})
+    history = approve(history, "macau-2004@v1?activation=electric-shaker", WEDNESDAY)
+    shaker = command(StartRound, "dealer", round=1, activation=Activation.ELECTRIC_SHAKER)
+    [started] = when(history, shaker, at=macau(WEDNESDAY))
+    assert isinstance(started, RoundStarted) and started.tumbles == 0  # no count (art. 2(1))
+    handle = command(StartRound, "dealer", round=1, tumbles=3)
+    refused(history, handle, "starts rounds by the electric-shaker", at=macau(WEDNESDAY))
+    assert parse_paytable_ref(started.paytable).choice("activation") == "electric-shaker"
     assert PROFILE.paytable().choice("activation") == "handle"
 
 
@@ -132,7 +135,7 @@ def test_a_named_option_outside_its_values_is_refused_002_2004_art_2_1() -> None
     refused(
         macau_table(),
         cmd,
-        "choices: choice 'activation' of 'macau-2004' is one of handle, electric, got"
+        "choices: choice 'activation' of 'macau-2004' is one of handle, electric-shaker, got"
         " 'foot-pedal' (002/2004 art. 1(2)(1), art. 2(1))",
         at=macau(TUESDAY),
     )

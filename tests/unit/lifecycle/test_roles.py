@@ -44,6 +44,7 @@ from tests.support.lifecycle import (
     refused,
     round_through,
     seated,
+    suspended_round,
     table_opened,
     when,
 )
@@ -179,7 +180,8 @@ CASES = [
     case(lambda r: command(ClearFault, r, detail="fixed"), _suspended, INSPECTOR),
     case(
         lambda r: command(CancelRound, r, round=1, reason="r"),
-        lambda: [table_opened(), *round_through(1, Phase.UNCOVERED)],
+        # 004 "Ralat Pengendalian": an online round suspended for a problem
+        lambda: suspended_round("online-live", Phase.UNCOVERED),
         SUPER,
     ),
     case(

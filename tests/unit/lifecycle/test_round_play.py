@@ -1,5 +1,6 @@
-"""The play of a round: tumble (000 §5.1, 002 art. 2, 004), place your bets, no more bets,
-uncover (000 §5.2), and the next round only once this one is completed (002 art. 4)."""
+"""The play of a round: tumble (000 §5.1, 002 art. 2, 004; the ways to start it are
+test_activation.py), place your bets, no more bets, uncover (000 §5.2), and the next round only
+once this one is completed (002 art. 4)."""
 
 from datetime import timedelta
 
@@ -39,17 +40,6 @@ def test_the_first_round_is_round_1_and_records_its_paytable_000_5_1() -> None:
 def test_a_game_supervisor_may_start_the_round_000_5_1() -> None:
     [started] = when(table_opened(), command(StartRound, "supervisor", round=1, tumbles=4))
     assert isinstance(started, RoundStarted)
-
-
-@pytest.mark.parametrize("tumbles", [0, 1, 2])
-def test_fewer_than_three_tumbles_is_refused_re_shake_000_5_1_002_art_2_004(tumbles: int) -> None:
-    cmd = command(StartRound, "dealer", round=1, tumbles=tumbles)
-    refused(
-        table_opened(),
-        cmd,
-        match=rf"tumbled {tumbles} time\(s\).*at least 3 times"
-        r" \(000 §5\.1, 002 art\. 2; 004: re-shake\)",
-    )
 
 
 def test_the_first_round_must_be_numbered_1() -> None:

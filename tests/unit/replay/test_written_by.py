@@ -86,6 +86,10 @@ def idle_at_a_full_table() -> list[Any]:
     ]
 
 
+def online_suspended() -> list[Any]:
+    return lc.suspended_round("online-live", Phase.UNCOVERED)
+
+
 def suspended() -> list[Any]:
     return [lc.table_opened(), lc.suspended(None)]
 
@@ -158,7 +162,11 @@ R1 = {"round": 1}
 SLIP = {"round": 1, "player": "alice", "slip_id": "s-1"}
 
 EXAMPLES = [
-    Example("table.open.v1", {"config": {"profile": "cca-1992", "limits": LIMITS}}, new),
+    Example(
+        "table.open.v1",
+        {"config": {"profile": "cca-1992", "limits": LIMITS, "layout_controller": True}},
+        new,
+    ),
     Example(
         "table.post-limits-notice.v1",
         {"limits": LIMITS, "effective_at": "2024-06-03T20:30:00Z"},
@@ -209,7 +217,8 @@ EXAMPLES = [
     # 004 "Ralat Pengendalian": lifting the suspension resumes the paused betting too
     Example("table.clear-fault.v1", {"detail": "stream back"}, lc.suspended_while_betting),
     Example("round.resume.v1", {"round": 1, "detail": "stream back"}, lc.suspended_while_betting),
-    Example("round.cancel.v1", {"round": 1, "reason": "no quick fix"}, in_round(Phase.UNCOVERED)),
+    # 004 "Ralat Pengendalian": an online round suspended for a problem with no quick fix
+    Example("round.cancel.v1", {"round": 1, "reason": "no quick fix"}, online_suspended),
     Example("round.complete.v1", R1, in_round(Phase.RESULT_CONFIRMED)),
     Example("round.complete.v1", {"round": 3}, idle_at_a_full_table),
     Example("dice.enter.v1", {"round": 1, "dice": [2, 3, 5]}, dice_uncovered),
