@@ -13,13 +13,16 @@ from sicbo_contracts.lifecycle import (
     BettingClosed,
     BettingOpened,
     ClosingNoticePosted,
+    ExclusionLifted,
     FaultCleared,
     LimitsChanged,
     LimitsNoticePosted,
     NoResultDeclared,
     PaytableApproved,
     PaytableProposed,
+    PlayerExcluded,
     PlayerLimitsOverridden,
+    PlayerWagersVoided,
     RoundCancelled,
     RoundCompleted,
     RoundInvalidated,
@@ -55,6 +58,8 @@ def _written_by() -> dict[str, frozenset[Role]]:
         LimitsNoticePosted: frozenset({_SUPERVISOR}),  # 000 §4.3
         LimitsChanged: frozenset({_SUPERVISOR}),  # 000 §4.3
         PlayerLimitsOverridden: frozenset({_SUPERVISOR}),  # 000 §4.4
+        PlayerExcluded: frozenset({_SUPERVISOR}),  # 000 §8.3.2
+        ExclusionLifted: frozenset({_SUPERVISOR}),  # 000 §8.3.2
         ClosingNoticePosted: frozenset({_SUPERVISOR}),  # 000 §8.8
         TableClosed: frozenset({_SUPERVISOR}),  # 000 §8.8
         SeatTaken: frozenset({_DEALER, _SUPERVISOR}),
@@ -69,6 +74,7 @@ def _written_by() -> dict[str, frozenset[Role]]:
         Uncovered: frozenset({_DEALER}),  # 000 §5.2
         NoResultDeclared: frozenset({_DEALER, _SUPERVISOR}),  # 000 §7.1-7.4
         RoundInvalidated: frozenset({_SUPERVISOR}),  # 000 §8.4
+        PlayerWagersVoided: frozenset({_SUPERVISOR}),  # 000 §8.3.1
         TableSuspended: frozenset({_DEALER, _SUPERVISOR, _INSPECTOR, _SERVICE}),  # 000 §7.6-7.7
         FaultCleared: frozenset({_INSPECTOR}),  # 000 §7.7
         RoundCancelled: frozenset({_SUPERVISOR}),  # 004 "Ralat Pengendalian"

@@ -17,6 +17,7 @@ from sicbo.lifecycle.state import (
     PLAYING,
     Approval,
     ClosingNotice,
+    Exclusion,
     LifecycleState,
     LimitsNotice,
     Phase,
@@ -42,6 +43,7 @@ from sicbo_contracts.lifecycle import (
     BettingClosed,
     BettingOpened,
     ClosingNoticePosted,
+    ExclusionLifted,
     FaultCleared,
     LifecycleEvent,
     LimitsChanged,
@@ -49,7 +51,9 @@ from sicbo_contracts.lifecycle import (
     NoResultDeclared,
     PaytableApproved,
     PaytableProposed,
+    PlayerExcluded,
     PlayerLimitsOverridden,
+    PlayerWagersVoided,
     RoundCancelled,
     RoundCompleted,
     RoundInvalidated,
@@ -77,8 +81,8 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
                 closed_at=None,
             )
         case TableClosed(at=at):
-            # The table empties; its signs come down. Round numbering, paytable approvals and
-            # any open equipment fault (000 §7.7) outlive the closure.
+            # The table empties; its signs come down. Round numbering, paytable approvals,
+            # exclusions (000 §8.3.2) and any open equipment fault (000 §7.7) outlive it.
             return replace(
                 state,
                 status=TableStatus.CLOSED,
@@ -102,6 +106,11 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
             return replace(state, config=signed, limits_notices=notices)
         case PlayerLimitsOverridden(player=player, after=after):
             return replace(state, player_limits=with_item(state.player_limits, player, after))
+        case PlayerExcluded(player=player, actor=actor, reason=reason, at=at):
+            exclusion = Exclusion(since=at, by=actor.id, reason=reason)  # 000 §8.3.2
+            return replace(state, excluded=with_item(state.excluded, player, exclusion))
+        case ExclusionLifted(player=player):
+            return replace(state, excluded=without_item(state.excluded, player))
         case ClosingNoticePosted(close_at=close_at, at=at):
             return replace(state, closing_notice=ClosingNotice(close_at=close_at, posted_at=at))
         case SeatTaken(player=player, seat=seat):
@@ -171,6 +180,8 @@ def _evolve_round(current: RoundState, event: LifecycleEvent | DiceEvent) -> Rou
             return replace(current, phase=Phase.BETTING_CLOSED)
         case Uncovered():
             return replace(current, phase=Phase.UNCOVERED)
+        case PlayerWagersVoided(player=player):  # 000 §8.3.1
+            return replace(current, voided=current.voided | {player})
         case NoResultDeclared():
             return _end(current, Phase.NO_RESULT)
         case RoundInvalidated():

@@ -29,11 +29,14 @@ from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.lifecycle import (
     BettingClosed,
     BettingOpened,
+    ExclusionLifted,
     FaultCleared,
     LifecycleEvent,
     LimitsChanged,
     NoResultDeclared,
+    PlayerExcluded,
     PlayerLimitsOverridden,
+    PlayerWagersVoided,
     RoundCancelled,
     RoundCompleted,
     RoundInvalidated,
@@ -79,6 +82,7 @@ class CurrentRound:
     paytable: str  # the paytable ref the round is played under (RoundStarted)
     betting: Betting = Betting.NOT_OPEN
     closes_at: datetime | None = None  # the online countdown's end (004), else None
+    voided: frozenset[str] = frozenset()  # players whose wagers here are void (000 §8.3.1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +148,7 @@ class WagerState:
     limits: Limits | None = None  # the table sign in force (000 §4.1, §4.3)
     player_limits: Mapping[str, Limits] = field(default_factory=_empty)  # 000 §4.4
     suspended: bool = False  # an equipment fault not yet cleared (000 §7.7; 004)
+    excluded: frozenset[str] = frozenset()  # players excluded from the game (000 §8.3.2)
     round: CurrentRound | None = None
     slips: PMap[str, Slip] = field(default_factory=PMap)  # every slip ever placed, latest copy
     books: PMap[int, PMap[str, Slip]] = field(default_factory=PMap)  # round -> standing slips
@@ -198,6 +203,13 @@ def evolve(state: WagerState, event: Fact) -> WagerState:
             return replace(
                 state, player_limits=MappingProxyType({**state.player_limits, player: after})
             )
+        case PlayerExcluded(player=player):
+            return replace(state, excluded=state.excluded | {player})
+        case ExclusionLifted(player=player):
+            return replace(state, excluded=state.excluded - {player})
+        case PlayerWagersVoided(round=n, player=player) if state.round and state.round.number == n:
+            voided = replace(state.round, voided=state.round.voided | {player})
+            return replace(state, round=voided)
         case TableSuspended():
             return replace(state, suspended=True)
         case FaultCleared():
@@ -303,8 +315,12 @@ def _carry(state: WagerState, void_round: int, policy: NoResultPolicy) -> WagerS
     re-run, the next round (002/2003 art. 3(3): 隨即進行另一局 ... 原注不得取銷; 002/2004
     art. 3(3)(4); 004: re-shake, no wager withdrawn). The void round's book keeps its copies."""
     rerun = void_round + 1
+    # 000 §8.3.1: a player's voided wagers are settled void in the void round, not carried.
+    current = state.round
+    voided = current.voided if current and current.number == void_round else frozenset()
     for slip in state.book(void_round).values():
-        state = _put(state, replace(slip, round=rerun, carried_under=policy, choice=None))
+        if slip.player not in voided:
+            state = _put(state, replace(slip, round=rerun, carried_under=policy, choice=None))
     return state
 
 
