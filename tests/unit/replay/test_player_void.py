@@ -4,13 +4,18 @@ that paid them by the dice, or paid them again in a re-run, does not."""
 
 import dataclasses
 
+from sicbo.replay.findings import BETTING
 from sicbo.replay.report import MATCH, MISMATCH, round_report
 from sicbo.replay.verify import verify
 from sicbo.settlement.engine import settle
 from tests.support.common import NOW, SERVICE, TABLE
+from tests.support.lifecycle import excluded
 from tests.support.log import Log
 from tests.support.stream import StoredLog
 from tests.support.wagers import chips
+from tests.unit.replay.forging import Forgery
+
+BIG = chips("big", 100)
 
 
 def voided_round(profile: str = "cca-1992") -> Log:
@@ -86,3 +91,40 @@ def test_000_8_3_1_a_corrected_round_keeps_the_voided_wagers_void() -> None:
         ("bob", "win", 40),
     ]
     assert verify(stored.stored()).ok
+
+
+# ---- the log's invariant: no stake put at play by an excluded or voided player -------------------
+
+
+def test_000_8_3_2_a_slip_stored_for_an_excluded_player_is_found() -> None:
+    """Settled and paid, it matches its recomputation; the log's betting invariant finds it.
+    A withdrawal by the excluded player is no finding."""
+    f = Forgery()
+    f.log.start(1)
+    kept = f.log.slip(1, "mallory", BIG)
+    f.log.add(excluded("mallory"))
+    late = f.log.slip(1, "mallory", chips("big", 5_000))
+    late_seq = f.log.events[-1][0]
+    f.log.withdraw(1, "mallory", kept, [BIG])
+    f.log.close(1)
+    f.log.confirm(1, (4, 5, 6))
+    f.stored.settle(1)
+    f.log.complete(1, "mallory")
+    (finding,) = f.findings()
+    assert (finding.seq, finding.check) == (late_seq, BETTING)
+    assert f"slip {late} of mallory placed in round 1" in finding.message
+    assert "000 §8.3.2" in finding.message
+    assert not verify(f.messages()).ok
+
+
+def test_000_8_3_1_a_slip_stored_after_the_players_wagers_were_voided_is_found() -> None:
+    f = Forgery()
+    f.log.start(1)
+    f.log.void_wagers(1, "mallory")
+    f.log.slip(1, "mallory", BIG)
+    f.log.close(1)
+    f.log.confirm(1, (4, 5, 6))
+    f.stored.settle(1)
+    f.log.complete(1, "mallory")
+    (finding,) = f.findings()
+    assert finding.check == BETTING and "000 §8.3.1" in finding.message
