@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test test-cluster lint bench schemas nats-config run clean
+.PHONY: setup test test-cluster lint bench schemas rules-table nats-config run clean
 
 setup: $(STAMP)
 
@@ -24,8 +24,8 @@ test-cluster: $(STAMP)
 	$(BIN)/python -m pytest tests/cluster -s
 
 lint: $(STAMP)
-	$(BIN)/ruff check services contracts tests
-	$(BIN)/ruff format --check services contracts tests
+	$(BIN)/ruff check services contracts tests scripts
+	$(BIN)/ruff format --check services contracts tests scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
@@ -34,6 +34,10 @@ bench: $(STAMP)
 
 schemas: $(STAMP)
 	$(BIN)/sicbo schemas write
+
+# The clause table of docs/rules.md, from docs/clauses.toml and the citations in the code.
+rules-table: $(STAMP)
+	$(BIN)/python scripts/clause_index.py
 
 # deploy/nats/accounts.conf and the Helm values' accounts, from sicbo.infra.nats_accounts.
 nats-config: $(STAMP)

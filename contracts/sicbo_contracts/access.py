@@ -42,6 +42,7 @@ _SLIP = (
     "bets.choose-carried.v1",  # 002/2004 art. 3(4): the player's choice (or the dealer's for them)
 )
 
+# 000 §5.6: only the dealer and the supervisors operate the game; each role its own commands.
 TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
     Role.DEALER: frozenset(
         {
@@ -62,6 +63,7 @@ TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
             *_MALFUNCTION,
             "round.invalidate.v1",  # 000 §8.4
             "round.cancel.v1",  # 004 "Ralat Pengendalian"
+            "round.resume.v1",  # 004 "Ralat Pengendalian": fixed quickly, the round resumes
             "dice.correct.v1",  # GLI-19 §4.18.4
             "dice.resolve-held.v1",  # DESIGN.md Roles: supervisor overrides
             "table.open.v1",

@@ -61,12 +61,27 @@ class Command(
     actor: Actor
 
 
+#: A bet kind of the catalogue (RULES.md): ``small``, ``triple``, ``any-triple``...
+BetKindName = Annotated[str, Meta(pattern=r"^[a-z][a-z-]{0,23}$")]
+
+
+class KindLimits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A line of the sign for one bet kind (000 §4.1): its own minimum, maximum or both; a
+    bound it leaves out is the sign's own."""
+
+    minimum: Stake | None = None
+    maximum: Stake | None = None
+
+
 class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The table sign (000 §4.1)."""
 
     minimum: Stake
     maximum: Stake
     unit: Stake = 1  # the minimum unit for wagers above the minimum, where the sign says so
+    #: Lines for single bet kinds (``{"triple": {"maximum": 500}}``): a wager of that kind
+    #: plays under its line's bounds instead of the sign's. Empty: one line for every bet.
+    by_kind: dict[BetKindName, KindLimits] = {}
 
 
 def tag_of(message_or_type: Any) -> str:

@@ -8,9 +8,18 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from sicbo_contracts.base import Command, Event, Id, Limits, Reason, RoundNo, Time
+from sicbo_contracts.base import Command, Event, Id, Limits, Reason, RoundNo, Stake, Time
+from sicbo_contracts.resumption import BettingResumed, ResumeRound
 
 Seconds = Annotated[int, Meta(ge=1, le=3600)]
+#: An IANA time zone name ("Asia/Macau"); the lifecycle checks it names a known zone.
+TimeZone = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_+/-]+$")]
+#: An operator's choice of a profile option (002/2004 arts. 1, 2, 5, 6): a whole number (a pay
+#: "X to 1", a count) or a name ("electric", "no").
+ChoiceName = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[a-z0-9-]+$")]
+ChoiceValue = int | Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[a-z0-9-]+$")]
+#: The regulator's reference of its permission (e.g. the number of its letter); "" = none.
+RegulatorReference = Annotated[str, Meta(max_length=200)]
 
 
 class TableConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -27,6 +36,15 @@ class TableConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     #: the illumination service lights the winning areas after every result and reports a
     #: malfunction when they are not lit correctly (000 §7.6-7.7, 004).
     layout_controller: bool = False
+    #: The table's time zone, where its days and working days are counted (002/2004 art. 8);
+    #: None = the profile's (Asia/Macau for the Macau profiles, else UTC).
+    time_zone: TimeZone | None = None
+    #: Days besides Saturday and Sunday that are not working days of the regulator (the
+    #: public holidays of the table's jurisdiction): not counted in art. 8's notice.
+    holidays: Annotated[list[date], Meta(max_length=400)] = []
+    #: The most the table pays in winnings on one round, whatever the dice (a house limit, no
+    #: seed clause): a slip that would raise the round's worst case above it is refused.
+    max_payout_per_round: Stake | None = None
 
 
 class NoResultReason(StrEnum):
@@ -121,17 +139,25 @@ class LeaveSeat(Command, frozen=True, kw_only=True, tag="table.leave-seat.v1"):
 
 
 class ProposePaytable(Command, frozen=True, kw_only=True, tag="paytable.propose.v1"):
-    """An operator's choice for the profile's options (002/2004 art. 6(6))."""
+    """An operator's choice for the profile's options (002/2004 arts. 1, 2, 5 and 6): every
+    option that departs from the profile's default, by name; the others keep their default."""
 
-    choices: dict[str, int]
-    applied_on: date  # the day the application went to the regulator (002/2004 art. 8)
+    choices: dict[ChoiceName, ChoiceValue]
+    #: The day (in the table's time zone) the application went to the regulator (art. 8).
+    applied_on: date
 
 
 class ApprovePaytable(Command, frozen=True, kw_only=True, tag="paytable.approve.v1"):
+    """The regulator's permission to adopt a proposed paytable from ``adoption_date`` (a day
+    in the table's time zone), recorded by the operator or a supervisor (002/2004 art. 8)."""
+
     paytable: str  # the proposed paytable reference
     adoption_date: date
     #: Every bet the house-edge report flags as having no house edge, named to show it was seen.
     acknowledged_no_house_edge: list[str] = []
+    #: The regulator's reference of its permission; required where the profile's rule says so
+    #: (002/2004 art. 8: 須先獲得博彩監察協調局許可).
+    regulator_reference: RegulatorReference = ""
 
 
 class StartRound(Command, frozen=True, kw_only=True, tag="round.start.v1"):
@@ -147,6 +173,9 @@ class OpenBetting(Command, frozen=True, kw_only=True, tag="round.open-betting.v1
 
 class CloseBetting(Command, frozen=True, kw_only=True, tag="round.close-betting.v1"):
     round: RoundNo
+    #: The countdown's deadline this close is for (004); a dealer sends none. A deadline that
+    #: a suspension superseded (BettingResumed) no longer closes betting.
+    closes_at: Time | None = None
 
 
 class Uncover(Command, frozen=True, kw_only=True, tag="round.uncover.v1"):
@@ -218,6 +247,7 @@ LifecycleCommand = (
     | ClearFault
     | CancelRound
     | CompleteRound
+    | ResumeRound
 )
 
 # ---- events -----------------------------------------------------------------------------------
@@ -301,7 +331,7 @@ class VacateNoticeIssued(Event, frozen=True, kw_only=True, tag="table.vacate-not
 
 class PaytableProposed(Event, frozen=True, kw_only=True, tag="paytable.proposed.v1"):
     paytable: str
-    choices: dict[str, int]
+    choices: dict[str, int | str]
     applied_on: date
     max_rtp: str  # exact, "N/D"
     #: Bets the house-edge report flags as having no house edge (RULES.md "Triples").
@@ -312,6 +342,8 @@ class PaytableApproved(Event, frozen=True, kw_only=True, tag="paytable.approved.
     paytable: str
     adoption_date: date
     no_house_edge: list[str] = []
+    #: The regulator's reference of its permission (002/2004 art. 8); "" in logs from before.
+    regulator_reference: str = ""
 
 
 class RoundStarted(Event, frozen=True, kw_only=True, tag="round.started.v1"):
@@ -398,4 +430,5 @@ LifecycleEvent = (
     | FaultCleared
     | RoundCancelled
     | RoundCompleted
+    | BettingResumed
 )

@@ -35,6 +35,7 @@ from sicbo_contracts.lifecycle import (
     Uncovered,
     VacateNoticeIssued,
 )
+from sicbo_contracts.resumption import BettingResumed
 from sicbo_contracts.settlement import SettlementEvent
 from sicbo_contracts.wagers import (
     CarriedSlipChosen,
@@ -76,7 +77,9 @@ def _written_by() -> dict[str, frozenset[Role]]:
         RoundInvalidated: frozenset({_SUPERVISOR}),  # 000 §8.4
         PlayerWagersVoided: frozenset({_SUPERVISOR}),  # 000 §8.3.1
         TableSuspended: frozenset({_DEALER, _SUPERVISOR, _INSPECTOR, _SERVICE}),  # 000 §7.6-7.7
-        FaultCleared: frozenset({_INSPECTOR}),  # 000 §7.7
+        # 000 §7.7: an inspector; 004 "Ralat Pengendalian": the supervisor resumes the round
+        FaultCleared: frozenset({_INSPECTOR, _SUPERVISOR}),
+        BettingResumed: frozenset({_INSPECTOR, _SUPERVISOR}),  # 004: with the FaultCleared
         RoundCancelled: frozenset({_SUPERVISOR}),  # 004 "Ralat Pengendalian"
         RoundCompleted: _SERVICES_ONLY,  # 002 art. 4: settlement completes the round
         # the result (000 §5.3-5.5; GLI-19 §4.18.4)

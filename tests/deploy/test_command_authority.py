@@ -1,4 +1,5 @@
-"""A command's authority is its sender's NATS credential, never its payload (DESIGN.md Roles),
+"""A command's authority is its sender's NATS credential, never its payload (DESIGN.md Roles;
+000 §5.6: no one but the dealer or a supervisor operates the game's equipment),
 on a server with the floor's accounts (each generated configuration) and the lifecycle, dice
 capture and wager intake running as their own users (``NATS_USER`` / ``NATS_PASSWORD_FILE``).
 

@@ -7,7 +7,7 @@ step from ``minutes`` after ``NOW``).
 """
 
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from sicbo.lifecycle.decider import decide
@@ -82,6 +82,9 @@ def config(
     betting_seconds: int | None = None,
     fault_grace_seconds: int = 120,
     second_person_confirmation: bool = False,
+    time_zone: str | None = None,
+    holidays: Iterable[date] = (),
+    max_payout_per_round: int | None = None,
 ) -> TableConfig:
     """A table's sign (``limits``, else ``minimum`` to ``maximum`` in ``unit``s) and layout; a
     countdown profile gets 15 s of betting unless told."""
@@ -94,6 +97,9 @@ def config(
         betting_seconds=betting_seconds,
         fault_grace_seconds=fault_grace_seconds,
         second_person_confirmation=second_person_confirmation,
+        time_zone=time_zone,
+        holidays=sorted(holidays),
+        max_payout_per_round=max_payout_per_round,
     )
 
 
@@ -174,6 +180,30 @@ def suspended(round_no: int | None = 1, *, at: datetime = EARLIER) -> TableSuspe
 
 def fault_cleared(*, at: datetime = EARLIER) -> FaultCleared:
     return event(FaultCleared, INSPECTOR, at=at, detail="lamps fixed", suspended_since=at)
+
+
+def suspended_while_betting(
+    *, seconds_left: float = 10, at: datetime = EARLIER, betting_seconds: int = 15, **layout: Any
+) -> list[Fact]:
+    """An online table whose round 1 was suspended at ``at`` with ``seconds_left`` of its
+    ``betting_seconds`` countdown to run (004 "Ralat Pengendalian"); ``layout`` goes to
+    :func:`config`."""
+    countdown = timedelta(seconds=betting_seconds)
+    opened_at = at - (countdown - timedelta(seconds=seconds_left))
+    return [
+        table_opened("online-live", betting_seconds=betting_seconds, **layout),
+        round_started(1, "online-live", at=opened_at - timedelta(minutes=1)),
+        betting_opened(1, closes_at=opened_at + countdown, at=opened_at),
+        event(
+            TableSuspended,
+            DEALER,
+            at=at,
+            equipment="video-stream",
+            detail="the stream froze",
+            round=1,
+            policy="suspend-round",
+        ),
+    ]
 
 
 # ---- a round's steps -----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from sicbo.game.choices import ChoiceValue, parse_value
 from sicbo.game.dice import make_roll
 from sicbo.game.errors import GameError
 from sicbo.game.house_edge import EdgeReport, format_pay, house_edge_report
@@ -23,19 +24,20 @@ ChoiceOption = Annotated[
     list[str] | None,
     typer.Option(
         "--choice",
-        help="an operator's paytable choice, NAME=X for 'X to 1' (e.g. total-5-16=24)",
+        help="an operator's choice, NAME=VALUE (e.g. total-5-16=24, offer-odd=no,"
+        " activation=electric)",
     ),
 ]
 
 
 def paytable_or_exit(profile: str, choices: list[str] | None) -> Paytable:
     try:
-        parsed: dict[str, int] = {}
+        parsed: dict[str, ChoiceValue] = {}
         for item in choices or []:
             name, sep, value = item.partition("=")
-            if not sep or not value.isdigit():
-                raise GameError(f"--choice {item!r}: write NAME=X, e.g. total-5-16=24")
-            parsed[name] = int(value)
+            if not sep or not value:
+                raise GameError(f"--choice {item!r}: write NAME=VALUE, e.g. total-5-16=24")
+            parsed[name] = parse_value(value)
         return load_paytable(profile, parsed)
     except GameError as err:
         typer.echo(f"error: {err}", err=True)

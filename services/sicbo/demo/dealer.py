@@ -4,8 +4,10 @@ Randomness lives here and in the simulated players, never in the game or the dec
 
 Every demo table has a layout controller (its own process, started by ``make run``); one
 land table's controller has a lamp that fails now and then. The dealer looks at the lamps
-after each result (000 §5.5); when the table is suspended for a malfunction (000 §7.7, 004) a
-simulated inspector clears it after a few seconds and play resumes.
+after each result (000 §5.5); when the table is suspended for a malfunction a few seconds pass
+and play resumes: a simulated inspector clears a land table's fault (000 §7.7), the supervisor
+resumes a suspended online round (004 "Ralat Pengendalian"; its betting countdown, paused
+meanwhile, runs on with the time that was left).
 """
 
 import asyncio
@@ -32,7 +34,9 @@ from sicbo.demo.tables import (
 )
 from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.records import StoredEvent
+from sicbo.lifecycle.resumption import resumable_round
 from sicbo.lifecycle.state import PLAYING, Phase
+from sicbo_contracts.base import Actor
 from sicbo_contracts.dice import ConfirmResult, EnterDice
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault
 from sicbo_contracts.lifecycle import (
@@ -48,6 +52,7 @@ from sicbo_contracts.lifecycle import (
     Uncover,
 )
 from sicbo_contracts.replies import Rejected
+from sicbo_contracts.resumption import ResumeRound
 from sicbo_contracts.settlement import RoundSettled
 from sicbo_contracts.subjects import Aggregate, aggregate_filter, round_filter
 from sicbo_contracts.wagers import IssueColorChecks
@@ -177,15 +182,15 @@ class SimulatedDealer:
         number = self.control.playing = state.next_round
         try:
             if state.suspended:  # e.g. left over from an earlier run
-                await self._inspector_clears()
+                await self._fault_fixed()
             await self._play(number)
         finally:
             self.control.playing = None
 
-    def _dealt(self, cls: Any, number: int, **fields: Any) -> Any:
-        """A command of the simulated dealer for round ``number``."""
+    def _dealt(self, cls: Any, number: int, *, by: Actor = DEALER, **fields: Any) -> Any:
+        """A command of the simulated dealer (or ``by`` someone else) for round ``number``."""
         name = cls.__name__.lower()
-        return cls(command_id=new_id(name), table=self.table, actor=DEALER, round=number, **fields)
+        return cls(command_id=new_id(name), table=self.table, actor=by, round=number, **fields)
 
     async def _play(self, number: int) -> None:
         table = self.table
@@ -241,12 +246,13 @@ class SimulatedDealer:
         self.notice(f"{self.table} #{number}: layout fault, {verdict.detail}")
         for _ in range(int(timeout / 0.1)):
             if (await self.client.lifecycle(self.table)).suspended:
-                await self._inspector_clears()
+                await self._fault_fixed()
                 return
             await asyncio.sleep(0.1)
 
-    async def _inspector_clears(self) -> None:
-        """The table is suspended (000 §7.7, 004): an inspector comes and clears the fault."""
+    async def _fault_fixed(self) -> None:
+        """The table is suspended (000 §7.7, 004): the fault is fixed, then an inspector clears
+        it, or at an online table the supervisor resumes the suspended round (004)."""
         events = await self.client.events(aggregate_filter(self.table, Aggregate.LIFECYCLE))
         last: StoredEvent | None = next(
             (e for e in reversed(events) if e.subject.endswith("table-suspended-v1")), None
@@ -257,6 +263,12 @@ class SimulatedDealer:
             fault = f"{suspended.equipment}: {suspended.detail} ({suspended.policy})"
         self.notice(f"{self.table} suspended: {fault}")
         await asyncio.sleep(self.inspector_seconds)
+        resumable = resumable_round(await self.client.lifecycle(self.table))
+        if resumable is not None:
+            detail = "fixed quickly: the round resumes (004)"
+            await self._send(self._dealt(ResumeRound, resumable, detail=detail, by=SUPERVISOR))
+            self.notice(f"{self.table} round {resumable} resumed by the supervisor")
+            return
         await self._send(
             ClearFault(
                 command_id=new_id("clear"),

@@ -2,10 +2,10 @@
 
 from collections import Counter
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 from sicbo.game.bets import Bet, BetKind
-from sicbo.game.dice import Roll, is_triple
+from sicbo.game.dice import Roll, all_rolls, is_triple
 from sicbo.game.profiles import Paytable, pay_key
 
 
@@ -87,3 +87,16 @@ def _winners(paytable: Paytable, roll: Roll) -> tuple[tuple[Bet, Fraction], ...]
 def roll_pays(paytable: Paytable, roll: Roll) -> dict[str, tuple[int, int]]:
     """For the settle hot path: winning bet id -> (numerator, denominator) for one result."""
     return {bet.id: (pay.numerator, pay.denominator) for bet, pay in _winners(paytable, roll)}
+
+
+#: The 56 distinct results, in the order :func:`pays_by_roll` indexes them. A wager's pay depends
+#: only on the faces shown, never their order, so these stand for the 216 outcomes exactly.
+ROLLS: tuple[Roll, ...] = all_rolls()
+
+
+@lru_cache(maxsize=4096)
+def pays_by_roll(paytable: Paytable, bet_id: str) -> tuple[tuple[int, int, int], ...]:
+    """The payout of one bet by outcome: ``(index in ROLLS, numerator, denominator)`` of its
+    pay for every result it wins on. A bet id the paytable does not offer wins nothing."""
+    found = ((i, roll_pays(paytable, roll).get(bet_id)) for i, roll in enumerate(ROLLS))
+    return tuple((i, pay[0], pay[1]) for i, pay in found if pay is not None)

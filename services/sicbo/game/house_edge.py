@@ -33,6 +33,7 @@ class EdgeReport:
 
     @property
     def max_rtp(self) -> Fraction:
+        """The best bet's return (004 "Tambahan" publishes it: 97.22% online)."""
         return max(b.rtp for b in self.bets)
 
     @property

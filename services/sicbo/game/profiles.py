@@ -15,10 +15,22 @@ from types import MappingProxyType
 from typing import Any
 
 from sicbo.game.bets import TOTALS, Bet, BetKind, bets_of_kind
+from sicbo.game.choices import (
+    Authorisation,
+    Choice,
+    ChoiceValue,
+    parse_authorisation,
+    parse_choice,
+    parse_value,
+)
 from sicbo.game.errors import BetNotOffered, InvalidChoice, UnknownProfile
 
 PROFILE_IDS: tuple[str, ...] = ("cca-1992", "macau-2003", "macau-2004", "online-live")
 SCHEMA = "sicbo.profile.v1"
+#: The time zone of a profile's tables when its document names none (a table may set its own).
+DEFAULT_TIME_ZONE = "UTC"
+
+__all__ = ["Authorisation", "Choice", "ChoiceValue"]
 
 
 class NoResultPolicy(StrEnum):
@@ -49,17 +61,6 @@ class IlluminationFaultPolicy(StrEnum):
     SUSPEND_ROUND = "suspend-round"  # 004: resume if fixed in time, else cancel and refund
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """An operator's optional pay (002/2004 art. 6(6)): one "X to 1" for a pair of totals."""
-
-    name: str
-    totals: tuple[int, ...]
-    minimum: int
-    maximum: int
-    default: int
-
-
 @dataclass(frozen=True)
 class Profile:
     id: str
@@ -73,29 +74,52 @@ class Profile:
     betting_countdown: bool
     pays: Mapping[str, Fraction]
     choices: Mapping[str, Choice]
+    #: A countdown paused by a suspension resumes with the time left, but at least this many
+    #: seconds (004 "Ralat Pengendalian": the round "continues as usual"; docs/rules.md).
+    resume_betting_seconds: int = 0
+    #: What adopting a choice needs (002/2004 art. 8); None for a profile without choices.
+    authorisation: Authorisation | None = None
+    #: The IANA time zone of the profile's tables (002: "Asia/Macau"): their days and working
+    #: days are counted there. A table's configuration may name another.
+    time_zone: str = DEFAULT_TIME_ZONE
 
-    def paytable(self, choices: Mapping[str, int] | None = None) -> "Paytable":
+    def paytable(self, choices: Mapping[str, ChoiceValue] | None = None) -> "Paytable":
         """The profile with the operator's choices; refuses a choice outside the rules."""
-        chosen = dict(choices or {})
-        pays = dict(self.pays)
-        applied: dict[str, int] = {}
-        for name, value in chosen.items():
+        applied: dict[str, ChoiceValue] = {}
+        for name, value in (choices or {}).items():
             choice = self.choices.get(name)
             if choice is None:
                 allowed = ", ".join(self.choices) or "none"
                 raise InvalidChoice(
                     f"profile {self.id!r} has no choice {name!r} (its choices: {allowed})"
                 )
-            if type(value) is not int or not choice.minimum <= value <= choice.maximum:
-                raise InvalidChoice(
-                    f"choice {name!r} of {self.id!r} pays {choice.minimum} to {choice.maximum}"
-                    f" to 1, got {value!r}"
-                )
-            applied[name] = value
+            applied[name] = choice.check(value, self.id)
+        pays = dict(self.pays)
+        in_force = {name: applied.get(name, c.default) for name, c in self.choices.items()}
+        withdrawn = {
+            c.offers: c
+            for name, c in self.choices.items()
+            if c.offers is not None and c.withdraws(in_force[name])
+        }
         for name, choice in self.choices.items():
-            value = applied.get(name, choice.default)
+            if not choice.totals:
+                continue
+            if BetKind.TOTAL in withdrawn:
+                if name in applied:
+                    by = withdrawn[BetKind.TOTAL]
+                    raise InvalidChoice(
+                        f"choice {name!r} pays total bets, which {by.name}=no takes off the"
+                        f" layout ({choice.rule}; {by.rule})"
+                    )
+                continue
             for t in choice.totals:
-                pays[pay_key(BetKind.TOTAL, t)] = Fraction(value)
+                pays[pay_key(BetKind.TOTAL, t)] = Fraction(in_force[name])
+        pays = {k: v for k, v in pays.items() if BetKind(k.partition("/")[0]) not in withdrawn}
+        if not pays:
+            raise InvalidChoice(
+                f"a paytable of {self.id!r} offers at least one bet: every one is withdrawn"
+                " (002/2004 art. 1(3): a layout printed with the bets)"
+            )
         return Paytable(self, MappingProxyType(applied), MappingProxyType(pays))
 
 
@@ -109,7 +133,7 @@ class Paytable:
     """Equal and hashed by :attr:`ref`, so results computed for it can be cached."""
 
     profile: Profile
-    choices: Mapping[str, int]
+    choices: Mapping[str, ChoiceValue]  # the operator's, as applied (defaults left out)
     pays: Mapping[str, Fraction]
     offered_kinds: frozenset[BetKind] = field(init=False)
 
@@ -130,6 +154,11 @@ class Paytable:
 
     def __hash__(self) -> int:
         return hash(self.ref)
+
+    def choice(self, name: str) -> ChoiceValue:
+        """The value in force of one of the profile's choices (applied, else its default), e.g.
+        ``"activation"`` (002/2004 art. 2(1)); raises ``KeyError`` for a choice it has not."""
+        return self.choices.get(name, self.profile.choices[name].default)
 
     def offers(self, bet: Bet) -> bool:
         return bet.kind in self.offered_kinds
@@ -180,16 +209,10 @@ def parse_profile(doc: Mapping[str, Any]) -> Profile:
     where = str(doc.get("id", "<profile>"))
     if doc.get("schema") != SCHEMA:
         raise ValueError(f"{where}: schema must be {SCHEMA!r}")
-    choices = {
-        name: Choice(
-            name=name,
-            totals=tuple(c["totals"]),
-            minimum=int(c["min"]),
-            maximum=int(c["max"]),
-            default=int(c["default"]),
-        )
-        for name, c in doc.get("choices", {}).items()
-    }
+    choices = {name: parse_choice(name, c, where) for name, c in doc.get("choices", {}).items()}
+    authorisation = doc.get("authorisation")
+    if choices and authorisation is None:
+        raise ValueError(f"{where}: a profile with choices says what adopting one needs")
     return Profile(
         id=str(doc["id"]),
         version=int(doc["version"]),
@@ -202,7 +225,16 @@ def parse_profile(doc: Mapping[str, Any]) -> Profile:
         betting_countdown=bool(doc["betting_countdown"]),
         pays=MappingProxyType(_parse_pays(doc["pays"], f"{where}.pays")),
         choices=MappingProxyType(choices),
+        resume_betting_seconds=_seconds(doc.get("resume_betting_seconds", 0), where),
+        authorisation=parse_authorisation(authorisation, where) if authorisation else None,
+        time_zone=str(doc.get("time_zone", DEFAULT_TIME_ZONE)),
     )
+
+
+def _seconds(value: object, where: str) -> int:
+    if type(value) is not int or value < 0:
+        raise ValueError(f"{where}: resume_betting_seconds is a whole number >= 0, got {value!r}")
+    return value
 
 
 _cache: dict[str, Profile] = {}
@@ -220,7 +252,7 @@ def load_profile(profile_id: str) -> Profile:
     return _cache[profile_id]
 
 
-def load_paytable(profile_id: str, choices: Mapping[str, int] | None = None) -> Paytable:
+def load_paytable(profile_id: str, choices: Mapping[str, ChoiceValue] | None = None) -> Paytable:
     return load_profile(profile_id).paytable(choices)
 
 
@@ -231,10 +263,10 @@ def parse_paytable_ref(ref: str) -> Paytable:
     profile = load_profile(profile_id)
     if version != str(profile.version):
         raise UnknownProfile(f"paytable {ref!r}: profile {profile_id!r} is at v{profile.version}")
-    choices: dict[str, int] = {}
+    choices: dict[str, ChoiceValue] = {}
     for part in filter(None, query.split("&")):
         name, _, value = part.partition("=")
-        if not value.isdigit():
-            raise InvalidChoice(f"paytable {ref!r}: choice {name!r} needs a whole number")
-        choices[name] = int(value)
+        if not value:
+            raise InvalidChoice(f"paytable {ref!r}: choice {name!r} needs a value")
+        choices[name] = parse_value(value)
     return profile.paytable(choices)

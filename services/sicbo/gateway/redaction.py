@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from sicbo.replay.report import HistoryRow, RoundReport
+from sicbo_contracts.base import Limits
 from sicbo_contracts.board import Recall, RecallRound
 from sicbo_contracts.settlement import WagerAdjustment
 
@@ -67,6 +68,17 @@ def recall_for(recall: Recall, viewer: Viewer) -> dict[str, Any]:
     body: dict[str, Any] = msgspec.to_builtins(recall)
     body["rounds"] = [_recall_round(r, viewer) for r in recall.rounds]
     return body
+
+
+def own_signs_for(
+    signs: dict[str, Limits], vacating: list[str], viewer: Viewer
+) -> tuple[dict[str, Limits], list[str]]:
+    """A player's own signs (000 §4.4 limits, §8.9 vacate notice) as ``viewer`` may see them:
+    staff every player's, a player their own, anyone else none."""
+    return (
+        {player: limits for player, limits in signs.items() if viewer.sees(player)},
+        [player for player in vacating if viewer.sees(player)],
+    )
 
 
 def seats_for(seats: dict[int, str], viewer: Viewer) -> dict[int, str]:

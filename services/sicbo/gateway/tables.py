@@ -26,7 +26,7 @@ from sicbo.gateway.http import (
     table_of,
 )
 from sicbo.gateway.paytable_layout import layout_of
-from sicbo.gateway.redaction import Viewer, recall_for, report_for, seats_for
+from sicbo.gateway.redaction import Viewer, own_signs_for, recall_for, report_for, seats_for
 from sicbo.gateway.sessions import Sessions
 from sicbo.gateway.views import TableView
 from sicbo_contracts.base import tag_of
@@ -117,7 +117,10 @@ def _board(stats: bytes, recall: bytes, viewer: Viewer) -> Response:
 
 
 def _seated(view: TableView, viewer: Viewer) -> TableView:
-    return msgspec.structs.replace(view, seats=seats_for(view.seats, viewer))
+    signs, vacating = own_signs_for(view.player_signs, view.vacate_notices, viewer)
+    return msgspec.structs.replace(
+        view, seats=seats_for(view.seats, viewer), player_signs=signs, vacate_notices=vacating
+    )
 
 
 def _round_no(value: str) -> int:

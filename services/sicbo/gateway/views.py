@@ -157,6 +157,10 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     suspended: SuspensionView | None
     closing_notice: datetime | None
     limits_notices: list[NoticeView]
+    #: 000 §4.4: a player's own sign (player -> limits); the gateway shows each player theirs.
+    player_signs: dict[str, Limits]
+    #: 000 §8.9: the players asked to vacate their seat; each player sees only their own.
+    vacate_notices: list[str]
     as_of: int  # the stream sequence the view was read up to
 
 
@@ -212,5 +216,7 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int) -> TableView:
         limits_notices=[
             NoticeView(limits=n.limits, effective_at=n.effective_at) for n in state.limits_notices
         ],
+        player_signs=dict(state.player_limits),
+        vacate_notices=sorted(state.asked_to_vacate),
         as_of=as_of,
     )

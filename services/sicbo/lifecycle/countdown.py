@@ -6,13 +6,17 @@ event never got stored just fires a CloseBetting that the decider refuses, and i
 Every replica schedules every deadline; they all send the same command id, so it applies once.
 Wager intake also refuses any slip timed at or after ``closes_at``: the timer is not what keeps
 late bets out, the log is.
+
+A suspension pauses the countdown and its resumption sets a new deadline (``BettingResumed``,
+004 "Ralat Pengendalian"): each deadline has its own key and command id, and its CloseBetting
+names the deadline, so the superseded one, when it fires, is refused and closes nothing.
 """
 
 import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 import msgspec
 from nats.aio.client import Client as NATS
@@ -25,6 +29,7 @@ from sicbo_contracts.access import ServiceAccount
 from sicbo_contracts.base import DECODE_ERRORS, Actor, Event, Role
 from sicbo_contracts.lifecycle import BettingOpened, CloseBetting
 from sicbo_contracts.replies import Rejected
+from sicbo_contracts.resumption import BettingResumed
 from sicbo_contracts.subjects import TIMERS_BUCKET
 
 log = logging.getLogger(__name__)
@@ -44,19 +49,33 @@ class Deadline(msgspec.Struct, frozen=True):
     closes_at: datetime
 
 
-def key_of(table: str, round_no: int) -> str:
-    return f"{table}.{round_no}"
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _millis(at: datetime) -> int:
+    return (at - _EPOCH) // timedelta(milliseconds=1)
+
+
+def key_of(deadline: Deadline) -> str:
+    """One key per deadline: a resumed round's new deadline is scheduled beside the old one."""
+    return f"{deadline.table}.{deadline.round}.{_millis(deadline.closes_at)}"
+
+
+def command_id_of(deadline: Deadline) -> str:
+    """The same for every replica and every try of one deadline; another for the next one."""
+    return f"countdown-{deadline.table}-{deadline.round}-{_millis(deadline.closes_at)}"
 
 
 def record_deadlines(nc: NATS) -> Hook:
-    """The shell's before-append hook: store each new countdown deadline."""
+    """The shell's before-append hook: store each new countdown deadline (betting opened, or
+    resumed after a suspension)."""
 
     async def hook(events: Sequence[Event]) -> None:
         for evt in events:
-            if isinstance(evt, BettingOpened) and evt.closes_at is not None:
+            if isinstance(evt, BettingOpened | BettingResumed) and evt.closes_at is not None:
                 kv = await nc.jetstream().key_value(TIMERS_BUCKET)
                 deadline = Deadline(table=evt.table, round=evt.round, closes_at=evt.closes_at)
-                await kv.put(key_of(evt.table, evt.round), msgspec.json.encode(deadline))
+                await kv.put(key_of(deadline), msgspec.json.encode(deadline))
 
     return hook
 
@@ -127,10 +146,11 @@ class Countdown:
         if delay > 0:
             await asyncio.sleep(delay)
         command = CloseBetting(
-            command_id=f"countdown-{deadline.table}-{deadline.round}",
+            command_id=command_id_of(deadline),
             table=deadline.table,
             actor=COUNTDOWN_ACTOR,
             round=deadline.round,
+            closes_at=deadline.closes_at,  # refused if a resumption superseded it (004)
         )
         assert self._rt.handler is not None  # the lifecycle serves commands
         raw = msgspec.json.encode(command)
@@ -164,6 +184,7 @@ class Countdown:
                 continue
             break
         if isinstance(reply, Rejected):
-            log.info("countdown %s: %s", key, reply.reason)  # closed by hand, or never opened
+            # Closed by hand, never opened, or paused or superseded by a suspension (004).
+            log.info("countdown %s: %s", key, reply.reason)
         with contextlib.suppress(KeyNotFoundError, NoKeysError):
             await kv.delete(key)

@@ -12,8 +12,12 @@ Choices where the sources are silent are noted where they are enforced; the main
   per round number, so a number is never reused).
 - While suspended (000 §7.7) a round may not start, open betting or be uncovered; closing
   betting, "no result", invalidation, cancellation and completion (settle by the dice,
-  000 §7.6) still work. The suspension lasts until an inspector clears it, whatever the policy;
-  a malfunction reported without a round belongs to the round in progress, if any.
+  000 §7.6) still work. The suspension lasts until an inspector clears it or, at a
+  suspend-round table, the supervisor resumes the suspended round (004); a malfunction
+  reported without a round belongs to the round in progress, if any.
+- A suspension pauses a running betting countdown; lifting it resumes betting with the time
+  left, at least the profile's ``resume_betting_seconds``, at most ``betting_seconds``
+  (:mod:`sicbo.lifecycle.resumption`). The countdown's stale deadlines close nothing.
 - CloseBetting is not refused before the countdown's ``closes_at``, and a dealer may close an
   online round's betting by hand; a service account may close betting only at a countdown table.
 - A confirmed result is cancelled (004) only while its round is suspended under the
@@ -24,7 +28,8 @@ Choices where the sources are silent are noted where they are enforced; the main
 - 000 §8.9 counts only rounds completed while every seat is taken; a round completed at a table
   with a free seat breaks the streak. Every completed round counts, void ones included.
 - A raise of the minimum consumes the notice that allowed it (the sign comes down).
-- A paytable approval is never retroactive: its adoption date is not before the approval day.
+- A paytable approval is never retroactive: its adoption date is not before the approval day;
+  days are the table's (its time zone), working days Mon-Fri less the table's holidays.
 - CloseTable vacates every seat (SeatVacated events) before TableClosed.
 - 000 §8.3.1 voids a player's wagers in the current round only before its result; 000 §8.3.2
   excludes a player from this table (unseated, no seat, no slip) until lifted, also across a
@@ -34,7 +39,7 @@ Choices where the sources are silent are noted where they are enforced; the main
 from datetime import datetime
 
 from sicbo.decider import refuse
-from sicbo.lifecycle import conduct, invalidation, rounds, table
+from sicbo.lifecycle import adoption, conduct, invalidation, limits, resumption, rounds, table
 from sicbo.lifecycle.evolve import evolve, fold
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.lifecycle import (
@@ -64,6 +69,7 @@ from sicbo_contracts.lifecycle import (
     Uncover,
     VoidPlayerWagers,
 )
+from sicbo_contracts.resumption import ResumeRound
 
 __all__ = ["LifecycleState", "decide", "evolve", "fold", "initial_state"]
 
@@ -76,11 +82,11 @@ def decide(state: LifecycleState, command: LifecycleCommand, at: datetime) -> li
         case OpenTable():
             return table.open_table(state, command, at)
         case PostLimitsNotice():
-            return table.post_limits_notice(state, command, at)
+            return limits.post_limits_notice(state, command, at)
         case ChangeLimits():
-            return table.change_limits(state, command, at)
+            return limits.change_limits(state, command, at)
         case OverridePlayerLimits():
-            return table.override_player_limits(state, command, at)
+            return limits.override_player_limits(state, command, at)
         case PostClosingNotice():
             return table.post_closing_notice(state, command, at)
         case CloseTable():
@@ -96,9 +102,9 @@ def decide(state: LifecycleState, command: LifecycleCommand, at: datetime) -> li
         case LeaveSeat():
             return table.leave_seat(state, command, at)
         case ProposePaytable():
-            return table.propose_paytable(state, command, at)
+            return adoption.propose_paytable(state, command, at)
         case ApprovePaytable():
-            return table.approve_paytable(state, command, at)
+            return adoption.approve_paytable(state, command, at)
         case StartRound():
             return rounds.start_round(state, command, at)
         case OpenBetting():
@@ -119,4 +125,6 @@ def decide(state: LifecycleState, command: LifecycleCommand, at: datetime) -> li
             return rounds.cancel_round(state, command, at)
         case CompleteRound():
             return rounds.complete_round(state, command, at)
+        case ResumeRound():
+            return resumption.resume_round(state, command, at)
     raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover

@@ -8,13 +8,16 @@ recorded.
 
 from collections.abc import Iterable
 from dataclasses import replace
+from datetime import datetime
 from functools import reduce
 from types import MappingProxyType
 
 import msgspec
 
+from sicbo.game.limits import same_minimum
 from sicbo.lifecycle.state import (
     PLAYING,
+    PRESENT_ROUNDS,
     Approval,
     ClosingNotice,
     Exclusion,
@@ -66,6 +69,7 @@ from sicbo_contracts.lifecycle import (
     Uncovered,
     VacateNoticeIssued,
 )
+from sicbo_contracts.resumption import BettingResumed
 
 
 def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> LifecycleState:
@@ -90,6 +94,7 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
                 seats=empty_mapping(),
                 idle_rounds=empty_mapping(),
                 asked_to_vacate=frozenset(),
+                recent_players=(),
                 player_limits=empty_mapping(),
                 limits_notices=(),
                 closing_notice=None,
@@ -101,8 +106,9 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
             signed = state.config
             if signed is not None:
                 signed = msgspec.structs.replace(signed, limits=after)
-            # The notice announcing this minimum has served: it cannot justify a later raise.
-            notices = tuple(n for n in state.limits_notices if n.limits.minimum != after.minimum)
+            # The notice announcing these minimums (every bet kind's) has served: it cannot
+            # justify a later raise (000 §4.3).
+            notices = tuple(n for n in state.limits_notices if not same_minimum(n.limits, after))
             return replace(state, config=signed, limits_notices=notices)
         case PlayerLimitsOverridden(player=player, after=after):
             return replace(state, player_limits=with_item(state.player_limits, player, after))
@@ -139,7 +145,7 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
             )
             return replace(state, proposals=with_item(state.proposals, event.paytable, proposal))
         case PaytableApproved(paytable=paytable, adoption_date=adoption_date):
-            approval = Approval(paytable=paytable, adoption_date=adoption_date)
+            approval = Approval(paytable, adoption_date, event.regulator_reference)
             return replace(state, approvals=(*state.approvals, approval))
         case TableSuspended(equipment=equipment, round=round_no, policy=policy, at=at):
             open_fault = state.suspension
@@ -147,7 +153,7 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
                 suspension = Suspension(at, policy, round_no, (equipment,))
             else:  # another fault while suspended: still suspended since the first
                 suspension = replace(open_fault, equipment=(*open_fault.equipment, equipment))
-            return replace(state, suspension=suspension)
+            return replace(state, suspension=suspension, round=_pause(state.round, at))
         case FaultCleared():
             return replace(state, suspension=None)
         case RoundStarted(round=number, tumbles=tumbles, paytable=paytable, at=at):
@@ -159,11 +165,30 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
             completed = replace(state.round, phase=Phase.COMPLETED, players=tuple(players))
             idle = idle_after(state, players)
             asked = frozenset(p for p in state.asked_to_vacate if idle.get(p, 0) > 0)
-            return replace(state, round=completed, idle_rounds=idle, asked_to_vacate=asked)
+            recent = (*state.recent_players, frozenset(players))[-PRESENT_ROUNDS:]
+            return replace(
+                state,
+                round=completed,
+                idle_rounds=idle,
+                asked_to_vacate=asked,
+                recent_players=recent,
+            )
     current = state.round
     if current is None or getattr(event, "round", None) != current.number:
         return state  # an event of another round: nothing of the current one changes
     return replace(state, round=_evolve_round(current, event))
+
+
+def _pause(current: RoundState | None, at: datetime) -> RoundState | None:
+    """004 "Ralat Pengendalian": a suspension during a running countdown stops it; the time
+    left is kept for the resumption (the deadline no longer applies). A countdown already
+    over when the suspension came is not paused: its close is due."""
+    if current is None or current.phase is not Phase.BETTING_OPEN:
+        return current
+    closes_at = current.closes_at
+    if closes_at is None or at >= closes_at:
+        return current  # no countdown, already paused, or already over
+    return replace(current, closes_at=None, betting_left=closes_at - at)
 
 
 def _end(current: RoundState, phase: Phase) -> RoundState:
@@ -177,7 +202,9 @@ def _evolve_round(current: RoundState, event: LifecycleEvent | DiceEvent) -> Rou
         case BettingOpened(closes_at=closes_at):
             return replace(current, phase=Phase.BETTING_OPEN, closes_at=closes_at)
         case BettingClosed():
-            return replace(current, phase=Phase.BETTING_CLOSED)
+            return replace(current, phase=Phase.BETTING_CLOSED, betting_left=None)
+        case BettingResumed(closes_at=closes_at):
+            return replace(current, closes_at=closes_at, betting_left=None)
         case Uncovered():
             return replace(current, phase=Phase.UNCOVERED)
         case PlayerWagersVoided(player=player):  # 000 §8.3.1

@@ -3,9 +3,12 @@
 from datetime import datetime
 
 from sicbo.decider import refuse
-from sicbo.game.profiles import Profile, load_profile
+from sicbo.game.bets import BetKind
+from sicbo.game.limits import bounds_for, unknown_kinds
+from sicbo.game.profiles import IlluminationFaultPolicy, Profile, load_profile
+from sicbo.lifecycle.calendar import TableCalendar, table_calendar
 from sicbo.lifecycle.state import ENDED, LifecycleState, Phase, RoundState, TableStatus
-from sicbo_contracts.base import Limits
+from sicbo_contracts.base import KindLimits, Limits
 from sicbo_contracts.lifecycle import TableConfig
 
 
@@ -27,9 +30,16 @@ def profile_of(config: TableConfig) -> Profile:
     return load_profile(config.profile)  # checked by OpenTable, so it exists
 
 
-def check_limits(limits: Limits, what: str) -> None:
-    """A sign's limits (000 §4.1): a minimum of at least 1, not above the maximum, a unit >= 1.
-    Decoded commands are already checked by msgspec; commands built in code are not."""
+def calendar_of(config: TableConfig) -> TableCalendar:
+    """The open table's days (its time zone was checked by OpenTable)."""
+    return table_calendar(config, profile_of(config))
+
+
+def check_limits(limits: Limits, what: str, profile: Profile, *, field: str = "limits") -> None:
+    """A sign's limits (000 §4.1): a minimum of at least 1, not above the maximum, a unit >= 1;
+    each bet kind's line for a kind the table's profile offers, and with its minimum not above
+    its maximum. Decoded commands are already checked by msgspec; commands built in code are
+    not."""
     if limits.minimum < 1:
         refuse(f"{what}: the minimum wager must be at least 1 minor unit, got {limits.minimum}")
     if limits.minimum > limits.maximum:
@@ -39,11 +49,47 @@ def check_limits(limits: Limits, what: str) -> None:
         )
     if limits.unit < 1:
         refuse(f"{what}: the minimum unit must be at least 1 minor unit, got {limits.unit}")
+    for name in unknown_kinds(limits):
+        kinds = ", ".join(kind.value for kind in BetKind)
+        refuse(
+            f"{field}.by_kind[{name!r}]: {what} has a line for {name!r}, which is not a bet"
+            f" kind (RULES.md bet catalogue: {kinds})"
+        )
+    offered = profile.paytable().offered_kinds
+    for name, line in sorted(limits.by_kind.items()):
+        where = f"{field}.by_kind[{name!r}]"
+        kind = BetKind(name)
+        if kind not in offered:
+            refuse(
+                f"{where}: {what} has a line for {name!r}, a bet profile {profile.id!r} does"
+                " not offer"
+            )
+        if line.minimum is None and line.maximum is None:
+            refuse(f"{where}: a line of the sign gives a minimum, a maximum or both (000 §4.1)")
+        bounds = bounds_for(limits, kind)
+        if bounds.minimum < 1:
+            refuse(
+                f"{where}: the minimum wager must be at least 1 minor unit, got {bounds.minimum}"
+            )
+        if bounds.minimum > bounds.maximum:
+            refuse(
+                f"{where}: {what} would let {name} wagers from {bounds.minimum} up to"
+                f" {bounds.maximum}: the minimum is above the maximum (000 §4.1)"
+            )
 
 
 def show_limits(limits: Limits) -> str:
     unit = f", unit {limits.unit}" if limits.unit != 1 else ""
-    return f"{limits.minimum}-{limits.maximum}{unit}"
+    lines = "".join(f", {name} {_line(line)}" for name, line in sorted(limits.by_kind.items()))
+    return f"{limits.minimum}-{limits.maximum}{unit}{lines}"
+
+
+def _line(line: KindLimits) -> str:
+    if line.minimum is None:
+        return f"up to {line.maximum}"
+    if line.maximum is None:
+        return f"from {line.minimum}"
+    return f"{line.minimum}-{line.maximum}"
 
 
 def current_round(state: LifecycleState, number: int) -> RoundState:
@@ -71,8 +117,14 @@ def require_not_suspended(state: LifecycleState, doing: str) -> None:
     fault has been rectified" (004: the round is suspended)."""
     s = state.suspension
     if s is not None:
+        # The policy recorded with the suspension says who lifts it (data, not a profile id).
+        who = (
+            'the supervisor resumes the round (004 "Ralat Pengendalian") or an inspector'
+            if s.policy == IlluminationFaultPolicy.SUSPEND_ROUND.value and s.round is not None
+            else "an inspector"
+        )
         refuse(
             f"table {state.table} is suspended since {hhmm(s.since)}"
-            f" ({', '.join(s.equipment)} malfunction): cannot {doing} until an inspector"
+            f" ({', '.join(s.equipment)} malfunction): cannot {doing} until {who}"
             " clears the fault (000 §7.7: no further play until the fault is rectified)"
         )

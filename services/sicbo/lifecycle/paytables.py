@@ -1,39 +1,18 @@
-"""Which paytable a table plays under, and the regulator's notice period (002/2004 art. 8).
+"""Which paytable a table plays under (002/2004 art. 8).
 
-002/2004 art. 8: adopting the optional choices (e.g. the 5/16 and 6/15 pays of art. 6(6))
-needs the regulator's prior authorisation, applied for "three working days before the planned
-adoption date" (應於預定採用日期前三個工作天提交申請書). A table plays an approved paytable
-for the rounds started on or after its adoption date; before that, the profile's default.
+002/2004 art. 8: adopting the optional choices of arts. 1, 2, 5 and 6 needs the regulator's
+prior authorisation, applied for "three working days before the planned adoption date"
+(應於預定採用日期前三個工作天提交申請書; the count is :mod:`sicbo.lifecycle.calendar`). A table
+plays an approved paytable for the rounds started on or after its adoption date (a day of the
+table's time zone); before that, the profile's default.
 """
 
 from collections.abc import Iterable
-from datetime import date, timedelta
+from datetime import date
 from fractions import Fraction
 
 from sicbo.game.profiles import Profile
 from sicbo.lifecycle.state import Approval
-
-#: 002/2004 art. 8.
-NOTICE_WORKING_DAYS = 3
-
-
-def is_working_day(day: date) -> bool:
-    """Monday to Friday. Public holidays are NOT modelled: no holiday calendar is given by the
-    sources, so a holiday on a weekday counts as a working day here."""
-    return day.weekday() < 5
-
-
-def add_working_days(day: date, count: int) -> date:
-    """The date ``count`` working days after ``day`` (applied on a Friday, 3 -> Wednesday)."""
-    while count > 0:
-        day += timedelta(days=1)
-        if is_working_day(day):
-            count -= 1
-    return day
-
-
-def earliest_adoption(applied_on: date) -> date:
-    return add_working_days(applied_on, NOTICE_WORKING_DAYS)
 
 
 def default_ref(profile: Profile) -> str:

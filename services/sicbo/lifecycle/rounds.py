@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 from sicbo.decider import refuse, require_role, stamp
 from sicbo.game.profiles import IlluminationFaultPolicy
 from sicbo.lifecycle.guards import (
+    calendar_of,
     current_round,
     profile_of,
     require_not_suspended,
@@ -12,6 +13,7 @@ from sicbo.lifecycle.guards import (
     round_in_play,
 )
 from sicbo.lifecycle.paytables import paytable_in_force
+from sicbo.lifecycle.resumption import lifted, require_live_deadline
 from sicbo.lifecycle.state import (
     ENDED,
     PLAYING,
@@ -30,7 +32,6 @@ from sicbo_contracts.lifecycle import (
     CloseBetting,
     CompleteRound,
     DeclareNoResult,
-    FaultCleared,
     LifecycleEvent,
     NoResultDeclared,
     OpenBetting,
@@ -76,8 +77,10 @@ def start_round(state: LifecycleState, command: StartRound, at: datetime) -> lis
             f" {MIN_TUMBLES} times (000 §5.1, 002 art. 2; 004: re-shake) - activate the"
             " tumbler again"
         )
-    # Each round records the paytable in force on the day it starts (002/2004 art. 8).
-    paytable = paytable_in_force(state.approvals, profile_of(config), at.date())
+    # Each round records the paytable in force on the day it starts, a day of the table's
+    # time zone (002/2004 art. 8).
+    day = calendar_of(config).day_of(at)
+    paytable = paytable_in_force(state.approvals, profile_of(config), day)
     return [
         RoundStarted(
             **stamp(command, at), round=command.round, tumbles=command.tumbles, paytable=paytable
@@ -109,9 +112,10 @@ def close_betting(
     config = require_open(state)
     current = round_in_play(state, command.round, "close betting")
     # Not refused while suspended: closing betting stops wagers, it is not "further play"
-    # (000 §7.7), and the countdown must still be able to close a suspended round's betting.
-    # Nor refused before ``closes_at``: a refused timer would drop its deadline and leave
-    # betting open; wager intake refuses slips from ``closes_at`` on anyway.
+    # (000 §7.7); but a countdown paused by the suspension does not close it (004 "Ralat
+    # Pengendalian"), nor does a deadline the resumption superseded. Not refused before
+    # ``closes_at``: a refused timer would drop its deadline and leave betting open; wager
+    # intake refuses slips from ``closes_at`` on anyway.
     by_countdown = command.actor.role is Role.SERVICE
     if by_countdown and not profile_of(config).betting_countdown:
         refuse(
@@ -123,6 +127,8 @@ def close_betting(
             f"betting of round {current.number} is not open ({current.phase.value}):"
             ' "no more bets" closes open betting (000 §5.2, §3.9)'
         )
+    if by_countdown:
+        require_live_deadline(current, command)
     return [BettingClosed(**stamp(command, at), round=current.number, by_countdown=by_countdown)]
 
 
@@ -204,9 +210,7 @@ def clear_fault(state: LifecycleState, command: ClearFault, at: datetime) -> lis
     suspension = state.suspension
     if suspension is None:
         refuse(f"table {state.table} is not suspended: there is no fault to clear")
-    return [
-        FaultCleared(**stamp(command, at), detail=command.detail, suspended_since=suspension.since)
-    ]
+    return lifted(state, command, at, command.detail, suspension)  # 004: betting resumes
 
 
 def cancel_round(state: LifecycleState, command: CancelRound, at: datetime) -> list[LifecycleEvent]:

@@ -5,7 +5,7 @@ checked in :mod:`sicbo.lifecycle.decider` before an event is appended.
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from enum import StrEnum
 from types import MappingProxyType
 from typing import TypeVar
@@ -63,8 +63,12 @@ class RoundState:
     started_at: datetime
     tumbles: int
     phase: Phase = Phase.STARTED
-    #: When the betting countdown closes betting by itself (004), else None.
+    #: When the betting countdown closes betting by itself (004), else None (and None while
+    #: the countdown is paused by a suspension).
     closes_at: datetime | None = None
+    #: The countdown's time left when a suspension paused it; betting resumes with it
+    #: (BettingResumed, 004 "Ralat Pengendalian"). None: not paused.
+    betting_left: timedelta | None = None
     #: Which outcome ended the round (one of ENDED); kept once the round is completed.
     ended_by: Phase | None = None
     entered: Dice | None = None  # dice entered on the terminal, not yet confirmed
@@ -82,6 +86,11 @@ class RoundState:
     @property
     def void(self) -> bool:
         return self.ended_by in VOID
+
+    @property
+    def betting_paused(self) -> bool:
+        """Betting is open but its countdown stopped by a suspension (004)."""
+        return self.phase is Phase.BETTING_OPEN and self.betting_left is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,16 +134,19 @@ class Proposal:
     """A paytable applied for at the regulator (002/2004 art. 8)."""
 
     paytable: str
-    choices: Mapping[str, int]
-    applied_on: date
+    choices: Mapping[str, int | str]
+    applied_on: date  # a day of the table's time zone
     max_rtp: str
     no_house_edge: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Approval:
+    """The regulator's permission to adopt a paytable from a day (002/2004 art. 8)."""
+
     paytable: str
-    adoption_date: date
+    adoption_date: date  # a day of the table's time zone
+    regulator_reference: str = ""
 
 
 def empty_mapping() -> Mapping[K, V]:
@@ -161,6 +173,9 @@ class LifecycleState:
     #: Consecutive completed rounds without a wager while every seat was taken (000 §8.9).
     idle_rounds: Mapping[str, int] = field(default_factory=empty_mapping)
     asked_to_vacate: frozenset[str] = frozenset()
+    #: Who wagered in each of the last PRESENT_ROUNDS completed rounds, newest last: players
+    #: present at the table even without a seat (an online table's players: 000 §8.8).
+    recent_players: tuple[frozenset[str], ...] = ()
     proposals: Mapping[str, Proposal] = field(default_factory=empty_mapping)
     approvals: tuple[Approval, ...] = ()  # in log order
     last_round: int = 0  # the number of the latest round started; numbering survives closing
@@ -189,8 +204,17 @@ class LifecycleState:
         r = self.round
         return r.closes_at if r is not None and r.phase is Phase.BETTING_OPEN else None
 
+    @property
+    def players_present(self) -> frozenset[str]:
+        """000 §8.8: the seated players, and whoever wagered in the last rounds."""
+        return frozenset(self.seats.values()).union(*self.recent_players)
+
     def seat_of(self, player: str) -> int | None:
         return next((seat for seat, p in self.seats.items() if p == player), None)
+
+
+#: Completed rounds whose players count as present at the table (000 §8.8).
+PRESENT_ROUNDS = 3
 
 
 def initial_state(table: str) -> LifecycleState:

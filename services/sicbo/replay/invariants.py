@@ -51,9 +51,9 @@ from sicbo.replay.history import Stored
 from sicbo.replay.ledger import Ledger
 from sicbo.replay.owners import OWNER, TAG_OF, read_event
 from sicbo.wagers.conduct import require_may_wager
+from sicbo.wagers.evolve import evolve as wagers_evolve
 from sicbo.wagers.guards import betting_round
 from sicbo.wagers.state import WagerState
-from sicbo.wagers.state import evolve as wagers_evolve
 from sicbo.wagers.state import initial_state as wagers_initial
 from sicbo_contracts.lifecycle import RoundStarted, StartRound
 from sicbo_contracts.subjects import (

@@ -5,7 +5,9 @@ No clock, no I/O: the shell passes the time and the actor. What goes back to eac
 - a confirmed result: every wager is settled by the dice under the round's paytable with the
   game library's hot path (``sicbo.game.settlement.settle_round``); a promotional token wins
   its winnings only and is forfeited, win or lose (000 §1.1); a pay that is not whole is
-  rounded down to the table's minimum unit (RULES.md "Money", 000 §4.1);
+  rounded down to the table's minimum unit (RULES.md "Money", 000 §4.1); the table's limits are
+  not looked at: a wager standing when the cover came off is valid, even if it is outside the
+  limits in force by then (000 §4.2; intake checks limits as it accepts a wager);
 - "no result" with a refund (000 §7.5: all wagers void), an invalidated outcome (000 §8.4-8.5)
   or a cancelled round (004 "Ralat Pengendalian"): every stake is returned, a token included
   (``void_wager``; 000 §1.1 forfeits a token only after a valid result) - except that on an
@@ -103,6 +105,7 @@ def _by_basis(facts: RoundFacts) -> list[WagerResult]:
         if facts.dice is None:
             raise SettlementError(f"round {facts.round} of {facts.table} has no dice")
         paytable = parse_paytable_ref(facts.paytable)
+        # 000 §4.2: every standing wager is valid, whatever the limits: none is checked here.
         settled = settle_round(
             paytable,
             make_roll(facts.dice),

@@ -14,7 +14,7 @@ Facts of round R:
   cancelled, 004, ends invalidated or cancelled; a confirmation after "no result" only records
   the dice);
 - the dice (the confirmed result after every correction up to ``as_of``) and the corrections;
-- the standing wagers, from the wager intake decider's own fold (:func:`sicbo.wagers.state.fold`):
+- the standing wagers, from the wager intake decider's own fold (:func:`sicbo.wagers.evolve.fold`):
   settlement settles exactly the wagers intake accepted, never a copy of its rules;
 - the players whose wagers a supervisor declared void in the round before its outcome
   (``PlayerWagersVoided``, 000 §8.3.1): settled void whatever the basis. Wager intake's fold
@@ -32,8 +32,9 @@ from typing import Any
 import msgspec
 
 from sicbo.game.profiles import carries_wagers
+from sicbo.wagers.evolve import fold
 from sicbo.wagers.state import StandingWager as Standing
-from sicbo.wagers.state import fold, wagers_of_round
+from sicbo.wagers.state import wagers_of_round
 from sicbo_contracts.base import DECODE_ERRORS, Dice
 from sicbo_contracts.dice import DiceEvent, ResultConfirmed, ResultCorrected
 from sicbo_contracts.lifecycle import (

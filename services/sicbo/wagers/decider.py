@@ -19,8 +19,15 @@ a command id, and the table keeps two tables' slips with the same id apart.
 
 Choices where the sources are silent (each is also noted where it is enforced):
 
-- Limits apply to each wager on its own (000 §4.1 "minimum and maximum wagers"); a player with
-  a supervisor's override plays under that override's minimum, maximum and unit (000 §4.4).
+- Limits apply to each wager on its own (000 §4.1 "minimum and maximum wagers"), under the
+  sign's line for the wager's bet kind where it has one (:mod:`sicbo.game.limits`); a player
+  with a supervisor's override plays under that override's sign alone (000 §4.4). Limits are
+  checked only when a wager is placed or changed: one that stands when the cover comes off is
+  valid whatever the limits then (000 §4.2), so a change of limits never touches standing
+  slips, a carried slip kept as it was is not checked again, and settlement pays every
+  standing wager.
+- A table with a maximum payout per round refuses a slip, change or choice that would raise
+  the round's worst case above it (:mod:`sicbo.wagers.exposure`).
 - After "no result" with a carry-over, every active slip of round R stands in R+1, the re-run
   (the lifecycle numbers rounds without gaps, so the re-run is R+1). A player-choice slip
   left alone is kept as it was (002/2004 art. 3(4) offers a choice; it does not void the
@@ -46,20 +53,15 @@ from datetime import datetime
 from sicbo.decider import Refused, refuse, require_role, stamp
 from sicbo.game.profiles import NoResultPolicy
 from sicbo.wagers.conduct import require_may_wager
+from sicbo.wagers.evolve import evolve, fold
 from sicbo.wagers.guards import (
     betting_round,
+    check_payout,
     check_wagers,
     locked,
     require_own,
 )
-from sicbo.wagers.state import (
-    CurrentRound,
-    Slip,
-    WagerState,
-    evolve,
-    fold,
-    initial_state,
-)
+from sicbo.wagers.state import CurrentRound, Slip, WagerState, initial_state
 from sicbo_contracts.base import Role
 from sicbo_contracts.wagers import (
     CarriedChoice,
@@ -149,6 +151,7 @@ def _place(state: WagerState, command: PlaceSlip, at: datetime) -> SlipPlaced:
         )
     current = betting_round(state, command.round, at)
     wagers = check_wagers(state, current, command.player, command.wagers)
+    check_payout(state, current, added=wagers)
     return SlipPlaced(
         **stamp(command, at),
         round=current.number,
@@ -179,6 +182,7 @@ def _change(state: WagerState, command: ChangeSlip, at: datetime) -> SlipChanged
     after = check_wagers(state, current, slip.player, command.wagers)
     if after == slip.wagers:
         refuse(f"wagers: slip {slip.slip_id!r} already stands so: nothing to change")
+    check_payout(state, current, removed=slip.wagers, added=after)
     return SlipChanged(
         **stamp(command, at),
         round=slip.round,
@@ -220,6 +224,7 @@ def _choose(state: WagerState, command: ChooseForCarriedSlip, at: datetime) -> C
         after = check_wagers(state, current, slip.player, command.wagers)
         if after == slip.wagers:
             refuse(f"wagers: slip {slip.slip_id!r} already stands so: choose keep instead")
+        check_payout(state, current, removed=slip.wagers, added=after)
         wagers = list(after)
     return CarriedSlipChosen(
         **stamp(command, at),

@@ -6,14 +6,15 @@ A refusal names where in the command the problem is, as the contract's own valid
 
 from collections.abc import Sequence
 from datetime import datetime
-from functools import lru_cache
 
 from sicbo.decider import Refused, refuse
-from sicbo.game.bets import parse_bet
+from sicbo.game.bets import Bet, parse_bet
 from sicbo.game.errors import GameError, InvalidBet
-from sicbo.game.profiles import NoResultPolicy, Paytable, parse_paytable_ref
+from sicbo.game.limits import Bounds, bounds_for
+from sicbo.game.profiles import NoResultPolicy, Paytable
+from sicbo.wagers.exposure import paytable_by_ref, shifted, worst
 from sicbo.wagers.state import Betting, CurrentRound, Slip, WagerState
-from sicbo_contracts.base import Command, Limits, Role
+from sicbo_contracts.base import Command, Role
 from sicbo_contracts.wagers import Medium, Wager
 
 
@@ -52,6 +53,14 @@ def betting_round(state: WagerState, number: int, at: datetime) -> CurrentRound:
             f'round: betting is not open yet for round {number}: wagers follow "place your'
             ' bets" (000 §5.1)'
         )
+    if state.suspended:
+        # Before the countdown's check: a suspension pauses the countdown (its deadline no
+        # longer applies); betting resumes with a new ``closes_at`` (BettingResumed).
+        refuse(
+            f"round: table {table} is suspended: no further play until an inspector clears"
+            ' the fault (000 §7.7) or the supervisor resumes the round (004 "Ralat'
+            ' Pengendalian": the round is suspended)'
+        )
     if current.closes_at is not None and at >= current.closes_at:
         # The countdown's own CloseBetting may still be on its way: the time rule is what
         # counts (004 "Cara Bermain"), not the timer event.
@@ -59,24 +68,12 @@ def betting_round(state: WagerState, number: int, at: datetime) -> CurrentRound:
             f"round: betting is closed for round {number}: its countdown ended at"
             f" {current.closes_at.isoformat()} (004; no wager after it, 000 §3.9)"
         )
-    if state.suspended:
-        refuse(
-            f"round: table {table} is suspended by an equipment fault: no further play until"
-            " an inspector clears it (000 §7.7; 004: the round is suspended)"
-        )
     return current
-
-
-@lru_cache(maxsize=64)
-def _paytable(ref: str) -> Paytable:
-    """Memoised: the profile documents ship with the code, so a ref always means one paytable
-    (building it anew for every slip cost more than the rest of the decision)."""
-    return parse_paytable_ref(ref)
 
 
 def paytable_of(current: CurrentRound) -> Paytable:
     try:
-        return _paytable(current.paytable)
+        return paytable_by_ref(current.paytable)
     except GameError as error:
         refuse(f"round {current.number}'s paytable {current.paytable!r} is unknown here: {error}")
 
@@ -94,13 +91,37 @@ def check_wagers(
     own = player in state.player_limits
     for index, wager in enumerate(wagers):
         where = f"wagers[{index}]"
-        _check_bet(where, wager, paytable)
-        _check_stake(where, wager.stake, limits, own)
+        bet = _check_bet(where, wager, paytable)
+        _check_stake(where, wager.stake, bounds_for(limits, bet.kind), own)
         _check_medium(state, where, player, wager)
     return tuple(wagers)
 
 
-def _check_bet(where: str, wager: Wager, paytable: Paytable) -> None:
+def check_payout(
+    state: WagerState,
+    current: CurrentRound,
+    removed: Sequence[Wager] = (),
+    added: Sequence[Wager] = (),
+) -> None:
+    """The table's maximum payout per round (a house limit, ``config.max_payout_per_round``):
+    refuse wagers that would raise the round's worst case above it (see
+    :mod:`sicbo.wagers.exposure`)."""
+    cap = state.max_payout
+    if cap is None or current.exposure is None:
+        return
+    before, _ = worst(current.exposure)
+    after, roll = worst(shifted(current.exposure, current.paytable, removed, added))
+    if after > cap and after > before:
+        dice = "-".join(map(str, roll))
+        refuse(
+            f"wagers: with these wagers round {current.number} could pay {after} in winnings"
+            f" (on {dice}), above the table's maximum payout per round {cap}"
+            f" (config.max_payout_per_round, a house limit); its accepted wagers could already"
+            f" pay {before} at most"
+        )
+
+
+def _check_bet(where: str, wager: Wager, paytable: Paytable) -> Bet:
     try:
         bet = parse_bet(wager.bet)
     except InvalidBet as error:
@@ -111,21 +132,31 @@ def _check_bet(where: str, wager: Wager, paytable: Paytable) -> None:
             f" round's paytable {paytable.ref}): a wager on a bet the profile does not offer"
             " is rejected (RULES.md payouts)"
         )
+    return bet
 
 
-def _check_stake(where: str, stake: int, limits: Limits, own: bool) -> None:
+def _check_stake(where: str, stake: int, bounds: Bounds, own: bool) -> None:
+    """Within the sign's bounds for the wager's bet kind (000 §4.1), or the player's own sign's
+    (000 §4.4). Only here: a wager outside them that stands when the cover comes off is valid
+    and settled like any other (000 §4.2; settlement never checks limits)."""
     whose = "this player's own (000 §4.4)" if own else "table"
-    if stake < limits.minimum:
-        refuse(f"{where}.stake: {stake} is below the {whose} minimum {limits.minimum} (000 §4.1)")
-    if stake > limits.maximum:
+    kind = bounds.kind.value
+    low = f"{kind} minimum" if bounds.own_minimum else "minimum"
+    high = f"{kind} maximum" if bounds.own_maximum else "maximum"
+    line = f"000 §4.1: the sign's line for {kind} bets"
+    if stake < bounds.minimum:
+        rule = line if bounds.own_minimum else "000 §4.1"
+        refuse(f"{where}.stake: {stake} is below the {whose} {low} {bounds.minimum} ({rule})")
+    if stake > bounds.maximum:
+        rule = line if bounds.own_maximum else "000 §4.1"
         refuse(
-            f"{where}.stake: {stake} is above the {whose} maximum {limits.maximum} (000 §4.1;"
-            " a supervisor may allow a player more with a sign for them, 000 §4.4)"
+            f"{where}.stake: {stake} is above the {whose} {high} {bounds.maximum} ({rule}; a"
+            " supervisor may allow a player more with a sign for them, 000 §4.4)"
         )
-    if (stake - limits.minimum) % limits.unit:
+    if (stake - bounds.minimum) % bounds.unit:
         refuse(
-            f"{where}.stake: {stake} is not the minimum {limits.minimum} plus whole units of"
-            f" {limits.unit}: the sign's minimum unit for wagers above the minimum (000 §4.1)"
+            f"{where}.stake: {stake} is not the {low} {bounds.minimum} plus whole units of"
+            f" {bounds.unit}: the sign's minimum unit for wagers above the minimum (000 §4.1)"
         )
 
 

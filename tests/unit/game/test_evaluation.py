@@ -1,4 +1,8 @@
-"""Every profile x every bet x all 216 outcomes against the independent oracle."""
+"""Every profile x every bet x all 216 outcomes against the independent oracle.
+
+The wagers offered and what each pays: 000 §3.1.1-3.1.8 and §6.1; 002/2003 arts. 5-7;
+002/2004 arts. 5-7; 004 "Pembayaran".
+"""
 
 from fractions import Fraction
 from itertools import product

@@ -203,6 +203,7 @@ EXAMPLES = [
             "paytable": "macau-2004@v1?total-6-15=16",
             "adoption_date": "2024-06-12",
             "acknowledged_no_house_edge": ["even", "odd"],
+            "regulator_reference": "DICJ/2024/0417",  # 002/2004 art. 8
         },
         lc_proposed,
         at(day=MONDAY),
@@ -228,6 +229,12 @@ EXAMPLES = [
     ),
     Example("table.report-malfunction.v1", {"equipment": "lamp", "detail": "dark"}, lc_open, NOW),
     Example("table.clear-fault.v1", {"detail": "lamp replaced"}, lc_suspended, NOW),
+    Example(
+        "round.resume.v1",
+        {"round": 1, "detail": "stream back"},
+        lc.suspended_while_betting,
+        NOW,
+    ),
     Example(
         "round.cancel.v1", {"round": 1, "reason": "no quick fix"}, lc_round(Phase.UNCOVERED), NOW
     ),

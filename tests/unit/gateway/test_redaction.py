@@ -12,12 +12,13 @@ from sicbo.gateway.redaction import (
     ANOTHER_PLAYER,
     STAFF,
     Viewer,
+    own_signs_for,
     recall_for,
     report_for,
     seats_for,
 )
 from sicbo.replay.report import HistoryRow, RoundReport, WagerRow
-from sicbo_contracts.base import Actor, Role
+from sicbo_contracts.base import Actor, Limits, Role
 from sicbo_contracts.board import (
     Recall,
     RecallAdjustment,
@@ -251,3 +252,22 @@ def test_a_player_named_like_the_placeholder_sees_nobody_elses() -> None:
     assert not Viewer(player=None).sees("pat")
     assert Viewer(player=ANOTHER_PLAYER).sees(ANOTHER_PLAYER)  # harmless: it is no one's id
     assert not Viewer(player="pat").sees("eve")
+
+
+@pytest.mark.parametrize(
+    "viewer,signs,vacating",
+    [
+        (STAFF, {"pat", "eve"}, ["eve"]),
+        (Viewer(player="pat"), {"pat"}, []),
+        (Viewer(player="eve"), {"eve"}, ["eve"]),
+        (ANONYMOUS, set(), []),
+    ],
+    ids=["staff", "pat", "eve", "anyone"],
+)
+def test_a_players_own_signs_are_shown_to_that_player_and_staff_only_000_4_4_and_8_9(
+    viewer: Viewer, signs: set[str], vacating: list[str]
+) -> None:
+    own = {"pat": Limits(minimum=100, maximum=5_000), "eve": Limits(minimum=100, maximum=9_000)}
+    shown, asked = own_signs_for(own, ["eve"], viewer)
+    assert set(shown) == signs and all(shown[p] == own[p] for p in shown)
+    assert asked == vacating

@@ -332,7 +332,8 @@ def test_the_view_encodes_to_json() -> None:
     assert doc["round"]["result"] is None
     assert doc["last_result"] == {"round": 2, "dice": [1, 4, 6], "total": 11}
     assert doc["lit"] == {"round": 2, "dice": [2, 3, 5], "spots": ["big", "single:6"]}
-    assert doc["limits"] == {"minimum": 10, "maximum": 1000, "unit": 1}
+    # A sign without lines for single bet kinds shows an empty by_kind (000 §4.1).
+    assert doc["limits"] == {"minimum": 10, "maximum": 1000, "unit": 1, "by_kind": {}}
     assert doc["suspended"] is None and doc["fault"] is None
     assert msgspec.json.decode(raw, type=TableView) == v
 

@@ -51,6 +51,30 @@ def test_a_table_with_players_seated_needs_a_closing_sign_000_8_8() -> None:
     )
 
 
+def test_an_online_table_with_players_betting_in_the_last_rounds_needs_a_sign_000_8_8() -> None:
+    """Online players take no seat: those who wagered in the last rounds are present."""
+    history = [
+        table_opened("online-live"),
+        *round_through(1, Phase.COMPLETED, profile="online-live", minutes=-60, players=["ann"]),
+    ]
+    refused(
+        history,
+        command(CloseTable, "supervisor"),
+        match=r"1 player\(s\) are present .*last 3 rounds.*000 §8\.8",
+    )
+
+
+def test_players_of_rounds_older_than_the_last_three_are_not_present_000_8_8() -> None:
+    history = [
+        table_opened("online-live"),
+        *round_through(1, Phase.COMPLETED, profile="online-live", minutes=-90, players=["ann"]),
+    ]
+    for n in (2, 3, 4):
+        history += round_through(n, Phase.COMPLETED, profile="online-live", minutes=-90 + 7 * n)
+    assert given(history).players_present == frozenset()
+    assert when(history, command(CloseTable, "supervisor")) == [event(TableClosed, "supervisor")]
+
+
 def test_a_closing_sign_shown_for_19_minutes_is_not_enough_000_8_8() -> None:
     history = [table_opened(), *seated("p1"), closing_notice(posted=-19, close_at=-1)]
     refused(history, command(CloseTable, "supervisor"), "at least 20 minutes before")

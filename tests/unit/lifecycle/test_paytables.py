@@ -1,14 +1,11 @@
 """Adopting optional pays needs the regulator's prior authorisation, applied for three working
-days before the adoption date (002/2004 art. 8); the choices are those of 002/2004 art. 6(6)."""
+days before the adoption date (002/2004 art. 8); the pays are those of 002/2004 art. 6(6).
+The table's days are Macau's (tests/support/paytables.py gives Macau times)."""
 
 from datetime import date
 
-import pytest
-
-from sicbo.lifecycle.paytables import add_working_days, earliest_adoption
-from sicbo.lifecycle.state import Phase, RoundState
+from sicbo.lifecycle.state import Approval, Phase, RoundState
 from sicbo_contracts.lifecycle import (
-    ApprovePaytable,
     OpenTable,
     PaytableApproved,
     PaytableProposed,
@@ -18,50 +15,34 @@ from sicbo_contracts.lifecycle import (
     TableClosed,
     TableOpened,
 )
-from tests.support.common import Fact, at, command, event
+from tests.support.common import Fact, command, event
 from tests.support.lifecycle import config, given, refused, round_through, table_opened, when
+from tests.support.paytables import (
+    DEFAULT,
+    FRIDAY,
+    MONDAY,
+    ODD_EVEN,
+    PERMIT,
+    THURSDAY,
+    TUESDAY,
+    WEDNESDAY,
+    approve,
+    approve_command,
+    macau,
+    macau_table,
+    propose,
+)
 
-FRIDAY = date(2024, 6, 7)
-MONDAY, TUESDAY, WEDNESDAY = date(2024, 6, 10), date(2024, 6, 11), date(2024, 6, 12)
 THIRTY = "macau-2004@v1?total-5-16=30"
-DEFAULT = "macau-2004@v1"
-
-
-def macau_2004_table() -> list[Fact]:
-    return [table_opened("macau-2004", at=at(-10 * 24 * 60))]  # opened ten days ago
 
 
 def proposed_thirty() -> list[Fact]:
     """total-5-16 at 30 to 1, applied for on Friday 2024-06-07."""
-    cmd = command(ProposePaytable, "operator", choices={"total-5-16": 30}, applied_on=FRIDAY)
-    return [*macau_2004_table(), *when(macau_2004_table(), cmd, at=at(day=FRIDAY))]
+    return propose(macau_table(), {"total-5-16": 30})
 
 
 def approved_thirty(adoption: date = WEDNESDAY) -> list[Fact]:
-    cmd = command(
-        ApprovePaytable,
-        "supervisor",
-        paytable=THIRTY,
-        adoption_date=adoption,
-        acknowledged_no_house_edge=["odd", "even"],
-    )
-    history = proposed_thirty()
-    return [*history, *when(history, cmd, at=at(day=MONDAY))]
-
-
-@pytest.mark.parametrize(
-    ("applied", "earliest"),
-    [
-        (FRIDAY, WEDNESDAY),
-        (MONDAY, date(2024, 6, 13)),  # Thursday
-        (WEDNESDAY, date(2024, 6, 17)),  # next Monday
-        (date(2024, 6, 8), WEDNESDAY),  # applied on a Saturday: Mon, Tue, Wed
-    ],
-)
-def test_three_working_days_mon_to_fri_002_2004_art_8(applied: date, earliest: date) -> None:
-    """Public holidays are not modelled: Monday to Friday are working days."""
-    assert earliest_adoption(applied) == earliest
-    assert add_working_days(applied, 0) == applied
+    return approve(proposed_thirty(), THIRTY, adoption)
 
 
 def test_operator_proposes_total_5_16_at_30_to_1_002_2004_art_6_6() -> None:
@@ -69,99 +50,95 @@ def test_operator_proposes_total_5_16_at_30_to_1_002_2004_art_6_6() -> None:
     assert proposed == event(
         PaytableProposed,
         "operator",
-        at=at(day=FRIDAY),
+        at=macau(FRIDAY),
         paytable=THIRTY,
         choices={"total-5-16": 30},
         applied_on=FRIDAY,
         max_rtp="1/1",  # odd/even pay 1 to 1 and win 108 of 216 (002/2004 art. 7)
-        no_house_edge=["even", "odd"],
+        no_house_edge=ODD_EVEN,
     )
     assert given(proposed_thirty()).proposals[THIRTY].applied_on == FRIDAY
 
 
-def test_a_choice_outside_the_range_is_refused_002_2004_art_6_6() -> None:
-    cmd = command(ProposePaytable, "operator", choices={"total-5-16": 31}, applied_on=FRIDAY)
-    refused(macau_2004_table(), cmd, match=r"pays 18 to 30 to 1, got 31 \(002/2004 art\. 6\(6\)\)")
+def test_a_pay_outside_the_range_is_refused_002_2004_art_6_6() -> None:
+    refused(
+        macau_table(),
+        propose_cmd({"total-5-16": 31}),
+        match=r"^choices: .*pays 18 to 30 to 1, got 31 \(002/2004 art\. 6\(6\)\)",
+    )
+    refused(macau_table(), propose_cmd({"total-6-15": 13}), "pays 14 to 18 to 1, got 13")
+
+
+def propose_cmd(choices: dict[str, int | str]) -> ProposePaytable:
+    return command(ProposePaytable, "operator", choices=choices, applied_on=FRIDAY)
 
 
 def test_an_unknown_choice_is_refused() -> None:
-    cmd = command(ProposePaytable, "operator", choices={"total-4-17": 60}, applied_on=FRIDAY)
-    refused(macau_2004_table(), cmd, "has no choice 'total-4-17'")
+    refused(macau_table(), propose_cmd({"total-4-17": 60}), "has no choice 'total-4-17'")
 
 
 def test_a_profile_without_options_has_nothing_to_propose() -> None:
-    cmd = command(ProposePaytable, "operator", choices={}, applied_on=FRIDAY)
-    refused(table_opened("cca-1992"), cmd, "'cca-1992' has no optional pays")
+    refused(table_opened("cca-1992"), propose_cmd({}), "'cca-1992' has no optional choices")
 
 
-def test_approval_three_working_days_after_a_friday_application_is_wednesday() -> None:
+def test_approval_three_working_days_after_a_friday_application_is_wednesday_002_2004_art_8() -> (
+    None
+):
     """Applied Friday -> Mon, Tue, Wed: Wednesday is the earliest adoption date."""
     assert approved_thirty()[-1] == event(
         PaytableApproved,
         "supervisor",
-        at=at(day=MONDAY),
+        at=macau(MONDAY),
         paytable=THIRTY,
         adoption_date=WEDNESDAY,
-        no_house_edge=["even", "odd"],
+        no_house_edge=ODD_EVEN,
+        regulator_reference=PERMIT,
     )
+    assert given(approved_thirty()).approvals == (Approval(THIRTY, WEDNESDAY, PERMIT),)
 
 
-def test_adoption_on_tuesday_after_a_friday_application_is_refused_002_2004_art_8() -> None:
-    cmd = command(
-        ApprovePaytable,
-        "operator",
-        paytable=THIRTY,
-        adoption_date=TUESDAY,
-        acknowledged_no_house_edge=["even", "odd"],
-    )
+def test_adoption_too_early_is_refused_with_the_earliest_date_002_2004_art_8() -> None:
     refused(
         proposed_thirty(),
-        cmd,
+        approve_command(THIRTY, TUESDAY),
         match=r"applied for on Fri 2024-06-07.*Wed 2024-06-12 at the earliest, not Tue 2024-06-11"
-        r".*three working days.*002/2004 art\. 8",
+        r".*3 working days before the adoption date \(002/2004 art\. 8; working days are"
+        r" Mon-Fri at Asia/Macau\)",
+        at=macau(MONDAY),
     )
 
 
 def test_approval_must_acknowledge_the_bets_with_no_house_edge() -> None:
     """RULES.md "Triples": odd/even under macau-2004 have no house edge; shown loudly."""
-    cmd = command(ApprovePaytable, "operator", paytable=THIRTY, adoption_date=WEDNESDAY)
     refused(
         proposed_thirty(),
-        cmd,
+        approve_command(THIRTY, WEDNESDAY, acknowledged=[]),
         match=r"NO HOUSE EDGE on: even, odd \(max RTP 1/1\).*acknowledged: none",
+        at=macau(MONDAY),
     )
-    partial = command(
-        ApprovePaytable,
-        "operator",
-        paytable=THIRTY,
-        adoption_date=WEDNESDAY,
-        acknowledged_no_house_edge=["odd"],
-    )
-    refused(proposed_thirty(), partial, "acknowledged: odd")
+    partial = approve_command(THIRTY, WEDNESDAY, acknowledged=["odd"])
+    refused(proposed_thirty(), partial, "acknowledged: odd", at=macau(MONDAY))
 
 
 def test_only_a_proposed_paytable_can_be_approved_002_2004_art_8() -> None:
-    cmd = command(
-        ApprovePaytable, "operator", paytable="macau-2004@v1?total-6-15=18", adoption_date=MONDAY
-    )
-    refused(proposed_thirty(), cmd, "never proposed")
+    cmd = approve_command("macau-2004@v1?total-6-15=18", WEDNESDAY)
+    refused(proposed_thirty(), cmd, "never proposed", at=macau(MONDAY))
 
 
 def test_an_authorisation_is_prior_never_retroactive_002_2004_art_8() -> None:
-    cmd = command(
-        ApprovePaytable,
-        "operator",
-        paytable=THIRTY,
-        adoption_date=WEDNESDAY,
-        acknowledged_no_house_edge=["odd", "even"],
+    cmd = approve_command(THIRTY, WEDNESDAY)
+    refused(
+        proposed_thirty(),
+        cmd,
+        "before the approval (2024-06-13 at Asia/Macau)",
+        "authorisation comes before adoption",
+        at=macau(THURSDAY),
     )
-    thursday = at(day=date(2024, 6, 13))
-    refused(proposed_thirty(), cmd, "authorisation comes before adoption", at=thursday)
 
 
-def start_on(history: list[Fact], day: date, number: int) -> RoundStarted:
+def start_on(history: list[Fact], number: int, hh: int, day: date) -> RoundStarted:
     [started] = when(
-        history, command(StartRound, "dealer", round=number, tumbles=3), at=at(day=day)
+        history, command(StartRound, "dealer", round=number, tumbles=3), at=macau(day, hh)
     )
     assert isinstance(started, RoundStarted)
     return started
@@ -169,47 +146,44 @@ def start_on(history: list[Fact], day: date, number: int) -> RoundStarted:
 
 def test_the_approved_paytable_is_used_only_from_its_adoption_date_002_2004_art_8() -> None:
     history = approved_thirty()
-    tuesday = start_on(history, TUESDAY, 1)
+    tuesday = start_on(history, 1, 23, TUESDAY)  # 23:00 Tuesday in Macau
     assert tuesday.paytable == DEFAULT  # the 2003 values still (RULES.md)
     history = [*history, tuesday, *round_through(1, Phase.COMPLETED)[1:]]
-    assert start_on(history, WEDNESDAY, 2).paytable == THIRTY
-    assert given(history, [start_on(history, WEDNESDAY, 2)]).round == RoundState(
-        number=2, paytable=THIRTY, started_at=at(day=WEDNESDAY), tumbles=3
+    wednesday = start_on(history, 2, 0, WEDNESDAY)  # 00:00 Wednesday in Macau
+    assert wednesday.paytable == THIRTY
+    assert given(history, [wednesday]).round == RoundState(
+        number=2, paytable=THIRTY, started_at=macau(WEDNESDAY, 0), tumbles=3
     )
 
 
 def test_a_table_opened_on_or_after_the_adoption_date_records_the_approved_paytable() -> None:
-    history = [*approved_thirty(), event(TableClosed, "supervisor", at=at(day=TUESDAY))]
+    history = [*approved_thirty(), event(TableClosed, "supervisor", at=macau(TUESDAY))]
     open_table = command(OpenTable, "operator", config=config("macau-2004"))
-    assert when(history, open_table, at=at(day=WEDNESDAY)) == [
+    assert when(history, open_table, at=macau(WEDNESDAY)) == [
         event(
             TableOpened,
             "operator",
-            at=at(day=WEDNESDAY),
+            at=macau(WEDNESDAY),
             config=config("macau-2004"),
             paytable=THIRTY,
         )
     ]
-    [before] = when(history, open_table, at=at(day=TUESDAY))
+    [before] = when(history, open_table, at=macau(TUESDAY, 23, 59))
     assert isinstance(before, TableOpened) and before.paytable == DEFAULT
 
 
 def test_a_paytable_of_another_profile_is_not_used() -> None:
     """An approval belongs to its profile: a table reopened under another profile ignores it."""
-    history = [*approved_thirty(), event(TableClosed, "supervisor", at=at(day=TUESDAY))]
+    history = [*approved_thirty(), event(TableClosed, "supervisor", at=macau(TUESDAY))]
     open_table = command(OpenTable, "operator", config=config("macau-2003"))
-    [opened] = when(history, open_table, at=at(day=WEDNESDAY))
+    [opened] = when(history, open_table, at=macau(WEDNESDAY))
     assert isinstance(opened, TableOpened) and opened.paytable == "macau-2003@v1"
 
 
 def test_an_application_dated_in_the_future_is_refused_002_2004_art_8() -> None:
     """A proposal dated after today could never be approved (its adoption date would overflow
     the calendar for 9999-12-31): the application must already have been made."""
-    history = [table_opened("macau-2004")]
-    refused(
-        history,
-        command(
-            ProposePaytable, "operator", choices={"total-5-16": 24}, applied_on=date(9999, 12, 31)
-        ),
-        "in the future",
+    cmd = command(
+        ProposePaytable, "operator", choices={"total-5-16": 24}, applied_on=date(9999, 12, 31)
     )
+    refused(macau_table(), cmd, "in the future", at=macau(FRIDAY))

@@ -34,6 +34,7 @@ from sicbo_contracts.lifecycle import (
     TakeSeat,
     Uncover,
 )
+from sicbo_contracts.resumption import ResumeRound
 from tests.support.common import PROFILES, TABLE, Fact, actor, at, command
 from tests.support.lifecycle import config
 
@@ -51,6 +52,7 @@ PROPER: dict[str, Role] = {
     "complete": Role.SERVICE,
     "malfunction": Role.DEALER,
     "clear-fault": Role.INSPECTOR,
+    "resume": Role.SUPERVISOR,  # 004 "Ralat Pengendalian"
     "seat": Role.DEALER,
     "leave": Role.DEALER,
     "closing-notice": Role.SUPERVISOR,
@@ -86,6 +88,8 @@ def build(
             return command(ReportMalfunction, role, equipment="lamp", detail="dark")
         case "clear-fault":
             return command(ClearFault, role, detail="fixed")
+        case "resume":
+            return command(ResumeRound, role, round=n, detail="fixed")
         case "seat":
             return command(TakeSeat, role, player=f"p{tumbles % 3}", seat=1 + tumbles % 2)
         case "leave":

@@ -128,6 +128,7 @@ CASES = [
             paytable="macau-2004@v1?total-6-15=16",
             adoption_date=date(2024, 6, 12),
             acknowledged_no_house_edge=["even", "odd"],
+            regulator_reference="DICJ/2024/0417",  # 002/2004 art. 8
         ),
         _proposed,
         OPERATOR,

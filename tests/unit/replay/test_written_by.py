@@ -197,6 +197,7 @@ EXAMPLES = [
             "paytable": "macau-2004@v1?total-6-15=16",
             "adoption_date": "2024-06-12",
             "acknowledged_no_house_edge": ["even", "odd"],
+            "regulator_reference": "DICJ/2024/0417",  # 002/2004 art. 8
         },
         proposed,
         at(day=MONDAY),
@@ -217,6 +218,9 @@ EXAMPLES = [
     ),
     Example("table.report-malfunction.v1", {"equipment": "lamp", "detail": "dark"}, opened),
     Example("table.clear-fault.v1", {"detail": "lamp replaced"}, suspended),
+    # 004 "Ralat Pengendalian": lifting the suspension resumes the paused betting too
+    Example("table.clear-fault.v1", {"detail": "stream back"}, lc.suspended_while_betting),
+    Example("round.resume.v1", {"round": 1, "detail": "stream back"}, lc.suspended_while_betting),
     Example("round.cancel.v1", {"round": 1, "reason": "no quick fix"}, in_round(Phase.UNCOVERED)),
     Example("round.complete.v1", R1, in_round(Phase.RESULT_CONFIRMED)),
     Example("round.complete.v1", {"round": 3}, idle_at_a_full_table),

@@ -4,6 +4,7 @@
 
 import { api, el, notice, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces, lightSpots, litSpots, renderLayout } from "/static/layout.js";
+import { renderSigns } from "/static/signs.js";
 
 const table = tableId();
 const controller = new URLSearchParams(location.search).get("controller") === "1";
@@ -93,6 +94,7 @@ function showView() {
   if (view.status && view.status !== "open") lines.push(`Table ${view.status}`);
   faultBox.replaceChildren(...lines.map((t) => el("p", {}, t)));
   faultBox.hidden = lines.length === 0;
+  renderSigns(document.getElementById("signs"), view); // the table's own, no player's
 }
 
 let loadedAt = 0;

@@ -2,6 +2,7 @@
 // spots lit, from the TableView.
 import { el, secondsLeft } from "/static/common.js";
 import { diceFaces, lightSpots } from "/static/layout.js";
+import { renderSigns } from "/static/signs.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -9,7 +10,7 @@ function phaseOpen(view) {
   return Boolean(view && view.round && view.round.phase === "betting-open");
 }
 
-export function showView(view, skew) {
+export function showView(view, skew, player = null) {
   const round = view.round;
   $("round-no").textContent = round ? String(round.number) : `${view.next_round ?? "—"} (next)`;
   const phase = $("phase");
@@ -25,6 +26,7 @@ export function showView(view, skew) {
   if (last && last.dice) {
     lr.append(`Last result: round ${last.round}`, diceFaces(last.dice), el("strong", {}, `= ${last.total}`));
   }
+  renderSigns($("signs"), view, player);
   showLit(view);
   tick(view, skew);
 }

@@ -134,7 +134,7 @@ async function refreshView() {
     if (answer.server_time) state.skew = clockSkew(answer.server_time);
     state.view = answer;
     if (!state.layoutPaytable || (answer.paytable && answer.paytable !== state.layoutPaytable)) await loadLayout();
-    showView(state.view, state.skew);
+    showView(state.view, state.skew, state.player);
   } catch (err) {
     if (!lostSession(err)) say(err.status === 404 ? `Table ${table} is not open` : err.message, "error");
   }

@@ -73,6 +73,10 @@ export function readLimits(prefix) {
     flash("Limits are whole amounts of minor units, at least 1.", "error");
     return null;
   }
+  // The sign's lines for single bet kinds (000 §4.1) have no fields here yet: keep the table's,
+  // so that changing the minimum or maximum never drops them silently.
+  const lines = state.view && state.view.limits && state.view.limits.by_kind;
+  if (lines && Object.keys(lines).length) limits.by_kind = lines;
   return limits;
 }
 

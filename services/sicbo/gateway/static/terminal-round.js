@@ -103,7 +103,7 @@ export function buildMalfunction() {
       .map((value) => el("option", { value })));
   const form = actionForm({
     tag: "table.report-malfunction.v1", title: "Report malfunction", submit: "Report malfunction", danger: true,
-    hint: "The table is suspended until an inspector clears the fault (000 §7.7).",
+    hint: "The table is suspended until an inspector clears the fault (000 §7.7); an online round until the supervisor resumes or cancels it (004).",
     fields: [
       field("Equipment", el("input", { id: "malfunction-equipment", type: "text", required: true, maxlength: 64,
         list: "malfunction-equipment-list", autocomplete: "off", placeholder: "e.g. layout-lamps" })),

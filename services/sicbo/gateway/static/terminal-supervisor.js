@@ -1,5 +1,6 @@
-// The supervisor's and the inspector's forms: invalidate, correct, resolve, cancel, limits,
-// notices, override, a prohibited device (void, exclude, lift: 000 §8.3) and close; clear a fault.
+// The supervisor's and the inspector's forms: invalidate, correct, resolve, resume, cancel,
+// limits, notices, override, a prohibited device (void, exclude, lift: 000 §8.3) and close;
+// clear a fault.
 import { el } from "/static/common.js";
 import {
   actionForm, diceInputs, field, isoFromLocal, limitsFields, readDice, readLimits, select, textInput,
@@ -18,7 +19,7 @@ const INVALIDATION_REASONS = [
   ["fraud", "Fraud (000 §8.4.2)"],
 ];
 export const SUPERVISOR_TAGS = [
-  "round.invalidate.v1", "dice.correct.v1", "dice.resolve-held.v1", "round.cancel.v1",
+  "round.invalidate.v1", "dice.correct.v1", "dice.resolve-held.v1", "round.resume.v1", "round.cancel.v1",
   "table.change-limits.v1", "table.post-limits-notice.v1", "table.post-closing-notice.v1",
   "table.override-player-limits.v1", "table.close.v1",
   "round.void-player-wagers.v1", "table.exclude-player.v1", "table.lift-exclusion.v1",
@@ -104,6 +105,21 @@ export function buildSupervisor() {
       fields: [field("Dice", diceInputs("correct")), field("Reason", textInput("correct-reason", { required: true }))],
       enabled: () => !!state.view.round?.result,
       build: () => { const dice = readDice("correct"); return dice && { round: currentRound(), dice, reason: $("correct-reason").value.trim() }; },
+    }));
+  }
+  if (actions.has("round.resume.v1")) {
+    // 004 "Ralat Pengendalian": fixed quickly, the suspended online round resumes (a land
+    // table's fault is the inspector's, 000 §7.7).
+    const suspendedRound = () => {
+      const s = state.view.suspended;
+      return s && s.policy === "suspend-round" ? s.round : null;
+    };
+    forms.push(actionForm({
+      tag: "round.resume.v1", title: "Resume round", submit: "Resume round",
+      hint: "The problem was solved quickly: betting reopens with the time that was left (004).",
+      fields: [field("What was fixed (required)", textInput("resume-detail", { required: true }))],
+      enabled: () => suspendedRound() != null,
+      build: () => ({ round: suspendedRound(), detail: $("resume-detail").value.trim() }),
     }));
   }
   if (actions.has("round.cancel.v1")) {

@@ -1,6 +1,7 @@
 // Drawing the terminal from its state: the status bar, the round's line, and the desk's buttons
 // on or off; the countdown and the idle lock's clock.
-import { clock, el, money, secondsLeft } from "/static/common.js";
+import { clock, el, secondsLeft } from "/static/common.js";
+import { limitsText, when } from "/static/signs.js";
 import { settleControl, showControl } from "/static/terminal-control.js";
 import { prefill } from "/static/terminal-forms.js";
 import { settleEntry, showEntry } from "/static/terminal-keypad.js";
@@ -18,18 +19,6 @@ function diceNodes(dice) {
   return nodes;
 }
 
-function when(iso) {
-  if (!iso) return "";
-  const t = new Date(iso);
-  if (Number.isNaN(t.getTime())) return String(iso);
-  return t.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
-}
-
-function limitsText(limits) {
-  if (!limits) return "—";
-  const unit = limits.unit && limits.unit > 1 ? ` (steps ${money(limits.unit)})` : "";
-  return `${money(limits.minimum)} – ${money(limits.maximum)}${unit}`;
-}
 
 function describe(value) {
   if (value === null || value === undefined) return "";

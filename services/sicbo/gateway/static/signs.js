@@ -1,0 +1,43 @@
+// The table's signs as players see them, on the player's page and the layout (000 §4.1: the
+// limits; §4.3: new limits and their time; §4.4: a player's own sign; §8.8: the closing time;
+// §8.9: a vacate notice). Each sign is one line of a list with its data-sign kind.
+import { el, money } from "/static/common.js";
+
+/** "1.00 – 500.00" with the step above the minimum when the sign gives one. */
+export function limitsText(limits) {
+  if (!limits) return "—";
+  const unit = limits.unit && limits.unit > 1 ? ` (steps ${money(limits.unit)})` : "";
+  return `${money(limits.minimum)} – ${money(limits.maximum)}${unit}`;
+}
+
+/** A moment as a date and a time of day ("1 Dec 2026, 14:05"); the text if unreadable. */
+export function when(iso) {
+  if (!iso) return "";
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return String(iso);
+  return t.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** The signs of a TableView, as [kind, text] pairs; ``player``: whose own signs to show. */
+export function signsOf(view, player) {
+  if (!view || !view.limits) return [];
+  const signs = [["limits", `Table limits ${limitsText(view.limits)}`]];
+  for (const n of view.limits_notices || []) {
+    signs.push(["limits-notice", `New limits ${limitsText(n.limits)} from ${when(n.effective_at)}`]);
+  }
+  const own = player && view.player_signs ? view.player_signs[player] : null;
+  if (own) signs.push(["own-limits", `Your limits ${limitsText(own)}`]);
+  if (view.closing_notice) signs.push(["closing", `This table closes at ${when(view.closing_notice)}`]);
+  if (player && (view.vacate_notices || []).includes(player)) {
+    signs.push(["vacate", "You have not bet for three rounds while every seat is taken: you may be asked to give up your seat"]);
+  }
+  return signs;
+}
+
+/** Draw the signs into ``box`` (a list), hidden when there are none. */
+export function renderSigns(box, view, player = null) {
+  if (!box) return;
+  const signs = signsOf(view, player);
+  box.replaceChildren(...signs.map(([kind, text]) => el("li", { "data-sign": kind }, text)));
+  box.hidden = signs.length === 0;
+}
