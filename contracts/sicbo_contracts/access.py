@@ -70,6 +70,9 @@ TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
             "table.change-limits.v1",  # 000 §4.3
             "table.post-limits-notice.v1",  # 000 §4.3
             "table.override-player-limits.v1",  # 000 §4.4
+            "round.void-player-wagers.v1",  # 000 §8.3.1
+            "table.exclude-player.v1",  # 000 §8.3.2
+            "table.lift-exclusion.v1",  # 000 §8.3.2
             "table.post-closing-notice.v1",  # 000 §8.8
             "table.close.v1",  # 000 §8.8
             "paytable.approve.v1",  # 002/2004 art. 8

@@ -106,6 +106,31 @@ class OverridePlayerLimits(
     reason: Reason
 
 
+class VoidPlayerWagers(Command, frozen=True, kw_only=True, tag="round.void-player-wagers.v1"):
+    """000 §8.3.1: a supervisor satisfied that ``player`` used a prohibited device (000 §8.1)
+    declares their wagers in the current round void (returned, no winnings). Only before the
+    round's result is confirmed: settlement pays a confirmed result at once."""
+
+    round: RoundNo
+    player: Id
+    reason: Reason
+
+
+class ExcludePlayer(Command, frozen=True, kw_only=True, tag="table.exclude-player.v1"):
+    """000 §8.3.2: the supervisor directs that ``player`` is excluded from further
+    participation in the game at this table (no seat, no slip) until the exclusion is lifted."""
+
+    player: Id
+    reason: Reason
+
+
+class LiftExclusion(Command, frozen=True, kw_only=True, tag="table.lift-exclusion.v1"):
+    """A supervisor ends an exclusion of 000 §8.3.2: the player may play again."""
+
+    player: Id
+    reason: Reason
+
+
 class PostClosingNotice(Command, frozen=True, kw_only=True, tag="table.post-closing-notice.v1"):
     close_at: Time
 
@@ -218,6 +243,9 @@ LifecycleCommand = (
     | PostLimitsNotice
     | ChangeLimits
     | OverridePlayerLimits
+    | VoidPlayerWagers
+    | ExcludePlayer
+    | LiftExclusion
     | PostClosingNotice
     | CloseTable
     | TakeSeat
@@ -263,6 +291,31 @@ class PlayerLimitsOverridden(
     before: Limits | None
     after: Limits
     reason: Reason
+
+
+class PlayerWagersVoided(Event, frozen=True, kw_only=True, tag="round.player-wagers-voided.v1"):
+    """000 §8.3.1: every wager of ``player`` in ``round`` is void: settled ``void`` (the stake
+    returned, no winnings) whatever the round's outcome, and never carried into a re-run."""
+
+    round: int
+    player: Id
+    reason: Reason
+
+
+class PlayerExcluded(Event, frozen=True, kw_only=True, tag="table.player-excluded.v1"):
+    """000 §8.3.2: ``player`` takes no seat and places, changes or keeps no slip at this table
+    until an ExclusionLifted; it outlives the table's closing."""
+
+    player: Id
+    reason: Reason
+
+
+class ExclusionLifted(Event, frozen=True, kw_only=True, tag="table.exclusion-lifted.v1"):
+    player: Id
+    reason: Reason
+    #: The exclusion lifted: since when, and why (the value before, DESIGN.md "Contracts").
+    excluded_since: Time
+    excluded_for: str
 
 
 class ClosingNoticePosted(Event, frozen=True, kw_only=True, tag="table.closing-notice-posted.v1"):
@@ -374,6 +427,9 @@ LifecycleEvent = (
     | LimitsNoticePosted
     | LimitsChanged
     | PlayerLimitsOverridden
+    | PlayerWagersVoided
+    | PlayerExcluded
+    | ExclusionLifted
     | ClosingNoticePosted
     | TableClosed
     | SeatTaken

@@ -23,7 +23,7 @@ class SettlementBasis(StrEnum):
 class WagerOutcome(StrEnum):
     WIN = "win"
     LOSE = "lose"
-    VOID = "void"  # returned: no result with refund, invalidation, cancellation
+    VOID = "void"  # returned: no result with refund, invalidation, cancellation, 000 §8.3.1
     FORFEIT = "forfeit"  # 000 §8.5: a fraudster's wager on an invalidated round
     CARRIED = "carried"  # 002 art. 3(3), 004: stays on the layout for the re-run round
 
@@ -73,6 +73,9 @@ class RoundSettled(Event, frozen=True, kw_only=True, tag="settle.round-settled.v
     forfeits: list[Id] = msgspec.field(default_factory=list)
     #: Stakes left on the layout for the re-run round (outcome "carried"), not in ``staked``.
     carried: Money = 0
+    #: Players whose wagers a supervisor declared void (000 §8.3.1): settled void whatever
+    #: the basis (a forfeit of 000 §8.5 excepted), never carried.
+    voided: list[Id] = msgspec.field(default_factory=list)
 
 
 class WagerAdjustment(msgspec.Struct, frozen=True, kw_only=True):

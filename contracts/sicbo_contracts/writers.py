@@ -13,13 +13,16 @@ from sicbo_contracts.lifecycle import (
     BettingClosed,
     BettingOpened,
     ClosingNoticePosted,
+    ExclusionLifted,
     FaultCleared,
     LimitsChanged,
     LimitsNoticePosted,
     NoResultDeclared,
     PaytableApproved,
     PaytableProposed,
+    PlayerExcluded,
     PlayerLimitsOverridden,
+    PlayerWagersVoided,
     RoundCancelled,
     RoundCompleted,
     RoundInvalidated,
@@ -56,6 +59,8 @@ def _written_by() -> dict[str, frozenset[Role]]:
         LimitsNoticePosted: frozenset({_SUPERVISOR}),  # 000 §4.3
         LimitsChanged: frozenset({_SUPERVISOR}),  # 000 §4.3
         PlayerLimitsOverridden: frozenset({_SUPERVISOR}),  # 000 §4.4
+        PlayerExcluded: frozenset({_SUPERVISOR}),  # 000 §8.3.2
+        ExclusionLifted: frozenset({_SUPERVISOR}),  # 000 §8.3.2
         ClosingNoticePosted: frozenset({_SUPERVISOR}),  # 000 §8.8
         TableClosed: frozenset({_SUPERVISOR}),  # 000 §8.8
         SeatTaken: frozenset({_DEALER, _SUPERVISOR}),
@@ -70,6 +75,7 @@ def _written_by() -> dict[str, frozenset[Role]]:
         Uncovered: frozenset({_DEALER}),  # 000 §5.2
         NoResultDeclared: frozenset({_DEALER, _SUPERVISOR}),  # 000 §7.1-7.4
         RoundInvalidated: frozenset({_SUPERVISOR}),  # 000 §8.4
+        PlayerWagersVoided: frozenset({_SUPERVISOR}),  # 000 §8.3.1
         TableSuspended: frozenset({_DEALER, _SUPERVISOR, _INSPECTOR, _SERVICE}),  # 000 §7.6-7.7
         # 000 §7.7: an inspector; 004 "Ralat Pengendalian": the supervisor resumes the round
         FaultCleared: frozenset({_INSPECTOR, _SUPERVISOR}),

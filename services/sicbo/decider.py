@@ -14,16 +14,18 @@ from sicbo_contracts.base import Actor, Command, Role
 
 class Refused(Exception):
     """A command that breaks a rule. ``code`` is stable for programs: "refused" (the rules or
-    the state forbid it) or "forbidden" (the actor's role may not do it)."""
+    the state forbid it) or "forbidden" (the actor's role may not do it). ``field`` names
+    where in the command the refused value is (``$.player``), when one field is the cause."""
 
-    def __init__(self, reason: str, *, code: str = "refused") -> None:
+    def __init__(self, reason: str, *, code: str = "refused", field: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.code = code
+        self.field = field
 
 
-def refuse(reason: str) -> NoReturn:
-    raise Refused(reason)
+def refuse(reason: str, *, field: str | None = None) -> NoReturn:
+    raise Refused(reason, field=field)
 
 
 def require_role(command: Command, allowed: Iterable[Role], *, rule: str = "") -> None:

@@ -19,11 +19,14 @@ from sicbo_contracts.dice import ResultConfirmed
 from sicbo_contracts.lifecycle import (
     BettingClosed,
     BettingOpened,
+    ExclusionLifted,
     FaultCleared,
     InvalidationReason,
     NoResultDeclared,
     NoResultReason,
+    PlayerExcluded,
     PlayerLimitsOverridden,
+    PlayerWagersVoided,
     ReportMalfunction,
     RoundCancelled,
     RoundCompleted,
@@ -51,6 +54,9 @@ from tests.support.common import (
     event,
 )
 from tests.support.deciders import Decider
+
+#: Why a supervisor voids or excludes in the tests (000 §8.1: a prohibited device).
+DEVICE = "phone recording the dice at seat 3 (000 §8.1)"
 
 #: When the test table opened, unless told: four hours before NOW.
 OPENED_AT = at(-240)
@@ -138,6 +144,32 @@ def override(player: str, limits: Limits, *, at: datetime = EARLIER) -> PlayerLi
         before=None,
         after=limits,
         reason="high roller sign",
+    )
+
+
+def excluded(player: str, *, at: datetime = EARLIER) -> PlayerExcluded:
+    """A supervisor excluded ``player`` from the game at the table (000 §8.3.2)."""
+    return event(PlayerExcluded, SUPERVISOR, at=at, player=player, reason=DEVICE)
+
+
+def exclusion_lifted(
+    player: str, *, since: datetime = EARLIER, at: datetime = EARLIER
+) -> ExclusionLifted:
+    return event(
+        ExclusionLifted,
+        SUPERVISOR,
+        at=at,
+        player=player,
+        reason="device was a hearing aid",
+        excluded_since=since,
+        excluded_for=DEVICE,
+    )
+
+
+def wagers_voided(round_no: int, player: str, *, at: datetime = EARLIER) -> PlayerWagersVoided:
+    """A supervisor declared ``player``'s wagers in ``round_no`` void (000 §8.3.1)."""
+    return event(
+        PlayerWagersVoided, SUPERVISOR, at=at, round=round_no, player=player, reason=DEVICE
     )
 
 

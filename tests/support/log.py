@@ -29,6 +29,7 @@ from tests.support.lifecycle import (
     round_started,
     table_opened,
     uncovered,
+    wagers_voided,
 )
 from tests.support.wagers import Whose, changed, chosen, placed, withdrawn
 
@@ -121,6 +122,10 @@ class Log:
 
     def invalidate(self, round_no: int, *forfeits: str, fraud: bool = True) -> int:
         return self.add(invalidated(round_no, *forfeits, fraud=fraud, at=self._next_at()))
+
+    def void_wagers(self, round_no: int, player: str) -> int:
+        """A supervisor declares ``player``'s wagers in the round void (000 §8.3.1)."""
+        return self.add(wagers_voided(round_no, player, at=self._next_at()))
 
     def cancel(self, round_no: int) -> int:
         return self.add(cancelled(round_no, at=self._next_at()))

@@ -74,6 +74,7 @@ class StoredLog:
             correction_seq=correction_seq,
             actor=SERVICE,
             at=NOW,
+            voided_players=facts.voided,
         )
         return self._append(events)
 

@@ -34,12 +34,24 @@ Choices where the sources are silent are noted where they are enforced; the main
 - A paytable approval is never retroactive: its adoption date is not before the approval day;
   days are the table's (its time zone), working days Mon-Fri less the table's holidays.
 - CloseTable vacates every seat (SeatVacated events) before TableClosed.
+- 000 §8.3.1 voids a player's wagers in the current round only before its result; 000 §8.3.2
+  excludes a player from this table (unseated, no seat, no slip) until lifted, also across a
+  closing (:mod:`sicbo.lifecycle.conduct`).
 """
 
 from datetime import datetime
 
 from sicbo.decider import refuse
-from sicbo.lifecycle import adoption, cancellation, invalidation, limits, resumption, rounds, table
+from sicbo.lifecycle import (
+    adoption,
+    cancellation,
+    conduct,
+    invalidation,
+    limits,
+    resumption,
+    rounds,
+    table,
+)
 from sicbo.lifecycle.evolve import evolve, fold
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.lifecycle import (
@@ -51,10 +63,12 @@ from sicbo_contracts.lifecycle import (
     CloseTable,
     CompleteRound,
     DeclareNoResult,
+    ExcludePlayer,
     InvalidateRound,
     LeaveSeat,
     LifecycleCommand,
     LifecycleEvent,
+    LiftExclusion,
     OpenBetting,
     OpenTable,
     OverridePlayerLimits,
@@ -65,6 +79,7 @@ from sicbo_contracts.lifecycle import (
     StartRound,
     TakeSeat,
     Uncover,
+    VoidPlayerWagers,
 )
 from sicbo_contracts.resumption import ResumeRound
 
@@ -88,8 +103,14 @@ def decide(state: LifecycleState, command: LifecycleCommand, at: datetime) -> li
             return table.post_closing_notice(state, command, at)
         case CloseTable():
             return table.close_table(state, command, at)
+        case VoidPlayerWagers():
+            return conduct.void_player_wagers(state, command, at)
+        case ExcludePlayer():
+            return conduct.exclude_player(state, command, at)
+        case LiftExclusion():
+            return conduct.lift_exclusion(state, command, at)
         case TakeSeat():
-            return table.take_seat(state, command, at)
+            return conduct.take_seat(state, command, at)
         case LeaveSeat():
             return table.leave_seat(state, command, at)
         case ProposePaytable():

@@ -21,6 +21,7 @@ from sicbo.lifecycle.state import (
     PRESENT_ROUNDS,
     Approval,
     ClosingNotice,
+    Exclusion,
     LifecycleState,
     LimitsNotice,
     Phase,
@@ -46,6 +47,7 @@ from sicbo_contracts.lifecycle import (
     BettingClosed,
     BettingOpened,
     ClosingNoticePosted,
+    ExclusionLifted,
     FaultCleared,
     LifecycleEvent,
     LimitsChanged,
@@ -53,7 +55,9 @@ from sicbo_contracts.lifecycle import (
     NoResultDeclared,
     PaytableApproved,
     PaytableProposed,
+    PlayerExcluded,
     PlayerLimitsOverridden,
+    PlayerWagersVoided,
     RoundCancelled,
     RoundCompleted,
     RoundInvalidated,
@@ -82,8 +86,8 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
                 closed_at=None,
             )
         case TableClosed(at=at):
-            # The table empties; its signs come down. Round numbering, paytable approvals and
-            # any open equipment fault (000 §7.7) outlive the closure.
+            # The table empties; its signs come down. Round numbering, paytable approvals,
+            # exclusions (000 §8.3.2) and any open equipment fault (000 §7.7) outlive it.
             return replace(
                 state,
                 status=TableStatus.CLOSED,
@@ -109,6 +113,11 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
             return replace(state, config=signed, limits_notices=notices)
         case PlayerLimitsOverridden(player=player, after=after):
             return replace(state, player_limits=with_item(state.player_limits, player, after))
+        case PlayerExcluded(player=player, actor=actor, reason=reason, at=at):
+            exclusion = Exclusion(since=at, by=actor.id, reason=reason)  # 000 §8.3.2
+            return replace(state, excluded=with_item(state.excluded, player, exclusion))
+        case ExclusionLifted(player=player):
+            return replace(state, excluded=without_item(state.excluded, player))
         case ClosingNoticePosted(close_at=close_at, at=at):
             return replace(state, closing_notice=ClosingNotice(close_at=close_at, posted_at=at))
         case SeatTaken(player=player, seat=seat):
@@ -210,6 +219,8 @@ def _evolve_round(current: RoundState, event: LifecycleEvent | DiceEvent) -> Rou
             return replace(current, closes_at=closes_at, betting_left=None)
         case Uncovered():
             return replace(current, phase=Phase.UNCOVERED)
+        case PlayerWagersVoided(player=player):  # 000 §8.3.1
+            return replace(current, voided=current.voided | {player})
         case NoResultDeclared(consequence=consequence):
             if current.phase is Phase.COMPLETED:
                 return current

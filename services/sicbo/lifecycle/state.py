@@ -79,6 +79,7 @@ class RoundState:
     carries_wagers: bool = False
     #: The void round whose wagers stand in this one (it is that round's re-run), if any.
     carried_from: int | None = None
+    voided: frozenset[str] = frozenset()  # players whose wagers are declared void (000 §8.3.1)
 
     @property
     def in_progress(self) -> bool:
@@ -110,6 +111,15 @@ class ClosingNotice:
 
     close_at: datetime
     posted_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusion:
+    """A player excluded from further participation in the game here (000 §8.3.2)."""
+
+    since: datetime
+    by: str  # the supervisor's id
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +170,8 @@ class LifecycleState:
     limits_notices: tuple[LimitsNotice, ...] = ()
     player_limits: Mapping[str, Limits] = field(default_factory=empty_mapping)  # 000 §4.4
     closing_notice: ClosingNotice | None = None
+    #: 000 §8.3.2: players excluded from the game at this table; outlives a closing.
+    excluded: Mapping[str, Exclusion] = field(default_factory=empty_mapping)
     seats: Mapping[int, str] = field(default_factory=empty_mapping)  # seat number -> player
     #: Consecutive completed rounds without a wager while every seat was taken (000 §8.9).
     idle_rounds: Mapping[str, int] = field(default_factory=empty_mapping)

@@ -64,6 +64,7 @@ SUMMARY_FIELDS = (
     "consequence",
     "forfeits",
     "carried",
+    "voided",
 )
 
 

@@ -8,8 +8,11 @@ the NATS accounts or the server's guards, so a forged event is caught wherever i
 1. ``betting`` (000 §3.9, §5.1; 004): a slip is placed, changed or withdrawn, or a carried
    slip's choice made (002/2004 art. 3(4)), only where wager intake takes it: the table open
    and not suspended, the event's round the current one, betting opened and not closed, before
-   an online countdown's ``closes_at``. Asked of wager intake's own guard
-   (:func:`sicbo.wagers.guards.betting_round`) on its state of the lifecycle as of that event;
+   an online countdown's ``closes_at``, and no stake put at play by a player excluded from the
+   game (000 §8.3.2) or whose wagers in the round were declared void (000 §8.3.1). Asked of
+   wager intake's own guards (:func:`sicbo.wagers.guards.betting_round`,
+   :func:`sicbo.wagers.conduct.require_may_wager`) on its state of the lifecycle as of that
+   event;
 2. ``subject``, ``contract``: an event of a known type, on its owner's aggregate
    (:data:`.owners.OWNER`), its subject naming the event's own table, round (0 for a table-level
    event) and type token;
@@ -47,6 +50,7 @@ from sicbo.replay.findings import BETTING, CONTRACT, ROLE, ROUND_ORDER, SUBJECT,
 from sicbo.replay.history import Stored
 from sicbo.replay.ledger import Ledger
 from sicbo.replay.owners import OWNER, TAG_OF, read_event
+from sicbo.wagers.conduct import require_may_wager
 from sicbo.wagers.evolve import evolve as wagers_evolve
 from sicbo.wagers.guards import betting_round
 from sicbo.wagers.state import WagerState
@@ -60,7 +64,13 @@ from sicbo_contracts.subjects import (
     table_of,
     token,
 )
-from sicbo_contracts.wagers import CarriedSlipChosen, SlipChanged, SlipPlaced, SlipWithdrawn
+from sicbo_contracts.wagers import (
+    CarriedChoice,
+    CarriedSlipChosen,
+    SlipChanged,
+    SlipPlaced,
+    SlipWithdrawn,
+)
 from sicbo_contracts.writers import WRITTEN_BY
 
 __all__ = ["TableChecks", "check_log"]
@@ -90,6 +100,13 @@ def _slip_event(event: SlipPlaced | SlipChanged | SlipWithdrawn | CarriedSlipCho
         return f"the choice to {event.choice.value} carried {slip}, stored in round {event.round}"
     done = {SlipPlaced: "placed", SlipChanged: "changed", SlipWithdrawn: "withdrawn"}
     return f"{slip} {done[type(event)]} in round {event.round}"
+
+
+def _wagers(event: SlipPlaced | SlipChanged | SlipWithdrawn | CarriedSlipChosen) -> bool:
+    """The event puts a stake at play (a withdrawal or a cancel takes one back)."""
+    if isinstance(event, CarriedSlipChosen):
+        return event.choice is not CarriedChoice.CANCEL
+    return not isinstance(event, SlipWithdrawn)
 
 
 def _a(role: str) -> str:
@@ -208,6 +225,8 @@ class TableChecks:
     def _betting(self, event: SlipPlaced | SlipChanged | SlipWithdrawn | CarriedSlipChosen) -> None:
         try:
             betting_round(self.betting, event.round, event.at)
+            if _wagers(event):  # 000 §8.3: not by an excluded or a voided player
+                require_may_wager(self.betting, event.player, event.round, "wager")
         except Refused as refused:
             self.find(
                 BETTING,

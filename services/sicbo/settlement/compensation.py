@@ -47,14 +47,17 @@ def adjust(
     correction_seq: int,
     actor: Actor,
     at: datetime,
+    voided_players: Collection[str] = (),
 ) -> list[SettlementAdjusted]:
     """The adjustment of a settled round to a corrected result.
 
     ``current`` is what the log says each wager got (the settlement with every earlier
     adjustment applied), ``before`` the dice it was settled on and ``after`` the corrected dice.
     Each wager is settled again by ``after`` (same paytable and unit as the round); every wager
-    whose result changes gets a WagerAdjustment (before, after, delta). Parts of 500; at least
-    one message, so the correction is recorded as applied even when nothing changes.
+    whose result changes gets a WagerAdjustment (before, after, delta), but the wagers of the
+    ``voided_players`` (``RoundSettled.voided``, 000 §8.3.1): void whatever the dice. Parts of
+    500; at least one message, so the correction is recorded as applied even when nothing
+    changes.
     """
     facts = RoundFacts(
         table=table,
@@ -71,6 +74,7 @@ def adjust(
         corrections=(),
         completed=True,
         as_of=correction_seq,
+        voided=tuple(voided_players),
     )
     changes = _changed(zip(current, wager_results(facts), strict=True))
     chunks = _parts(changes, f"round {round_no} of {table}: too many adjustments")

@@ -15,7 +15,10 @@ No clock, no I/O: the shell passes the time and the actor. What goes back to eac
   outcome ``forfeit``, nothing returned;
 - "no result" where the wagers stay on the layout (002/2003 art. 3(3) "原注不得取銷", 002/2004
   art. 3(3)(4), 004 re-shake): outcome ``carried``, nothing returned, nothing collected; they
-  are settled in the re-run round (``carried_in``).
+  are settled in the re-run round (``carried_in``);
+- whatever the basis, the wagers of a player a supervisor declared void (000 §8.3.1) are void:
+  the stake returned, no winnings, never carried; only a forfeit of 000 §8.5 (the supervisor's
+  later direction, on an invalidation for fraud) takes precedence.
 
 A corrected result (GLI-19 §4.18.4) never rewrites the settlement: :func:`adjust` lists, wager by
 wager, the result before and after and the difference. A round settled by its result and then
@@ -77,6 +80,24 @@ def _result(w: Standing, outcome: WagerOutcome, winnings: int, returned: int) ->
 
 def wager_results(facts: RoundFacts) -> list[WagerResult]:
     """What each standing wager of the round gets back, in the order of ``facts.wagers``."""
+    results = _by_basis(facts)
+    if not facts.voided:
+        return results
+    voided = frozenset(facts.voided)
+    return [
+        _void(w) if w.player in voided and r.outcome is not WagerOutcome.FORFEIT else r
+        for w, r in zip(facts.wagers, results, strict=True)
+    ]
+
+
+def _void(w: Standing) -> WagerResult:
+    """000 §8.3.1, 000 §7.5, §8.5, 004: void, the stake returned (a token too, 000 §1.1)."""
+    v = void_wager(w.wager.stake, w.wager.medium)
+    return _result(w, OUTCOME[v.outcome], v.winnings, v.returned)
+
+
+def _by_basis(facts: RoundFacts) -> list[WagerResult]:
+    """Each standing wager's result by the round's basis alone."""
     basis, wagers = facts.basis, facts.wagers
     if basis is None:
         raise SettlementError(f"round {facts.round} of {facts.table} has no outcome yet")
@@ -122,8 +143,7 @@ def wager_results(facts: RoundFacts) -> list[WagerResult]:
         if w.player in forfeits:  # 000 §8.5: the fraudster's wager is forfeited
             out.append(_result(w, WagerOutcome.FORFEIT, 0, 0))
         else:  # 000 §7.5, §8.5, 004: void, every stake returned (a token too, 000 §1.1)
-            v = void_wager(w.wager.stake, w.wager.medium)
-            out.append(_result(w, OUTCOME[v.outcome], v.winnings, v.returned))
+            out.append(_void(w))
     return out
 
 
@@ -160,6 +180,7 @@ def summarize(
         consequence=facts.consequence if basis is SettlementBasis.NO_RESULT else None,
         forfeits=list(facts.forfeits) if basis is SettlementBasis.INVALIDATED else [],
         carried=carried,
+        voided=list(facts.voided),
     )
 
 

@@ -15,7 +15,10 @@ Facts of round R:
   the dice);
 - the dice (the confirmed result after every correction up to ``as_of``) and the corrections;
 - the standing wagers, from the wager intake decider's own fold (:func:`sicbo.wagers.evolve.fold`):
-  settlement settles exactly the wagers intake accepted, never a copy of its rules.
+  settlement settles exactly the wagers intake accepted, never a copy of its rules;
+- the players whose wagers a supervisor declared void in the round before its outcome
+  (``PlayerWagersVoided``, 000 §8.3.1): settled void whatever the basis. Wager intake's fold
+  carries none of their slips into a re-run, so they are paid back once, in this round.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from sicbo_contracts.lifecycle import (
     LifecycleEvent,
     LimitsChanged,
     NoResultDeclared,
+    PlayerWagersVoided,
     RoundCancelled,
     RoundCompleted,
     RoundInvalidated,
@@ -90,6 +94,8 @@ class RoundFacts:
     corrections: tuple[Correction, ...]
     completed: bool  # RoundCompleted is stored
     as_of: int  # the last stream sequence folded
+    #: 000 §8.3.1: players whose wagers in the round are void (returned, no winnings).
+    voided: tuple[str, ...] = ()
 
     @property
     def ended(self) -> bool:
@@ -180,9 +186,13 @@ class TableLog:
         consequence: str | None = None
         forfeits: tuple[str, ...] = ()
         corrections: list[Correction] = []
+        voided: list[str] = []
         completed = False
         for seq, event in events:
-            if isinstance(event, RoundCompleted):
+            if isinstance(event, PlayerWagersVoided):
+                if basis is None and not completed and event.player not in voided:
+                    voided.append(event.player)  # 000 §8.3.1: before the round's outcome
+            elif isinstance(event, RoundCompleted):
                 completed = True
             elif isinstance(event, ResultConfirmed):
                 dice = event.dice
@@ -215,6 +225,7 @@ class TableLog:
             corrections=tuple(corrections),
             completed=completed,
             as_of=limit,
+            voided=tuple(voided),
         )
 
     def _unit_at(self, seq: int) -> int:

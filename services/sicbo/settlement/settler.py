@@ -227,6 +227,7 @@ class Settler:
             before=before,
             after=correction.after,
             correction_seq=correction.seq,
+            voided_players=summary.voided,
             **common,
         )
         msg_id = adjust_msg_id(table, round_no, correction.seq)

@@ -145,7 +145,12 @@ class CommandHandler(Generic[S]):
                     )
             return await retry_on_conflict(lambda: self._attempt(command, rechecks), attempts=8)
         except Refused as refused:
-            return Rejected(command_id=command.command_id, code=refused.code, reason=refused.reason)
+            return Rejected(
+                command_id=command.command_id,
+                code=refused.code,
+                reason=refused.reason,
+                field=refused.field,
+            )
         except AppendConflict:
             return Rejected(
                 command_id=command.command_id,

@@ -34,6 +34,9 @@ Choices where the sources are silent (each is also noted where it is enforced):
   wager). The player may choose again while betting is open, until they cancel.
 - A carried slip is never withdrawn or changed with WithdrawSlip / ChangeSlip: locked slips
   not at all (002/2003 art. 3(3), 004), player-choice slips only with ChooseForCarriedSlip.
+- An excluded player (000 §8.3.2) places, changes and keeps no slip; a voided one (000 §8.3.1)
+  none in that round; both may still withdraw, or cancel a carried slip
+  (:mod:`sicbo.wagers.conduct`).
 - While the table is suspended (000 §7.7: "no further play"; 004) no slip is placed, changed or
   withdrawn. Colour checks may still be issued and redeemed: that is not play.
 - Colour checks: a player may bet with a colour while they hold some of it (issued here and
@@ -49,6 +52,7 @@ from datetime import datetime
 
 from sicbo.decider import Refused, refuse, require_role, stamp
 from sicbo.game.profiles import NoResultPolicy
+from sicbo.wagers.conduct import require_may_wager
 from sicbo.wagers.evolve import evolve, fold
 from sicbo.wagers.guards import (
     betting_round,
@@ -138,6 +142,7 @@ def _slip_version(state: WagerState, slip_id: str) -> str:
 def _place(state: WagerState, command: PlaceSlip, at: datetime) -> SlipPlaced:
     require_role(command, _BETTORS, rule="000 §3.10-3.11: a player wagers, or a dealer for them")
     require_own(command, command.player)
+    require_may_wager(state, command.player, command.round, "place a slip")  # 000 §8.3
     if command.command_id in state.slips:
         # A retry of the same slip never gets here: the shell answers it as a duplicate.
         refuse(
@@ -173,6 +178,7 @@ def _change(state: WagerState, command: ChangeSlip, at: datetime) -> SlipChanged
     slip, current = _slip_to_move(state, command, at)
     if slip.carried:
         refuse(locked(slip))
+    require_may_wager(state, slip.player, slip.round, "change a slip")  # 000 §8.3
     after = check_wagers(state, current, slip.player, command.wagers)
     if after == slip.wagers:
         refuse(f"wagers: slip {slip.slip_id!r} already stands so: nothing to change")
@@ -198,6 +204,8 @@ def _choose(state: WagerState, command: ChooseForCarriedSlip, at: datetime) -> C
     if slip.carried_under is not NoResultPolicy.PLAYER_CHOICE:
         refuse(locked(slip))
     choice = command.choice
+    if choice is not CarriedChoice.CANCEL:  # 000 §8.3: a cancel only takes the stake back
+        require_may_wager(state, slip.player, slip.round, f"{choice.value} a carried slip")
     if choice is not CarriedChoice.CHANGE and command.wagers:
         refuse(f"wagers: only a change names new wagers, not a {choice.value}")
     if choice is CarriedChoice.CANCEL:

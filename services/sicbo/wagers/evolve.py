@@ -27,10 +27,13 @@ from sicbo.wagers.state import (
 from sicbo_contracts.lifecycle import (
     BettingClosed,
     BettingOpened,
+    ExclusionLifted,
     FaultCleared,
     LimitsChanged,
     NoResultDeclared,
+    PlayerExcluded,
     PlayerLimitsOverridden,
+    PlayerWagersVoided,
     RoundCancelled,
     RoundCompleted,
     RoundInvalidated,
@@ -78,6 +81,13 @@ def evolve(state: WagerState, event: Fact) -> WagerState:
             return replace(
                 state, player_limits=MappingProxyType({**state.player_limits, player: after})
             )
+        case PlayerExcluded(player=player):
+            return replace(state, excluded=state.excluded | {player})
+        case ExclusionLifted(player=player):
+            return replace(state, excluded=state.excluded - {player})
+        case PlayerWagersVoided(round=n, player=player) if state.round and state.round.number == n:
+            voided = replace(state.round, voided=state.round.voided | {player})
+            return replace(state, round=voided)
         case TableSuspended():
             return replace(state, suspended=True)
         case FaultCleared():
@@ -207,8 +217,12 @@ def _carry(state: WagerState, void_round: int, policy: NoResultPolicy) -> WagerS
     re-run, the next round (002/2003 art. 3(3): 隨即進行另一局 ... 原注不得取銷; 002/2004
     art. 3(3)(4); 004: re-shake, no wager withdrawn). The void round's book keeps its copies."""
     rerun = void_round + 1
+    # 000 §8.3.1: a player's voided wagers are settled void in the void round, not carried.
+    current = state.round
+    voided = current.voided if current and current.number == void_round else frozenset()
     for slip in state.book(void_round).values():
-        state = _put(state, replace(slip, round=rerun, carried_under=policy, choice=None))
+        if slip.player not in voided:
+            state = _put(state, replace(slip, round=rerun, carried_under=policy, choice=None))
     return state
 
 

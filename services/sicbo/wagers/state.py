@@ -48,6 +48,7 @@ class CurrentRound:
     paytable: str  # the paytable ref the round is played under (RoundStarted)
     betting: Betting = Betting.NOT_OPEN
     closes_at: datetime | None = None  # the online countdown's end (004), else None
+    voided: frozenset[str] = frozenset()  # players whose wagers here are void (000 §8.3.1)
     #: What the standing wagers would win on each result, where the table has a maximum
     #: payout per round (:mod:`sicbo.wagers.exposure`); None where it has none.
     exposure: Exposure | None = None
@@ -117,6 +118,7 @@ class WagerState:
     player_limits: Mapping[str, Limits] = field(default_factory=empty)  # 000 §4.4
     max_payout: int | None = None  # TableConfig.max_payout_per_round (a house limit)
     suspended: bool = False  # an equipment fault not yet cleared (000 §7.7; 004)
+    excluded: frozenset[str] = frozenset()  # players excluded from the game (000 §8.3.2)
     round: CurrentRound | None = None
     slips: PMap[str, Slip] = field(default_factory=PMap)  # every slip ever placed, latest copy
     books: PMap[int, PMap[str, Slip]] = field(default_factory=PMap)  # round -> standing slips

@@ -52,6 +52,11 @@ def lc_seated() -> list[Any]:
     return [lc.table_opened(), *lc.seated("p1")]
 
 
+def lc_excluded() -> list[Any]:
+    """000 §8.3.2: p1 excluded from the game by a supervisor."""
+    return [lc.table_opened(), lc.excluded("p1")]
+
+
 def lc_macau_2004() -> list[Any]:
     return [lc.table_opened("macau-2004")]
 
@@ -185,6 +190,14 @@ EXAMPLES = [
         NOW,
     ),
     Example("table.post-closing-notice.v1", {"close_at": "2024-06-03T20:30:00Z"}, lc_open, NOW),
+    Example(  # 000 §8.3.1
+        "round.void-player-wagers.v1",
+        {"round": 1, "player": "p1", "reason": "device"},
+        lc_round(Phase.UNCOVERED),
+        NOW,
+    ),
+    Example("table.exclude-player.v1", {"player": "p1", "reason": "device"}, lc_seated, NOW),
+    Example("table.lift-exclusion.v1", {"player": "p1", "reason": "cleared"}, lc_excluded, NOW),
     Example("table.close.v1", {}, lc_open, NOW),
     Example("table.take-seat.v1", {"player": "p1", "seat": 1}, lc_open, NOW),
     Example("table.leave-seat.v1", {"player": "p1"}, lc_seated, NOW),

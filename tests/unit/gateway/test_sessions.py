@@ -50,9 +50,16 @@ def test_the_cookie_is_an_opaque_token_httponly_and_strict() -> None:
     sessions = Sessions({"ana": ANA}, clock=Clock())
     response = Response()
     sessions.open(response, Kind.OPERATOR, "ana", Role.DEALER)
-    header = dict(response.raw_headers)[b"set-cookie"].decode().lower()
-    assert header.startswith("sicbo-operator=") and "ana" not in header
+    raw = dict(response.raw_headers)[b"set-cookie"].decode()
+    header = raw.lower()
+    assert header.startswith("sicbo-operator=")
     assert "httponly" in header and "samesite=strict" in header and "secure" not in header
+    # Opaque: a random token, not made from the operator (a second sign-in gets another).
+    token = raw.split(";")[0].partition("=")[2]
+    again = Response()
+    sessions.open(again, Kind.OPERATOR, "ana", Role.DEALER)
+    other = dict(again.raw_headers)[b"set-cookie"].decode().split(";")[0].partition("=")[2]
+    assert len(token) >= 32 and token != other
     secure = Sessions({"ana": ANA}, https_only=True, clock=Clock())
     response = Response()
     secure.open(response, Kind.OPERATOR, "ana", Role.DEALER)

@@ -90,6 +90,11 @@ def online_suspended() -> list[Any]:
     return lc.suspended_round("online-live", Phase.UNCOVERED)
 
 
+def excluded() -> list[Any]:
+    """000 §8.3.2: p1 excluded from the game by a supervisor."""
+    return [*opened(), lc.excluded("p1")]
+
+
 def suspended() -> list[Any]:
     return [lc.table_opened(), lc.suspended(None)]
 
@@ -179,6 +184,13 @@ EXAMPLES = [
         opened,
     ),
     Example("table.post-closing-notice.v1", {"close_at": "2024-06-03T20:30:00Z"}, opened),
+    Example(  # 000 §8.3.1
+        "round.void-player-wagers.v1",
+        {"round": 1, "player": "p1", "reason": "device"},
+        in_round(Phase.UNCOVERED),
+    ),
+    Example("table.exclude-player.v1", {"player": "p1", "reason": "device"}, seated),  # §8.3.2
+    Example("table.lift-exclusion.v1", {"player": "p1", "reason": "cleared"}, excluded),
     Example("table.close.v1", {}, opened),
     Example("table.take-seat.v1", {"player": "p1", "seat": 1}, opened),
     Example("table.leave-seat.v1", {"player": "p1"}, seated),

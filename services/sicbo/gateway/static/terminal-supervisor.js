@@ -1,5 +1,6 @@
 // The supervisor's and the inspector's forms: invalidate, correct, resolve, resume, cancel,
-// limits, notices, override and close; clear a fault.
+// limits, notices, override, a prohibited device (void, exclude, lift: 000 §8.3) and close;
+// clear a fault.
 import { el } from "/static/common.js";
 import {
   actionForm, diceInputs, field, isoFromLocal, limitsFields, readDice, readLimits, select, textInput,
@@ -21,7 +22,32 @@ export const SUPERVISOR_TAGS = [
   "round.invalidate.v1", "dice.correct.v1", "dice.resolve-held.v1", "round.resume.v1", "round.cancel.v1",
   "table.change-limits.v1", "table.post-limits-notice.v1", "table.post-closing-notice.v1",
   "table.override-player-limits.v1", "table.close.v1",
+  "round.void-player-wagers.v1", "table.exclude-player.v1", "table.lift-exclusion.v1",
 ];
+
+// 000 §8.3: a player and why (the device seen, or why the exclusion ends).
+const CONDUCT_FORMS = [
+  { tag: "round.void-player-wagers.v1", id: "void-player", title: "Void a player's wagers", submit: "Void wagers",
+    hint: "000 §8.3.1: their wagers in this round are returned, no winnings; before the result only.",
+    inRound: true },
+  { tag: "table.exclude-player.v1", id: "exclude-player", title: "Exclude a player", submit: "Exclude player",
+    hint: "000 §8.3.2: no seat and no wager at this table until the exclusion is lifted." },
+  { tag: "table.lift-exclusion.v1", id: "lift-exclusion", title: "Lift an exclusion", submit: "Lift exclusion",
+    hint: "The player may play again at this table (000 §8.3.2)." },
+];
+
+function conductForm({ tag, id, title, submit, hint, inRound }) {
+  return actionForm({
+    tag, title, submit, hint, danger: tag !== "table.lift-exclusion.v1",
+    fields: [field("Player", textInput(`${id}-player`, { required: true, placeholder: "player id" })),
+      field("Reason (required)", textInput(`${id}-reason`, { required: true }))],
+    enabled: inRound ? () => IN_PLAY.has(state.view.round?.phase) : undefined,
+    build: () => {
+      const cmd = { player: $(`${id}-player`).value.trim(), reason: $(`${id}-reason`).value.trim() };
+      return inRound ? { round: currentRound(), ...cmd } : cmd;
+    },
+  });
+}
 
 // 000 §8.4: in play, or after the result (confirmed, or the round paid), not once void.
 function hasOutcomeToInvalidate(round) {
@@ -150,6 +176,9 @@ export function buildSupervisor() {
         return limits && { player: $("override-player").value.trim(), limits, reason: $("override-reason").value.trim() };
       },
     }));
+  }
+  for (const spec of CONDUCT_FORMS) {
+    if (actions.has(spec.tag)) forms.push(conductForm(spec));
   }
   if (actions.has("table.close.v1")) {
     forms.push(actionForm({
