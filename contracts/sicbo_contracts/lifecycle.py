@@ -27,6 +27,10 @@ class TableConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     #: the illumination service lights the winning areas after every result and reports a
     #: malfunction when they are not lit correctly (000 §7.6-7.7, 004).
     layout_controller: bool = False
+    #: How many colours the table's set of colour checks has (000 §3.3 "subdivided into
+    #: various colors", §2.7.1 the marker buttons). A player gets a second colour only while
+    #: enough stay free for every other seat (000 §3.8); None: not stated, so no second colour.
+    check_colors: Annotated[int, Meta(ge=1, le=64)] | None = None
 
 
 class NoResultReason(StrEnum):

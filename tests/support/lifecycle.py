@@ -76,6 +76,7 @@ def config(
     betting_seconds: int | None = None,
     fault_grace_seconds: int = 120,
     second_person_confirmation: bool = False,
+    check_colors: int | None = None,
 ) -> TableConfig:
     """A table's sign (``limits``, else ``minimum`` to ``maximum`` in ``unit``s) and layout; a
     countdown profile gets 15 s of betting unless told."""
@@ -88,6 +89,7 @@ def config(
         betting_seconds=betting_seconds,
         fault_grace_seconds=fault_grace_seconds,
         second_person_confirmation=second_person_confirmation,
+        check_colors=check_colors,
     )
 
 

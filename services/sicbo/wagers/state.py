@@ -1,8 +1,10 @@
-"""The state of wager intake at one table, folded from its lifecycle and bets aggregates.
+"""The state of wager intake at one table, folded from its lifecycle, bets and settlement
+aggregates (settlement's results give colour checks and promotional tokens back,
+:mod:`sicbo.wagers.media`).
 
 ``evolve`` records facts: it checks nothing and never raises on a well-formed event, so any
 stored log replays; every rule is checked in :mod:`sicbo.wagers.decider` before an append.
-Events it has no use for (dice, seats, paytables, settlement...) leave the state as it was, so
+Events it has no use for (dice, seats, paytables, summaries...) leave the state as it was, so
 a reader may fold a table's whole log.
 
 Slips are kept in :class:`~sicbo.wagers.pmap.PMap` (cheap immutable updates) twice: the latest
@@ -13,17 +15,18 @@ as finally chosen (002/2003 art. 3(3), 002/2004 art. 3(4), 004). :func:`wagers_o
 a round's book for settlement.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
-from enum import StrEnum
 from functools import reduce
 from operator import attrgetter
 from types import MappingProxyType
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 from sicbo.game.profiles import NoResultPolicy, carries_wagers
+from sicbo.wagers import media
+from sicbo.wagers.media import Media
 from sicbo.wagers.pmap import PMap
+from sicbo.wagers.slips import Betting, CurrentRound, Slip, StandingWager
 from sicbo_contracts.base import Limits
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.lifecycle import (
@@ -43,11 +46,18 @@ from sicbo_contracts.lifecycle import (
     TableSuspended,
     Uncovered,
 )
+from sicbo_contracts.settlement import (
+    SettlementAdjusted,
+    SettlementEvent,
+    SettlementVoided,
+    WagersSettled,
+)
 from sicbo_contracts.wagers import (
     CarriedChoice,
     CarriedSlipChosen,
     ColorChecksIssued,
     ColorChecksRedeemed,
+    PromoTokenIssued,
     SlipChanged,
     SlipPlaced,
     SlipStatus,
@@ -56,78 +66,24 @@ from sicbo_contracts.wagers import (
     WagerEvent,
 )
 
+__all__ = [
+    "Betting",
+    "CurrentRound",
+    "Fact",
+    "Slip",
+    "StandingWager",
+    "WagerState",
+    "evolve",
+    "fold",
+    "initial_state",
+    "wagers_of_round",
+]
+
 K = TypeVar("K")
 V = TypeVar("V")
 
 
-Fact = LifecycleEvent | DiceEvent | WagerEvent
-
-
-class Betting(StrEnum):
-    """Betting of the current round."""
-
-    NOT_OPEN = "not open yet"  # started, "place your bets" not called yet (000 §5.1)
-    OPEN = "open"
-    CLOSED = "closed"  # "no more bets" (000 §5.2, §3.9), or the round ended or the table closed
-
-
-@dataclass(frozen=True, slots=True)
-class CurrentRound:
-    """The latest round started at the table."""
-
-    number: int
-    paytable: str  # the paytable ref the round is played under (RoundStarted)
-    betting: Betting = Betting.NOT_OPEN
-    closes_at: datetime | None = None  # the online countdown's end (004), else None
-
-
-@dataclass(frozen=True, slots=True)
-class Slip:
-    """One bet slip, as it stands in ``round``."""
-
-    slip_id: str
-    player: str
-    round: int  # the round this copy stands in
-    placed_round: int
-    wagers: tuple[Wager, ...]
-    order: int  # placement order at the table (log order): listings are sorted by it
-    #: Slip commands applied: placed = 1. The next command's msg id names ``version + 1``.
-    version: int = 1
-    status: SlipStatus = SlipStatus.ACTIVE
-    #: Set when carried into ``round`` after "no result" in an earlier round.
-    carried_under: NoResultPolicy | None = None
-    choice: CarriedChoice | None = None  # the player's latest choice (002/2004 art. 3(4))
-
-    @property
-    def carried(self) -> bool:
-        return self.carried_under is not None
-
-
-@dataclass(frozen=True, slots=True)
-class Holding:
-    """One player's colour checks of one colour at this table (000 §3.3-3.8)."""
-
-    marker_value: int  # the value of one check, on the player's marker button (000 §3.7)
-    issued: int
-    redeemed: int = 0
-
-    @property
-    def outstanding(self) -> int:
-        """Issued and not redeemed. Checks lost on the layout or paid as winnings are not
-        tracked: the dealer records winnings paid in colour checks as a new issue."""
-        return self.issued - self.redeemed
-
-
-class StandingWager(NamedTuple):
-    """One wager standing in a round: a row of :func:`wagers_of_round`."""
-
-    slip_id: str
-    player: str
-    #: The wager's position on its slip as it stands in the round (WagerResult.index). It
-    #: shadows tuple.index on purpose: the name is the one the settlement contract uses.
-    index: int  # type: ignore[assignment]
-    wager: Wager
-    carried: bool  # carried into this round from a void one (002 art. 3(3)(4), 004)
+Fact = LifecycleEvent | DiceEvent | WagerEvent | SettlementEvent
 
 
 def _empty() -> Mapping[K, V]:
@@ -142,16 +98,16 @@ class WagerState:
     table_open: bool = False  # TableOpened and not TableClosed since
     profile: str | None = None
     limits: Limits | None = None  # the table sign in force (000 §4.1, §4.3)
+    seats: int = 7  # the table's seats (positions for players, 000 §2.1, §8.9)
+    check_colors: int | None = None  # colours of its set of colour checks (000 §3.3, §3.8)
     player_limits: Mapping[str, Limits] = field(default_factory=_empty)  # 000 §4.4
     suspended: bool = False  # an equipment fault not yet cleared (000 §7.7; 004)
     round: CurrentRound | None = None
     slips: PMap[str, Slip] = field(default_factory=PMap)  # every slip ever placed, latest copy
     books: PMap[int, PMap[str, Slip]] = field(default_factory=PMap)  # round -> standing slips
     placed: int = 0  # slips placed at the table so far
-    #: colour -> player -> holding; a colour fully redeemed by a player is no longer theirs.
-    colors: Mapping[str, Mapping[str, Holding]] = field(default_factory=_empty)
-    #: Colour-check events so far: the msg id of the next issue or redemption names it.
-    checks_version: int = 0
+    #: Colour checks and promotional tokens held by the players (:mod:`sicbo.wagers.media`).
+    media: Media = field(default_factory=Media)
 
     def limits_for(self, player: str) -> Limits | None:
         """The player's own sign if a supervisor allowed one (000 §4.4), else the table's."""
@@ -185,8 +141,15 @@ def wagers_of_round(state: WagerState, round_no: int) -> list[StandingWager]:
 def evolve(state: WagerState, event: Fact) -> WagerState:
     """Fold one event of the table's log into the state."""
     match event:
-        case TableOpened(config=config):
-            return replace(state, table_open=True, profile=config.profile, limits=config.limits)
+        case TableOpened(config=c):
+            return replace(
+                state,
+                table_open=True,
+                profile=c.profile,
+                limits=c.limits,
+                seats=c.seats,
+                check_colors=c.check_colors,
+            )
         case TableClosed():
             # The signs come down with the table (as the lifecycle folds it); colour checks
             # stay outstanding: the cage redeems them while the table is closed (000 §3.5).
@@ -223,25 +186,32 @@ def evolve(state: WagerState, event: Fact) -> WagerState:
             )
         case SlipPlaced(round=r, slip_id=slip_id, player=player, wagers=wagers):
             slip = Slip(slip_id, player, r, r, tuple(wagers), order=state.placed)
-            return _put(state, slip, placed=state.placed + 1)
+            return _put(_restake(state, slip_id, wagers, player), slip, placed=state.placed + 1)
         case SlipWithdrawn(slip_id=slip_id):
-            return _update(state, slip_id, status=SlipStatus.WITHDRAWN)
+            return _update(_restake(state, slip_id, ()), slip_id, status=SlipStatus.WITHDRAWN)
         case SlipChanged(slip_id=slip_id, after=after):
-            return _update(state, slip_id, wagers=tuple(after))
+            return _update(_restake(state, slip_id, after), slip_id, wagers=tuple(after))
         case CarriedSlipChosen(slip_id=slip_id, choice=CarriedChoice.CANCEL):
-            return _update(state, slip_id, status=SlipStatus.CANCELLED, choice=CarriedChoice.CANCEL)
-        case CarriedSlipChosen(slip_id=slip_id, choice=choice, after=after):
-            return _update(state, slip_id, wagers=tuple(after), choice=choice)
-        case ColorChecksIssued(player=player, color=color, marker_value=value, count=count):
-            held = state.colors.get(color, {}).get(player)
-            issued = (
-                Holding(value, count) if held is None else replace(held, issued=held.issued + count)
+            cancelled = _restake(state, slip_id, ())
+            return _update(
+                cancelled, slip_id, status=SlipStatus.CANCELLED, choice=CarriedChoice.CANCEL
             )
-            return _hold(state, color, player, issued)
+        case CarriedSlipChosen(slip_id=slip_id, choice=choice, after=after):
+            chosen = _restake(state, slip_id, after)
+            return _update(chosen, slip_id, wagers=tuple(after), choice=choice)
+        case ColorChecksIssued(player=player, color=color, marker_value=value, count=count):
+            return replace(
+                state, media=media.issue_checks(state.media, player, color, value, count)
+            )
         case ColorChecksRedeemed(player=player, color=color, count=count):
-            held = state.colors.get(color, {}).get(player)
-            redeemed = None if held is None else replace(held, redeemed=held.redeemed + count)
-            return _hold(state, color, player, redeemed)
+            return replace(state, media=media.redeem_checks(state.media, player, color, count))
+        case PromoTokenIssued(token=token, player=player, amount=amount):
+            return replace(state, media=media.issue_token(state.media, token, player, amount))
+        case WagersSettled() | SettlementAdjusted() | SettlementVoided():
+            after_settling = media.settled(
+                state.media, event, lambda r, s, i: _wager(state, r, s, i)
+            )
+            return state if after_settling is state.media else replace(state, media=after_settling)
     return state
 
 
@@ -308,12 +278,23 @@ def _carry(state: WagerState, void_round: int, policy: NoResultPolicy) -> WagerS
     return state
 
 
-def _hold(state: WagerState, color: str, player: str, held: Holding | None) -> WagerState:
-    """Record a player's holding of a colour; a colour fully redeemed is theirs no longer."""
-    holders = {p: h for p, h in state.colors.get(color, {}).items() if p != player}
-    if held is not None and held.outstanding > 0:
-        holders[player] = held
-    colors = {c: h for c, h in state.colors.items() if c != color}
-    if holders:
-        colors[color] = MappingProxyType(holders)
-    return replace(state, colors=MappingProxyType(colors), checks_version=state.checks_version + 1)
+def _restake(
+    state: WagerState, slip_id: str, after: Sequence[Wager], player: str = ""
+) -> WagerState:
+    """A slip's colour checks and tokens: its standing wagers released, ``after`` staked
+    (a new slip: ``player``'s)."""
+    slip = state.slips.get(slip_id)
+    before = slip.wagers if slip is not None else ()
+    if not (media.uses_media(before) or media.uses_media(after)):
+        return state  # chips only: the state is copied once, by the slip's own update
+    player = slip.player if slip is not None else player
+    restaked = media.restake(state.media, slip_id, player, before, after)
+    return replace(state, media=restaked)
+
+
+def _wager(state: WagerState, round_no: int, slip_id: str, index: int) -> Wager | None:
+    """The wager at ``index`` of slip ``slip_id`` as it stood in ``round_no``."""
+    slip = state.book(round_no).get(slip_id)
+    if slip is None or not 0 <= index < len(slip.wagers):
+        return None
+    return slip.wagers[index]
