@@ -104,7 +104,7 @@ def test_a_token_twice_on_one_slip_is_refused_000_1_1() -> None:
 
 
 @pytest.mark.parametrize("medium", [Medium.CHIPS, Medium.COLOR])
-def test_only_a_promo_wager_names_a_token(medium: Medium) -> None:
+def test_only_a_promo_wager_names_a_token_000_1_1(medium: Medium) -> None:
     color = "red" if medium is Medium.COLOR else None
     wager = Wager(bet="big", stake=100, medium=medium, color=color, token="tk-1")
     history = [*_with_token(), issued("alice", "red", 100)]
