@@ -51,7 +51,7 @@ TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
             *_SEATS,
             *_MALFUNCTION,
             *_SLIP,  # 000 §3.10-3.11: a dealer places, changes and withdraws for a player
-            "bets.issue-color-checks.v1",  # 000 §3.7
+            "bets.issue-color-checks.v1",  # 000 §3.7: a player's first colour
             "bets.redeem-color-checks.v1",  # 000 §3.5
         }
     ),
@@ -76,6 +76,7 @@ TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
             "table.post-closing-notice.v1",  # 000 §8.8
             "table.close.v1",  # 000 §8.8
             "paytable.approve.v1",  # 002/2004 art. 8
+            "bets.issue-color-checks.v1",  # 000 §3.8: a second colour, at his discretion
         }
     ),
     Role.INSPECTOR: frozenset({*_MALFUNCTION, "table.clear-fault.v1"}),  # 000 §7.7
@@ -85,6 +86,7 @@ TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
             "paytable.propose.v1",  # 002/2004 art. 8: the operator applies
             "paytable.approve.v1",
             "bets.redeem-color-checks.v1",  # 000 §3.5: at the cage
+            "bets.issue-promo-token.v1",  # 000 §1.1: issued by the casino operator
         }
     ),
 }

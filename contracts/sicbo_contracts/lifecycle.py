@@ -46,6 +46,10 @@ class TableConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     #: The most the table pays in winnings on one round, whatever the dice (a house limit, no
     #: seed clause): a slip that would raise the round's worst case above it is refused.
     max_payout_per_round: Stake | None = None
+    #: How many colours the table's set of colour checks has (000 §3.3 "subdivided into
+    #: various colors", §2.7.1 the marker buttons). A player gets a second colour only while
+    #: enough stay free for every other seat (000 §3.8); None: not stated, so no second colour.
+    check_colors: Annotated[int, Meta(ge=1, le=64)] | None = None
 
 
 class Activation(StrEnum):

@@ -1,7 +1,8 @@
 """Wager intake: commands to ``sicbo.cmd.<table>.wagers.<sender>``; events on
-``sicbo.evt.<table>.bets.<round>.<type>`` (colour checks: round 0). The bet history (004
-"Rekod Pertaruhan") is a request/reply query on ``sicbo.qry.<table>.bets.history``: request a
-:class:`BetHistoryQuery`, get a :class:`BetHistory` (or a ``Rejected`` for a bad query)."""
+``sicbo.evt.<table>.bets.<round>.<type>`` (colour checks and promotional tokens: round 0).
+The bet history (004 "Rekod Pertaruhan") is a request/reply query on
+``sicbo.qry.<table>.bets.history``: request a :class:`BetHistoryQuery`, get a
+:class:`BetHistory` (or a ``Rejected`` for a bad query)."""
 
 from enum import StrEnum
 from typing import Annotated
@@ -38,6 +39,9 @@ class Wager(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     stake: Stake  # minor units; for colour checks, checks x the marker value
     medium: Medium = Medium.CHIPS
     color: Color | None = None  # required for colour checks
+    #: The promotional token or voucher staked (000 §1.1): required for the promo medium, its
+    #: stake the token's face amount. None on older logs' promo wagers (tokens not tracked).
+    token: Id | None = None
 
 
 class CarriedChoice(StrEnum):
@@ -102,6 +106,16 @@ class RedeemColorChecks(Command, frozen=True, kw_only=True, tag="bets.redeem-col
     count: Annotated[int, Meta(ge=1, le=10_000)]
 
 
+class IssuePromoToken(Command, frozen=True, kw_only=True, tag="bets.issue-promo-token.v1"):
+    """A casino promotional token or voucher for one player: one free wager at this table in
+    its face amount (000 §1.1: issued by the casino operator). ``token`` is its id, unique at
+    the table."""
+
+    token: Id
+    player: Id
+    amount: Stake  # the face amount, minor units: the stake of the wager it makes
+
+
 WagerCommand = (
     PlaceSlip
     | WithdrawSlip
@@ -109,6 +123,7 @@ WagerCommand = (
     | ChooseForCarriedSlip
     | IssueColorChecks
     | RedeemColorChecks
+    | IssuePromoToken
 )
 
 # ---- events -----------------------------------------------------------------------------------
@@ -161,6 +176,15 @@ class ColorChecksRedeemed(Event, frozen=True, kw_only=True, tag="bets.color-chec
     table_closed: bool = False
 
 
+class PromoTokenIssued(Event, frozen=True, kw_only=True, tag="bets.promo-token-issued.v1"):
+    """000 §1.1: one free wager of ``amount``; forfeited after a valid result, returned by a
+    void round (then it may be staked again)."""
+
+    token: Id
+    player: Id
+    amount: Money
+
+
 WagerEvent = (
     SlipPlaced
     | SlipWithdrawn
@@ -168,6 +192,7 @@ WagerEvent = (
     | CarriedSlipChosen
     | ColorChecksIssued
     | ColorChecksRedeemed
+    | PromoTokenIssued
 )
 
 

@@ -41,6 +41,7 @@ from sicbo_contracts.wagers import (
     CarriedSlipChosen,
     ColorChecksIssued,
     ColorChecksRedeemed,
+    PromoTokenIssued,
     SlipChanged,
     SlipPlaced,
     SlipWithdrawn,
@@ -93,8 +94,9 @@ def _written_by() -> dict[str, frozenset[Role]]:
         SlipChanged: _BETTORS,
         SlipWithdrawn: _BETTORS,
         CarriedSlipChosen: _BETTORS,
-        ColorChecksIssued: frozenset({_DEALER}),  # 000 §3.7
+        ColorChecksIssued: frozenset({_DEALER, _SUPERVISOR}),  # 000 §3.7; §3.8 a second colour
         ColorChecksRedeemed: frozenset({_DEALER, _OPERATOR}),  # 000 §3.5: the table, the cage
+        PromoTokenIssued: frozenset({_OPERATOR}),  # 000 §1.1: issued by the casino operator
     }
     for cls in (*get_args(SettlementEvent), *get_args(IlluminationEvent)):
         roles[cls] = _SERVICES_ONLY

@@ -247,7 +247,7 @@ async def test_the_operators_tooling_cannot_delete_the_audit_log(connect: Any) -
 
 TERMINAL_COMMANDS = {
     "dealer": ("lifecycle", "dice", "wagers"),
-    "supervisor": ("lifecycle", "dice"),
+    "supervisor": ("lifecycle", "dice", "wagers"),  # wagers: a second colour (000 §3.8)
     "inspector": ("lifecycle",),
     "operator": ("lifecycle", "wagers"),
     "reader": ("dice",),  # an automatic dice reader: its readings

@@ -48,7 +48,7 @@ from sicbo_contracts.lifecycle import (
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.settlement import SettlementVoided, WagerOutcome
 from sicbo_contracts.subjects import Aggregate, aggregate_filter, round_filter, subject_of
-from sicbo_contracts.wagers import Medium, Wager
+from sicbo_contracts.wagers import IssuePromoToken, Medium, Wager
 from tests.integration.conftest import (
     DEALER,
     INSPECTOR,
@@ -116,14 +116,13 @@ async def open_lit_table(
 async def play_round(floor: Floor, nc: NATS, table: str, n: int, dice: Dice = DICE) -> None:
     await open_round(floor, nc, table, n)
     await place(floor, nc, table, n, "ann", [Wager(bet="big", stake=200)])
-    await place(
-        floor,
-        nc,
-        table,
-        n,
-        "bob",
-        [Wager(bet="total:15", stake=100), Wager(bet="small", stake=100, medium=Medium.PROMO)],
+    token = new_id("token")  # 000 §1.1: the operator issues bob one free wager
+    issue = IssuePromoToken(
+        command_id=new_id(), table=table, actor=OPERATOR, token=token, player="bob", amount=100
     )
+    await ok(floor, nc, issue)
+    free = Wager(bet="small", stake=100, medium=Medium.PROMO, token=token)
+    await place(floor, nc, table, n, "bob", [Wager(bet="total:15", stake=100), free])
     await close_and_uncover(floor, nc, table, n)
     await confirm(floor, nc, table, n, dice)
 

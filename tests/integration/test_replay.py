@@ -48,6 +48,7 @@ from sicbo_contracts.wagers import (
     CarriedChoice,
     ChooseForCarriedSlip,
     IssueColorChecks,
+    IssuePromoToken,
     Medium,
     SlipPlaced,
     Wager,
@@ -163,12 +164,26 @@ async def test_replay_of_a_round_of_every_profile(rf: ReplayFloor, profile: str)
     )
     for n in (1, 2):
         slips = [(f"p{i}", random_wagers(profile, 12, rng)) for i in range(10)]
+        tokens = [f"tk-{n}-a", f"tk-{n}-b"]  # 000 §1.1: issued by the operator, used once
+        for token in tokens:
+            await ok(
+                rf.floor,
+                rf.nc,
+                IssuePromoToken(
+                    command_id=new_id(),
+                    table=table,
+                    actor=OPERATOR,
+                    token=token,
+                    player="tok",
+                    amount=100,
+                ),
+            )
         slips.append(
             (
                 "tok",
                 [
-                    Wager(bet="big", stake=100, medium=Medium.PROMO),
-                    Wager(bet="small", stake=100, medium=Medium.PROMO),
+                    Wager(bet="big", stake=100, medium=Medium.PROMO, token=tokens[0]),
+                    Wager(bet="small", stake=100, medium=Medium.PROMO, token=tokens[1]),
                 ],
             )
         )

@@ -367,7 +367,7 @@ async def test_changes_to_one_slip_version_from_two_replicas_store_one_then_rede
         f"{table_id}/{placed.command_id}#v3",
     ]
     assert moved[1][1]["before"] == [
-        {"bet": "small", "stake": 300, "medium": "chips", "color": None}
+        {"bet": "small", "stake": 300, "medium": "chips", "color": None, "token": None}
     ]
 
 
@@ -412,6 +412,12 @@ async def test_bad_slips_are_refused_and_append_nothing(
             with_wager(bet="big", stake=100, medium="promo", color="red"),
             "refused",
             "wagers[0].color:",
+        ),
+        (with_wager(bet="big", stake=100, medium="promo"), "refused", "wagers[0].token:"),
+        (
+            with_wager(bet="big", stake=100, medium="promo", token="tk-none"),
+            "refused",
+            "no promotional token 'tk-none'",
         ),
         (with_wager(bet="big", stake=105), "refused", "units of 10"),
         (with_wager(bet="big", stake=100_010), "refused", "maximum"),

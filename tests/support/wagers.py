@@ -69,9 +69,9 @@ def chips(bet: str = "big", stake: int = 100) -> Wager:
     return Wager(bet=bet, stake=stake)
 
 
-def promo(bet: str = "big", stake: int = 100) -> Wager:
-    """A promotional token: it wins its winnings only (000 §1.1)."""
-    return Wager(bet=bet, stake=stake, medium=Medium.PROMO)
+def promo(bet: str = "big", stake: int = 100, token: str | None = None) -> Wager:
+    """A promotional token (``token``: its id): it wins its winnings only (000 §1.1)."""
+    return Wager(bet=bet, stake=stake, medium=Medium.PROMO, token=token)
 
 
 def color(bet: str = "big", stake: int = 100, check: str = "red") -> Wager:
@@ -158,11 +158,11 @@ def chosen(
 
 
 def issued(
-    player: str, color: str, value: int, count: int = 20, *, at: datetime = NOW
+    player: str, color: str, value: int, count: int = 20, *, at: datetime = NOW, by: Actor = DEALER
 ) -> ColorChecksIssued:
     return event(
         ColorChecksIssued,
-        DEALER,
+        by,
         at=at,
         player=player,
         color=color,

@@ -3,11 +3,11 @@
 import random
 
 from sicbo.demo.client import FloorClient, new_id
-from sicbo.demo.tables import PLAYERS, DemoTable
+from sicbo.demo.tables import OPERATOR, PLAYERS, DemoTable
 from sicbo.game.profiles import parse_paytable_ref
 from sicbo_contracts.base import Actor, Role
 from sicbo_contracts.replies import Rejected
-from sicbo_contracts.wagers import Medium, PlaceSlip, Wager
+from sicbo_contracts.wagers import IssuePromoToken, Medium, PlaceSlip, Wager
 
 
 class SimulatedPlayers:
@@ -31,8 +31,14 @@ class SimulatedPlayers:
                         )
                     )
                 elif self.rng.random() < 0.05:
+                    token = await self._token(player, limits.minimum)
                     wagers.append(
-                        Wager(bet=self.rng.choice(bets), stake=limits.minimum, medium=Medium.PROMO)
+                        Wager(
+                            bet=self.rng.choice(bets),
+                            stake=limits.minimum,
+                            medium=Medium.PROMO,
+                            token=token,
+                        )
                     )
                 else:
                     wagers.append(Wager(bet=self.rng.choice(bets), stake=stake))
@@ -48,3 +54,19 @@ class SimulatedPlayers:
             )
             if isinstance(reply, Rejected):
                 return  # the countdown closed betting: the rest of the players were too late
+
+    async def _token(self, player: str, amount: int) -> str | None:
+        """A promotional token the casino operator issues the player for one free wager
+        (000 §1.1); None if refused (the slip then is, naming the token)."""
+        token = new_id("token")
+        reply = await self.client.send(
+            IssuePromoToken(
+                command_id=new_id("issue"),
+                table=self.table,
+                actor=OPERATOR,
+                token=token,
+                player=player,
+                amount=amount,
+            )
+        )
+        return None if isinstance(reply, Rejected) else token

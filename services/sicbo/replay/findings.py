@@ -21,7 +21,8 @@ ROLE = "role"  # 3. an actor of a role that writes it
 ROUND_ORDER = "round-order"  # 4. no round before the last was settled and completed
 SETTLEMENT = "settlement"  # 5. every accepted wager settled exactly once
 CHAIN = "chain"  # 6. corrections and compensations chained to what they follow
-CHECKS = (BETTING, SUBJECT, CONTRACT, ROLE, ROUND_ORDER, SETTLEMENT, CHAIN)
+TOKEN = "token"  # 7. a promotional token staked as issued, once (000 §1.1)
+CHECKS = (BETTING, SUBJECT, CONTRACT, ROLE, ROUND_ORDER, SETTLEMENT, CHAIN, TOKEN)
 
 
 class Finding(msgspec.Struct, frozen=True, kw_only=True):

@@ -25,7 +25,9 @@ the NATS accounts or the server's guards, so a forged event is caught wherever i
    (whether the parts pay every standing wager, and pay it right, is the audit's);
 6. ``chain``: a correction starts from the result in effect (GLI-19 §4.18.4), an adjustment
    names a stored correction of its round, a void a stored cancellation of its round (004),
-   an illumination a stored result of its round with its dice (000 §2.3).
+   an illumination a stored result of its round with its dice (000 §2.3);
+7. ``token`` (000 §1.1): a promotional token is staked only as intake takes it: issued at the
+   table to the slip's player, at its face amount, once, not used (:mod:`.tokens`).
 
 Checks 5 and 6, and the completion's half of 4, are :class:`~.ledger.Ledger`'s.
 
@@ -46,15 +48,13 @@ from sicbo.lifecycle.evolve import evolve as lifecycle_evolve
 from sicbo.lifecycle.rounds import start_round
 from sicbo.lifecycle.state import LifecycleState
 from sicbo.lifecycle.state import initial_state as lifecycle_initial
-from sicbo.replay.findings import BETTING, CONTRACT, ROLE, ROUND_ORDER, SUBJECT, Finding
+from sicbo.replay.findings import BETTING, CONTRACT, ROLE, ROUND_ORDER, SUBJECT, TOKEN, Finding
 from sicbo.replay.history import Stored
 from sicbo.replay.ledger import Ledger
 from sicbo.replay.owners import OWNER, TAG_OF, read_event
+from sicbo.replay.tokens import Purses
 from sicbo.wagers.conduct import require_may_wager
-from sicbo.wagers.evolve import evolve as wagers_evolve
 from sicbo.wagers.guards import betting_round
-from sicbo.wagers.state import WagerState
-from sicbo.wagers.state import initial_state as wagers_initial
 from sicbo_contracts.lifecycle import RoundStarted, StartRound
 from sicbo_contracts.subjects import (
     TABLE_ROUND,
@@ -129,16 +129,16 @@ class TableChecks:
 
     table: str
     findings: list[Finding] = field(default_factory=list)
-    #: The lifecycle decider's state (002 art. 4) and wager intake's view of the lifecycle
-    #: (000 §3.9), each folded with its own ``evolve``.
+    #: The lifecycle decider's state (002 art. 4) and wager intake's (000 §3.9, §1.1), each
+    #: folded with its own ``evolve``.
     lifecycle: LifecycleState = field(init=False)
-    betting: WagerState = field(init=False)
+    purses: Purses = field(init=False)
     ledger: Ledger = field(init=False)  # checks 5 and 6
     _here: _Here = field(default_factory=_Here)
 
     def __post_init__(self) -> None:
         self.lifecycle = lifecycle_initial(self.table)
-        self.betting = wagers_initial(self.table)
+        self.purses = Purses(self.table)
         self.ledger = Ledger(self.find)
 
     def find(self, check: str, message: str) -> None:
@@ -185,7 +185,7 @@ class TableChecks:
                 f"{tag} records {event.actor.id!r} acting as {_a(event.actor.role.value)}:"
                 f" only {names} writes it (the deciders' role checks, DESIGN.md Roles)",
             )
-        self._fold(stored.seq, event, tag)
+        self._fold(stored.seq, event, tag, stored.data)
 
     def _subject(self, parsed: EventSubject, event: Any, tag: str, in_round: int) -> None:
         owner = OWNER[tag]
@@ -210,23 +210,26 @@ class TableChecks:
                 " (round 0 for a table-level event)",
             )
 
-    def _fold(self, seq: int, event: Any, tag: str) -> None:
+    def _fold(self, seq: int, event: Any, tag: str, data: bytes) -> None:
         if isinstance(event, _SLIPS):
             self._betting(event)
+            if (problem := self.purses.problem(event)) is not None:
+                self.find(TOKEN, f"{_slip_event(event)}, which wager intake refuses: {problem}")
         elif isinstance(event, RoundStarted):
             self._start(event)
         self.ledger.see(seq, event)
-        if OWNER[tag] is Aggregate.LIFECYCLE:
+        owner = OWNER[tag]
+        if owner is Aggregate.LIFECYCLE:
             self.lifecycle = lifecycle_evolve(self.lifecycle, event)
-            self.betting = wagers_evolve(self.betting, event)
+        self.purses.fold(owner, event, data)
 
     # -- 1. no wager outside betting (000 §3.9) ---------------------------------------------
 
     def _betting(self, event: SlipPlaced | SlipChanged | SlipWithdrawn | CarriedSlipChosen) -> None:
         try:
-            betting_round(self.betting, event.round, event.at)
+            betting_round(self.purses.state, event.round, event.at)
             if _wagers(event):  # 000 §8.3: not by an excluded or a voided player
-                require_may_wager(self.betting, event.player, event.round, "wager")
+                require_may_wager(self.purses.state, event.player, event.round, "wager")
         except Refused as refused:
             self.find(
                 BETTING,

@@ -9,9 +9,9 @@ they inherit the log already read, nothing is copied to them).
 
 The log's invariants (:mod:`.invariants`: no slip outside betting, each event on its owner's
 subject by a role that writes it, no round before the last was settled and completed, every
-wager settled once, corrections and compensations chained to what they follow) are checked over
-the same events, table by table; each violation is a :class:`~.findings.Finding` and fails
-the verification like a mismatch.
+wager settled once, corrections and compensations chained to what they follow, promotional
+tokens staked as issued and once) are checked over the same events, table by table; each
+violation is a :class:`~.findings.Finding` and fails the verification like a mismatch.
 """
 
 from __future__ import annotations

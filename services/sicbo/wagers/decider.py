@@ -1,9 +1,10 @@
-"""The wager intake decider: bet slips and colour checks, as pure functions.
+"""The wager intake decider: bet slips, colour checks and promotional tokens, as pure functions.
 
 ``decide(state, command, at)`` turns a player's or a dealer's command into events or raises
-:class:`~sicbo.decider.Refused` naming the field and the rule; ``evolve(state, event)`` folds one
-event of the table's lifecycle or bets aggregate (see :mod:`sicbo.wagers.state`). No clock, no
-randomness, no I/O: time comes in as ``at``, actors with the command, so replay is exact.
+:class:`~sicbo.decider.Refused` naming the field and the rule; ``evolve(state, event)`` folds
+one event of the table's lifecycle, bets or settlement aggregate (see
+:mod:`sicbo.wagers.state`). No clock, no randomness, no I/O: time comes in as ``at``, actors
+with the command, so replay is exact.
 
 What keeps late wagers out is not this module: the shell appends every slip expecting the
 table's lifecycle filter to still end where this decision saw it, so once "no more bets" is
@@ -13,8 +14,11 @@ slip is refused when the state already shows betting closed, or its countdown ov
 :func:`msg_id_of` keys each append on what it changes, so that of two different commands
 changing the same thing the server stores one (the shell re-decides the other on fresh state):
 a new slip on its id (the command id); a withdrawal, change or carried choice on the slip's
-next version (``<table>/<slip>.v<n>``); colour checks on the table's next colour-check version
-(``<table>/color-checks.v<n>``). The ``/`` is not allowed in ids, so these never collide with
+next version (``<table>/<slip>#v<n>``); colour checks issued or redeemed, and any slip command
+that stakes or releases colour checks or a promotional token, on the table's next media
+version (``<table>/media#v<n>``, :mod:`sicbo.wagers.media`), so that two slips never stake the
+same token or the same checks (000 §1.1: one free wager); a token issued on its id
+(``<table>/promo-token/<id>``). The ``/`` is not allowed in ids, so these never collide with
 a command id, and the table keeps two tables' slips with the same id apart.
 
 Choices where the sources are silent (each is also noted where it is enforced):
@@ -39,13 +43,8 @@ Choices where the sources are silent (each is also noted where it is enforced):
   (:mod:`sicbo.wagers.conduct`).
 - While the table is suspended (000 §7.7: "no further play"; 004) no slip is placed, changed or
   withdrawn. Colour checks may still be issued and redeemed: that is not play.
-- Colour checks: a player may bet with a colour while they hold some of it (issued here and
-  not all redeemed). Checks lost on the layout or paid out as winnings are not tracked: a
-  redemption above what was issued is refused, so the dealer records checks paid as winnings
-  with IssueColorChecks. Players sharing a colour by consent (000 §3.6) may value it
-  differently (000 §3.7: each player's marker button); one player's colours share one value
-  (000 §3.8). Whether another player is "precluded from wagering with colour checks" (000
-  §3.8) is the supervisor's call: the floor's set of colours is not known here.
+- Colour checks and promotional tokens: see :mod:`sicbo.wagers.media_commands` (who issues,
+  a second colour, redemption) and :mod:`sicbo.wagers.media_checks` (what a slip may stake).
 """
 
 from datetime import datetime
@@ -61,6 +60,8 @@ from sicbo.wagers.guards import (
     locked,
     require_own,
 )
+from sicbo.wagers.media import uses_media
+from sicbo.wagers.media_commands import issue_checks, issue_token, redeem_checks
 from sicbo.wagers.state import CurrentRound, Slip, WagerState, initial_state
 from sicbo_contracts.base import Role
 from sicbo_contracts.wagers import (
@@ -68,9 +69,8 @@ from sicbo_contracts.wagers import (
     CarriedSlipChosen,
     ChangeSlip,
     ChooseForCarriedSlip,
-    ColorChecksIssued,
-    ColorChecksRedeemed,
     IssueColorChecks,
+    IssuePromoToken,
     PlaceSlip,
     RedeemColorChecks,
     SlipChanged,
@@ -111,24 +111,40 @@ def decide(state: WagerState, command: WagerCommand, at: datetime) -> list[Wager
         case ChooseForCarriedSlip():
             return [_choose(state, command, at)]
         case IssueColorChecks():
-            return [_issue(state, command, at)]
+            return [issue_checks(state, command, at)]
         case RedeemColorChecks():
-            return [_redeem(state, command, at)]
+            return [redeem_checks(state, command, at)]
+        case IssuePromoToken():
+            return [issue_token(state, command, at)]
     raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
 
 
 def msg_id_of(state: WagerState, command: WagerCommand) -> str:
     """The ``Nats-Msg-Id`` of the command's append (see the module docstring)."""
+    media = f"{state.table}/media#v{state.media.version + 1}"
     match command:
-        case WithdrawSlip(slip_id=slip_id) | ChangeSlip(slip_id=slip_id):
-            return _slip_version(state, slip_id)
-        case ChooseForCarriedSlip(slip_id=slip_id):
-            return _slip_version(state, slip_id)
+        case WithdrawSlip(slip_id=slip_id):
+            return media if _stakes_media(state, slip_id) else _slip_version(state, slip_id)
+        case ChangeSlip(slip_id=slip_id, wagers=wagers):
+            moves_media = uses_media(wagers) or _stakes_media(state, slip_id)
+            return media if moves_media else _slip_version(state, slip_id)
+        case ChooseForCarriedSlip(slip_id=slip_id, wagers=wagers):
+            moves_media = uses_media(wagers) or _stakes_media(state, slip_id)
+            return media if moves_media else _slip_version(state, slip_id)
         case IssueColorChecks() | RedeemColorChecks():
-            return f"{state.table}/color-checks#v{state.checks_version + 1}"
+            return media
+        case IssuePromoToken(token=token):
+            return f"{state.table}/promo-token/{token}"
+        case PlaceSlip(wagers=wagers) if uses_media(wagers):
+            return media
     # PlaceSlip: the slip id, so a retried slip is a duplicate. Like every msg id it names the
     # table: the server dedupes across the whole stream. '#' never occurs in a command id.
     return f"{state.table}/wagers/{command.command_id}"
+
+
+def _stakes_media(state: WagerState, slip_id: str) -> bool:
+    slip = state.slips.get(slip_id)
+    return slip is not None and uses_media(slip.wagers)
 
 
 def _slip_version(state: WagerState, slip_id: str) -> str:
@@ -179,7 +195,7 @@ def _change(state: WagerState, command: ChangeSlip, at: datetime) -> SlipChanged
     if slip.carried:
         refuse(locked(slip))
     require_may_wager(state, slip.player, slip.round, "change a slip")  # 000 §8.3
-    after = check_wagers(state, current, slip.player, command.wagers)
+    after = check_wagers(state, current, slip.player, command.wagers, slip)
     if after == slip.wagers:
         refuse(f"wagers: slip {slip.slip_id!r} already stands so: nothing to change")
     check_payout(state, current, removed=slip.wagers, added=after)
@@ -221,7 +237,7 @@ def _choose(state: WagerState, command: ChooseForCarriedSlip, at: datetime) -> C
                 " or not)"
             )
         # "Reduced or not": any valid wagers, checked as a new slip's (000 §4.1, §3.4).
-        after = check_wagers(state, current, slip.player, command.wagers)
+        after = check_wagers(state, current, slip.player, command.wagers, slip)
         if after == slip.wagers:
             refuse(f"wagers: slip {slip.slip_id!r} already stands so: choose keep instead")
         check_payout(state, current, removed=slip.wagers, added=after)
@@ -258,83 +274,3 @@ def _slip_to_move(
     if command.round != slip.round:
         refuse(f"round: slip {slip.slip_id!r} stands in round {slip.round}, not {command.round}")
     return slip, betting_round(state, slip.round, at)  # 000 §3.9: not after "no more bets"
-
-
-# ---- colour checks ------------------------------------------------------------------------------
-
-
-def _issue(state: WagerState, command: IssueColorChecks, at: datetime) -> ColorChecksIssued:
-    require_role(command, (Role.DEALER,), rule="000 §3.7: the dealer issues colour checks")
-    if not state.table_open:
-        refuse(f"table {state.table} is not open: colour checks are issued at an open table")
-    if command.marker_value < 1 or command.count < 1:  # a command built in code is unchecked
-        refuse("marker_value, count: colour checks have a value and a count of at least 1")
-    color, player = command.color, command.player
-    holders = state.colors.get(color, {})
-    others = sorted(p for p in holders if p != player)
-    if others and not command.shared_with_consent:
-        refuse(
-            f"color: {color!r} checks are already issued to {', '.join(others)} at table"
-            f" {state.table}: no two players share a colour unless they agree (000 §3.6); set"
-            " shared_with_consent once they do"
-        )
-    held = holders.get(player)
-    if held is not None and held.marker_value != command.marker_value:
-        refuse(
-            f"marker_value: {player}'s {color!r} checks are valued {held.marker_value} each"
-            " (000 §3.7: the marker button); issue more at that value, or redeem them first"
-        )
-    for other, players in sorted(state.colors.items()):
-        mine = players.get(player)
-        if other != color and mine is not None and mine.marker_value != command.marker_value:
-            refuse(
-                f"marker_value: {player} holds {other!r} checks valued {mine.marker_value}"
-                " here: the colours issued to one player are designated the same value"
-                " (000 §3.8)"
-            )
-    return ColorChecksIssued(
-        **stamp(command, at),
-        player=player,
-        color=color,
-        marker_value=command.marker_value,
-        count=command.count,
-        shared_with_consent=command.shared_with_consent,
-    )
-
-
-def _redeem(state: WagerState, command: RedeemColorChecks, at: datetime) -> ColorChecksRedeemed:
-    require_role(command, (Role.DEALER, Role.OPERATOR), rule="000 §3.5: the table, or the cage")
-    color, player = command.color, command.player
-    held = state.colors.get(color, {}).get(player)
-    if held is None:
-        refuse(
-            f"color: no {color!r} checks of {player} are outstanding at table {state.table}:"
-            " colour checks are redeemed only at the table that issued them (000 §3.5)"
-        )
-    role = command.actor.role
-    if state.table_open and role is not Role.DEALER:
-        raise Refused(
-            f"table {state.table} is open: its colour checks are redeemed there, by the"
-            " dealer; elsewhere only while the table is closed (000 §3.5)",
-            code="forbidden",
-        )
-    if not state.table_open and role is not Role.OPERATOR:
-        raise Refused(
-            f"table {state.table} is closed: its colour checks are redeemed at the cage"
-            " (operator) while it stays closed (000 §3.5)",
-            code="forbidden",
-        )
-    if not 1 <= command.count <= held.outstanding:
-        refuse(
-            f"count: {player} holds {held.outstanding} {color!r} checks issued at table"
-            f" {state.table}; {command.count} cannot be redeemed (checks lost on the layout"
-            " are not tracked)"
-        )
-    return ColorChecksRedeemed(
-        **stamp(command, at),
-        player=player,
-        color=color,
-        count=command.count,
-        value=command.count * held.marker_value,
-        table_closed=not state.table_open,
-    )

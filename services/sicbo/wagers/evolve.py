@@ -7,18 +7,18 @@ Events it has no use for (dice, seats, paytables, settlement...) leave the state
 a reader may fold a table's whole log.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import reduce
 from types import MappingProxyType
 
 from sicbo.game.profiles import NoResultPolicy, carries_wagers
+from sicbo.wagers import media
 from sicbo.wagers.exposure import NONE_EXPOSED, shifted
 from sicbo.wagers.state import (
     Betting,
     CurrentRound,
     Fact,
-    Holding,
     Slip,
     WagerState,
     empty,
@@ -44,11 +44,13 @@ from sicbo_contracts.lifecycle import (
     Uncovered,
 )
 from sicbo_contracts.resumption import BettingResumed
+from sicbo_contracts.settlement import SettlementAdjusted, SettlementVoided, WagersSettled
 from sicbo_contracts.wagers import (
     CarriedChoice,
     CarriedSlipChosen,
     ColorChecksIssued,
     ColorChecksRedeemed,
+    PromoTokenIssued,
     SlipChanged,
     SlipPlaced,
     SlipStatus,
@@ -68,6 +70,8 @@ def evolve(state: WagerState, event: Fact) -> WagerState:
                 table_open=True,
                 profile=config.profile,
                 limits=config.limits,
+                seats=config.seats,
+                check_colors=config.check_colors,
                 max_payout=config.max_payout_per_round,
             )
         case TableClosed():
@@ -124,25 +128,33 @@ def evolve(state: WagerState, event: Fact) -> WagerState:
             )
         case SlipPlaced(round=r, slip_id=slip_id, player=player, wagers=wagers):
             slip = Slip(slip_id, player, r, r, tuple(wagers), order=state.placed)
-            return _expose(_put(state, slip, placed=state.placed + 1), r, (), slip.wagers)
+            staked = _restake(state, slip_id, wagers, player)
+            return _expose(_put(staked, slip, placed=state.placed + 1), r, (), slip.wagers)
         case SlipWithdrawn(slip_id=slip_id):
-            return _update(state, slip_id, status=SlipStatus.WITHDRAWN)
+            return _update(_restake(state, slip_id, ()), slip_id, status=SlipStatus.WITHDRAWN)
         case SlipChanged(slip_id=slip_id, after=after):
-            return _update(state, slip_id, wagers=tuple(after))
+            return _update(_restake(state, slip_id, after), slip_id, wagers=tuple(after))
         case CarriedSlipChosen(slip_id=slip_id, choice=CarriedChoice.CANCEL):
-            return _update(state, slip_id, status=SlipStatus.CANCELLED, choice=CarriedChoice.CANCEL)
-        case CarriedSlipChosen(slip_id=slip_id, choice=choice, after=after):
-            return _update(state, slip_id, wagers=tuple(after), choice=choice)
-        case ColorChecksIssued(player=player, color=color, marker_value=value, count=count):
-            held = state.colors.get(color, {}).get(player)
-            issued = (
-                Holding(value, count) if held is None else replace(held, issued=held.issued + count)
+            cancelled = _restake(state, slip_id, ())
+            return _update(
+                cancelled, slip_id, status=SlipStatus.CANCELLED, choice=CarriedChoice.CANCEL
             )
-            return _hold(state, color, player, issued)
+        case CarriedSlipChosen(slip_id=slip_id, choice=choice, after=after):
+            chosen = _restake(state, slip_id, after)
+            return _update(chosen, slip_id, wagers=tuple(after), choice=choice)
+        case ColorChecksIssued(player=player, color=color, marker_value=value, count=count):
+            return replace(
+                state, media=media.issue_checks(state.media, player, color, value, count)
+            )
         case ColorChecksRedeemed(player=player, color=color, count=count):
-            held = state.colors.get(color, {}).get(player)
-            redeemed = None if held is None else replace(held, redeemed=held.redeemed + count)
-            return _hold(state, color, player, redeemed)
+            return replace(state, media=media.redeem_checks(state.media, player, color, count))
+        case PromoTokenIssued(token=token, player=player, amount=amount):
+            return replace(state, media=media.issue_token(state.media, token, player, amount))
+        case WagersSettled() | SettlementAdjusted() | SettlementVoided():
+            after_settling = media.settled(
+                state.media, event, lambda r, s, i: _wager(state, r, s, i)
+            )
+            return state if after_settling is state.media else replace(state, media=after_settling)
     return state
 
 
@@ -226,12 +238,23 @@ def _carry(state: WagerState, void_round: int, policy: NoResultPolicy) -> WagerS
     return state
 
 
-def _hold(state: WagerState, color: str, player: str, held: Holding | None) -> WagerState:
-    """Record a player's holding of a colour; a colour fully redeemed is theirs no longer."""
-    holders = {p: h for p, h in state.colors.get(color, {}).items() if p != player}
-    if held is not None and held.outstanding > 0:
-        holders[player] = held
-    colors = {c: h for c, h in state.colors.items() if c != color}
-    if holders:
-        colors[color] = MappingProxyType(holders)
-    return replace(state, colors=MappingProxyType(colors), checks_version=state.checks_version + 1)
+def _restake(
+    state: WagerState, slip_id: str, after: Sequence[Wager], player: str = ""
+) -> WagerState:
+    """A slip's colour checks and tokens: its standing wagers released, ``after`` staked
+    (a new slip: ``player``'s)."""
+    slip = state.slips.get(slip_id)
+    before = slip.wagers if slip is not None else ()
+    if not (media.uses_media(before) or media.uses_media(after)):
+        return state  # chips only: the state is copied once, by the slip's own update
+    player = slip.player if slip is not None else player
+    restaked = media.restake(state.media, slip_id, player, before, after)
+    return replace(state, media=restaked)
+
+
+def _wager(state: WagerState, round_no: int, slip_id: str, index: int) -> Wager | None:
+    """The wager at ``index`` of slip ``slip_id`` as it stood in ``round_no``."""
+    slip = state.book(round_no).get(slip_id)
+    if slip is None or not 0 <= index < len(slip.wagers):
+        return None
+    return slip.wagers[index]

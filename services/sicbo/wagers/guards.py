@@ -13,9 +13,10 @@ from sicbo.game.errors import GameError, InvalidBet
 from sicbo.game.limits import Bounds, bounds_for
 from sicbo.game.profiles import NoResultPolicy, Paytable
 from sicbo.wagers.exposure import paytable_by_ref, shifted, worst
+from sicbo.wagers.media_checks import check_media
 from sicbo.wagers.state import Betting, CurrentRound, Slip, WagerState
 from sicbo_contracts.base import Command, Role
-from sicbo_contracts.wagers import Medium, Wager
+from sicbo_contracts.wagers import Wager
 
 
 def require_own(command: Command, player: str) -> None:
@@ -79,9 +80,14 @@ def paytable_of(current: CurrentRound) -> Paytable:
 
 
 def check_wagers(
-    state: WagerState, current: CurrentRound, player: str, wagers: Sequence[Wager]
+    state: WagerState,
+    current: CurrentRound,
+    player: str,
+    wagers: Sequence[Wager],
+    moving: Slip | None = None,
 ) -> tuple[Wager, ...]:
-    """Every wager valid, or the whole slip refused naming the first bad one."""
+    """Every wager valid, or the whole slip refused naming the first bad one. ``moving``: the
+    slip being changed, whose own colour checks and tokens are the player's again."""
     if not wagers:
         refuse("wagers: a slip holds at least one wager")
     limits = state.limits_for(player)
@@ -93,7 +99,7 @@ def check_wagers(
         where = f"wagers[{index}]"
         bet = _check_bet(where, wager, paytable)
         _check_stake(where, wager.stake, bounds_for(limits, bet.kind), own)
-        _check_medium(state, where, player, wager)
+    check_media(state.media, state.table, player, wagers, moving)  # 000 §1.1, §3.2-3.8
     return tuple(wagers)
 
 
@@ -157,38 +163,6 @@ def _check_stake(where: str, stake: int, bounds: Bounds, own: bool) -> None:
         refuse(
             f"{where}.stake: {stake} is not the {low} {bounds.minimum} plus whole units of"
             f" {bounds.unit}: the sign's minimum unit for wagers above the minimum (000 §4.1)"
-        )
-
-
-def _check_medium(state: WagerState, where: str, player: str, wager: Wager) -> None:
-    if wager.medium is not Medium.COLOR:
-        if wager.color is not None:
-            refuse(
-                f"{where}.color: only colour checks carry a colour, a {wager.medium.value}"
-                " wager has none (000 §3.2: value chips, colour checks, promotional tokens)"
-            )
-        return
-    color = wager.color
-    if color is None:
-        refuse(f"{where}.color: a colour-check wager names its colour (000 §3.3, §3.7)")
-    holders = state.colors.get(color, {})
-    held = holders.get(player)
-    if held is None:
-        if holders:
-            refuse(
-                f"{where}.color: {color!r} checks at table {state.table} were issued to"
-                f" {', '.join(sorted(holders))}, not to {player!r} (000 §3.6-3.7: a colour"
-                " and its value belong to the player it was issued to)"
-            )
-        refuse(
-            f"{where}.color: {color!r} checks were not issued to {player!r} at table"
-            f" {state.table} (or all were redeemed): colour checks are used only at the table"
-            " that issued them, by the player they were issued to (000 §3.4, §3.6)"
-        )
-    if wager.stake % held.marker_value:
-        refuse(
-            f"{where}.stake: {wager.stake} is not a whole number of {color!r} checks valued"
-            f" {held.marker_value} each (000 §3.7: the player's marker button)"
         )
 
 

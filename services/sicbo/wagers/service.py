@@ -6,6 +6,9 @@ table's lifecycle and bets aggregates, and every append expects the LIFECYCLE fi
 (``sicbo.evt.<table>.lc.>``) to still end at the event the decision saw. Slips do not move
 that filter, so they do not conflict with each other; once ``BettingClosed`` is stored, every
 slip decided before it is refused by the server (10071) and re-decided on the closed round.
+
+The state also reads settlement's results: what a colour-check wager won comes back to the
+player's checks, and a token is used or returned, as settlement paid it (sicbo.wagers.media).
 """
 
 from faststream import FastStream
@@ -17,6 +20,7 @@ from sicbo.wagers import decider
 from sicbo.wagers.queries import HistoryQueries
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
+from sicbo_contracts.settlement import SettlementEvent
 from sicbo_contracts.subjects import HISTORY_QUERY, Aggregate, queries_of
 from sicbo_contracts.wagers import WagerCommand, WagerEvent
 
@@ -24,11 +28,11 @@ SPEC: DeciderSpec[decider.WagerState] = DeciderSpec(
     service="wagers",
     aggregate=Aggregate.BETS,
     command_type=WagerCommand,
-    event_type=LifecycleEvent | DiceEvent | WagerEvent,
+    event_type=LifecycleEvent | DiceEvent | WagerEvent | SettlementEvent,
     initial=decider.initial_state,
     evolve=decider.evolve,
     decide=decider.decide,
-    reads=frozenset({Aggregate.LIFECYCLE, Aggregate.BETS}),
+    reads=frozenset({Aggregate.LIFECYCLE, Aggregate.BETS, Aggregate.SETTLE}),
     expects_on=Aggregate.LIFECYCLE,
     msg_id_of=decider.msg_id_of,
     one_at_a_time=False,  # slips pipeline: their expectation is on the lifecycle, not each other

@@ -134,6 +134,11 @@ def wg_open() -> list[Any]:
     return [lc.table_opened(limits=wg.LIMITS)]
 
 
+def wg_one_colour_out() -> list[Any]:
+    """Alice holds red at a table of 10 colours: blue is her second (000 §3.8)."""
+    return [lc.table_opened(limits=wg.LIMITS, check_colors=10), wg.issued("alice", "red", 250)]
+
+
 def wg_checks_out_open() -> list[Any]:
     return [lc.table_opened(limits=wg.LIMITS), wg.issued("alice", "red", 250)]
 
@@ -295,6 +300,19 @@ EXAMPLES = [
     Example(
         "bets.issue-color-checks.v1",
         {"player": "alice", "color": "red", "marker_value": 250, "count": 20},
+        wg_open,
+        NOW,
+    ),
+    # 000 §3.8: a second colour is the supervisor's.
+    Example(
+        "bets.issue-color-checks.v1",
+        {"player": "alice", "color": "blue", "marker_value": 250, "count": 20},
+        wg_one_colour_out,
+        NOW,
+    ),
+    Example(
+        "bets.issue-promo-token.v1",
+        {"token": "tk-1", "player": "alice", "amount": 100},
         wg_open,
         NOW,
     ),

@@ -150,6 +150,11 @@ def sign_only() -> list[Any]:
     return [lc.table_opened(limits=wg.LIMITS)]
 
 
+def one_colour_out() -> list[Any]:
+    """Alice holds red at a table whose set has 10 colours: blue is her second (000 §3.8)."""
+    return [lc.table_opened(limits=wg.LIMITS, check_colors=10), wg.issued("alice", "red", 250)]
+
+
 @dataclass(frozen=True)
 class Example:
     tag: str
@@ -257,8 +262,14 @@ EXAMPLES = [
         sign_only,
     ),
     Example(
+        "bets.issue-color-checks.v1",
+        {"player": "alice", "color": "blue", "marker_value": 250, "count": 20},
+        one_colour_out,
+    ),
+    Example(
         "bets.redeem-color-checks.v1", {"player": "alice", "color": "red", "count": 5}, checks_out
     ),
+    Example("bets.issue-promo-token.v1", {"token": "tk-1", "player": "alice", "amount": 100}, new),
     Example(
         "bets.redeem-color-checks.v1",
         {"player": "alice", "color": "red", "count": 5},

@@ -1,6 +1,7 @@
 """Colour checks: issued by the dealer, one colour per player unless they agree (000 §3.6),
 one value per player (000 §3.7-3.8), redeemed at the issuing table or, once it is closed, at
-the cage (000 §3.5); never more redeemed than issued."""
+the cage (000 §3.5); never more redeemed than the player holds. A second colour:
+test_second_colour.py; what a player holds: test_colour_holdings.py."""
 
 import pytest
 
@@ -26,9 +27,21 @@ def test_the_dealer_issues_colour_checks_000_3_7() -> None:
     assert when(table_opened(limits=LIMITS), issue()) == [issued("alice", "red", 250, 20)]
 
 
-@pytest.mark.parametrize("who", [ALICE, INSPECTOR, OPERATOR, SUPERVISOR])
+@pytest.mark.parametrize("who", [ALICE, INSPECTOR, OPERATOR])
 def test_only_the_dealer_issues(who: Actor) -> None:
-    refused(table_opened(limits=LIMITS), issue(by=who), "only a dealer", code="forbidden")
+    refused(
+        table_opened(limits=LIMITS), issue(by=who), "only a dealer or supervisor", code="forbidden"
+    )
+
+
+def test_a_players_first_colour_is_the_dealers_not_a_supervisors_000_3_7() -> None:
+    refused(
+        table_opened(limits=LIMITS),
+        issue(by=SUPERVISOR),
+        "first colour",
+        "000 §3.7",
+        code="forbidden",
+    )
 
 
 def test_not_at_a_closed_table() -> None:
@@ -48,9 +61,11 @@ def test_more_checks_of_the_same_colour_for_the_same_player() -> None:
 
 
 def test_several_colours_for_one_player_share_one_value_000_3_8() -> None:
-    history = [table_opened(limits=LIMITS), issued("alice", "red", 250)]
-    assert when(history, issue("alice", "blue", 250))
-    refused(history, issue("alice", "blue", 500), "marker_value:", "'red'", "000 §3.8")
+    history = [table_opened(limits=LIMITS, check_colors=10), issued("alice", "red", 250)]
+    assert when(history, issue("alice", "blue", 250, by=SUPERVISOR))
+    refused(
+        history, issue("alice", "blue", 500, by=SUPERVISOR), "marker_value:", "'red'", "000 §3.8"
+    )
 
 
 def test_redeem_at_the_issuing_table() -> None:
@@ -65,7 +80,7 @@ def test_redeem_more_than_issued() -> None:
         issued("alice", "red", 250, 5),
     ]
     assert when(history, redeem(25))
-    refused(history, redeem(26), "count:", "holds 25", "not tracked")
+    refused(history, redeem(26), "count:", "holds 25", "at stake or lost")
 
 
 def test_redeem_a_colour_never_issued_here_000_3_5() -> None:

@@ -29,6 +29,7 @@ from tests.support.lifecycle import (
     table_opened,
     uncovered,
 )
+from tests.support.media import token_issued
 from tests.support.wagers import (
     LIMITS,
     betting,
@@ -37,6 +38,7 @@ from tests.support.wagers import (
     issued,
     place,
     placed,
+    promo,
     refused,
     when,
 )
@@ -282,8 +284,9 @@ def test_chips_or_promo_with_a_colour(medium: Medium) -> None:
 
 
 def test_a_promotional_token_wager_000_1_1() -> None:
-    wager = Wager(bet="small", stake=200, medium=Medium.PROMO)
-    assert when(betting(), place(wagers=[wager])) == [placed(wagers=[wager])]
+    wager = promo("small", 200, "tk-1")
+    history = [*betting(), token_issued("tk-1", "alice", 200)]
+    assert when(history, place(wagers=[wager])) == [placed(wagers=[wager])]
 
 
 def test_an_empty_slip_built_in_code() -> None:

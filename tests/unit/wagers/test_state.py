@@ -10,15 +10,18 @@ from sicbo.wagers.pmap import PMap
 from sicbo.wagers.state import wagers_of_round
 from tests.support.common import BOB, DEALER, NOW, TABLE
 from tests.support.dice import entered
+from tests.support.media import issue_token, token_issued
 from tests.support.wagers import (
     betting,
     change,
     chips,
+    color,
     given,
     issue,
     issued,
     place,
     placed,
+    promo,
     when,
     withdraw,
 )
@@ -38,12 +41,30 @@ def test_two_commands_on_the_same_slip_version_share_one_msg_id() -> None:
     assert msg_id_of(after, withdrawal) == f"{TABLE}/s-1#v3"
 
 
-def test_colour_checks_are_keyed_on_the_tables_colour_check_version() -> None:
+def test_colour_checks_are_keyed_on_the_tables_media_version() -> None:
     command = issue("bob", "red", 100, 1)
-    assert msg_id_of(given(betting()), command) == f"{TABLE}/color-checks#v1"
-    assert msg_id_of(given(betting(), issued("a", "b", 100)), command) == (
-        f"{TABLE}/color-checks#v2"
-    )
+    assert msg_id_of(given(betting()), command) == f"{TABLE}/media#v1"
+    assert msg_id_of(given(betting(), issued("a", "b", 100)), command) == f"{TABLE}/media#v2"
+
+
+def test_slips_staking_a_token_or_checks_share_the_media_version_000_1_1() -> None:
+    """Two slips staking the same token name one msg id: the server stores one of them, the
+    other is decided again and refused (a token makes one wager, 000 §1.1)."""
+    history = [*betting(), issued("alice", "red", 100), token_issued("tk-1")]
+    state = given(history)
+    first = place("s-1", [promo("big", 100, "tk-1")])
+    second = place("s-2", [promo("small", 100, "tk-1")], by=DEALER)
+    checks = place("s-3", [color("big", 100, "red")])
+    assert msg_id_of(state, first) == msg_id_of(state, second) == f"{TABLE}/media#v2"
+    assert msg_id_of(state, checks) == f"{TABLE}/media#v2"
+    after = given(history, when(history, first))
+    assert msg_id_of(after, second) == f"{TABLE}/media#v3"
+    # Withdrawing or changing the slip releases the token: the same version again.
+    assert msg_id_of(after, withdraw("s-1")) == f"{TABLE}/media#v3"
+    assert msg_id_of(after, change([chips("small")], slip="s-1")) == f"{TABLE}/media#v3"
+    # A chips slip keeps its own id, and a token's issue its token's.
+    assert msg_id_of(after, place("s-9")) == f"{TABLE}/wagers/s-9"
+    assert msg_id_of(after, issue_token("tk-2")) == f"{TABLE}/promo-token/tk-2"
 
 
 def test_wagers_of_round_in_placement_order_with_wager_indexes() -> None:
