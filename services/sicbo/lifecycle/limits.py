@@ -89,6 +89,15 @@ def override_player_limits(
     require_role(command, _SUPERVISOR, rule="000 §4.4")
     config = require_open(state)
     check_limits(command.limits, f"the limits of player {command.player!r}", profile_of(config))
+    table_minimum = config.limits.minimum
+    if command.limits.minimum < table_minimum:
+        # 000 §4.4 lets a player wager "in excess of the stated maximum"; it gives no lower
+        # minimum, so a player's own sign keeps at least the table's (docs/rules.md).
+        refuse(
+            f"limits.minimum: {command.limits.minimum} is below the table minimum"
+            f" {table_minimum}: a player's own sign raises the maximum (000 §4.4), it does not"
+            " lower the minimum"
+        )
     before = state.player_limits.get(command.player)
     if before == command.limits:
         refuse(f"player {command.player!r} already has limits {show_limits(before)}")

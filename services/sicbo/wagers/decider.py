@@ -236,7 +236,16 @@ def _choose(state: WagerState, command: ChooseForCarriedSlip, at: datetime) -> C
                 "wagers: a change names the new wagers (002/2004 art. 3(4): changed, reduced"
                 " or not)"
             )
-        # "Reduced or not": any valid wagers, checked as a new slip's (000 §4.1, §3.4).
+        # 002/2004 art. 3(4) "在減注或不減注的情況下更改原注": the original wager changed, its
+        # stake reduced or not, never raised (more money is a new slip); any valid bets,
+        # checked as a new slip's (000 §4.1, §3.4).
+        raised = sum(w.stake for w in command.wagers) - sum(w.stake for w in slip.wagers)
+        if raised > 0:
+            refuse(
+                f"wagers: a change of a carried slip may keep or reduce its stake, not raise it"
+                f" ({raised} more than the {sum(w.stake for w in slip.wagers)} carried;"
+                " 002/2004 art. 3(4): 在減注或不減注的情況下更改原注): place a new slip for more"
+            )
         after = check_wagers(state, current, slip.player, command.wagers, slip)
         if after == slip.wagers:
             refuse(f"wagers: slip {slip.slip_id!r} already stands so: choose keep instead")

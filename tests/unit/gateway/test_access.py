@@ -190,7 +190,7 @@ EXAMPLES = [
     Example("table.change-limits.v1", {"limits": LIMITS, "reason": "quiet night"}, lc_open, NOW),
     Example(
         "table.override-player-limits.v1",
-        {"player": "p1", "limits": LIMITS, "reason": "high roller sign"},
+        {"player": "p1", "limits": {"minimum": 10, "maximum": 5_000}, "reason": "high roller"},
         lc_open,
         NOW,
     ),

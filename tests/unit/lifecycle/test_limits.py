@@ -96,6 +96,12 @@ def test_changing_to_the_same_limits_is_refused() -> None:
     refused(table_opened(), cmd, "already 10-1000")
 
 
+def test_a_players_own_sign_does_not_lower_the_table_minimum_000_4_4() -> None:
+    low = Limits(minimum=5, maximum=50_000)
+    cmd = command(OverridePlayerLimits, "supervisor", player="p7", limits=low, reason="VIP")
+    refused(table_opened(), cmd, "limits.minimum: 5 is below the table minimum 10", "000 §4.4")
+
+
 def test_a_supervisor_lets_one_player_over_the_table_maximum_000_4_4() -> None:
     vip = Limits(minimum=10, maximum=50_000)
     cmd = command(OverridePlayerLimits, "supervisor", player="p7", limits=vip, reason="VIP")

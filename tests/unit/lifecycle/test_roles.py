@@ -51,6 +51,7 @@ from tests.support.lifecycle import (
 
 FRIDAY, MONDAY = date(2024, 6, 7), date(2024, 6, 10)
 LIMITS = Limits(minimum=5, maximum=2_000)
+OWN_SIGN = Limits(minimum=10, maximum=5_000)  # 000 §4.4: over the maximum, not under the minimum
 
 
 def _proposed() -> list[Fact]:
@@ -102,7 +103,7 @@ CASES = [
     ),
     case(lambda r: command(ChangeLimits, r, limits=LIMITS, reason="r"), table_opened, SUPER),
     case(
-        lambda r: command(OverridePlayerLimits, r, player="p1", limits=LIMITS, reason="r"),
+        lambda r: command(OverridePlayerLimits, r, player="p1", limits=OWN_SIGN, reason="r"),
         table_opened,
         SUPER,
     ),

@@ -185,7 +185,7 @@ EXAMPLES = [
     Example("table.change-limits.v1", {"limits": LIMITS, "reason": "quiet night"}, opened),
     Example(
         "table.override-player-limits.v1",
-        {"player": "p1", "limits": LIMITS, "reason": "high roller sign"},
+        {"player": "p1", "limits": {"minimum": 10, "maximum": 5_000}, "reason": "high roller"},
         opened,
     ),
     Example("table.post-closing-notice.v1", {"close_at": "2024-06-03T20:30:00Z"}, opened),

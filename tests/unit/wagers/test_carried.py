@@ -136,9 +136,11 @@ def test_keep_a_carried_slip() -> None:
 
 
 @pytest.mark.parametrize(
-    "new", [[chips("big", 100)], [chips("big", 500), chips("odd", 100)]], ids=["reduced", "more"]
+    "new",
+    [[chips("big", 100)], [chips("small", 200)], [chips("small", 100), chips("odd", 100)]],
+    ids=["reduced", "another-bet", "split"],
 )
-def test_change_a_carried_slip_reduced_or_not(new: list[Wager]) -> None:
+def test_change_a_carried_slip_reduced_or_not_002_2004_art_3_4(new: list[Wager]) -> None:
     events = when(rerun_2004(), choose(CarriedChoice.CHANGE, new))
     assert events[0].before == BIG and events[0].after == new
     changed = given(rerun_2004(*events))
@@ -158,6 +160,12 @@ def test_change_a_carried_slip_reduced_or_not(new: list[Wager]) -> None:
 )
 def test_a_carried_change_is_revalidated(new: list[Wager], words: list[str]) -> None:
     refused(rerun_2004(), choose(CarriedChoice.CHANGE, new), *words)
+
+
+def test_a_carried_change_does_not_raise_the_stake_002_2004_art_3_4() -> None:
+    """ "在減注或不減注的情況下更改原注": changed with the stake reduced or not, never raised."""
+    more = [chips("big", 200), chips("odd", 100)]
+    refused(rerun_2004(), choose(CarriedChoice.CHANGE, more), "not raise it", "100 more")
 
 
 def test_cancel_or_keep_take_no_wagers() -> None:

@@ -108,15 +108,17 @@ def test_carried_wagers_count_in_the_re_run_002_2003_art_3_3() -> None:
 def test_a_carried_slip_changed_by_its_player_is_checked_002_2004_art_3_4() -> None:
     history = [
         *capped("macau-2004"),
-        placed("s-1", [chips("big", 6_000)]),
+        placed("s-1", [chips("big", 6_000), chips("small", 4_010)]),
         no_result(1, "player-choice"),
         round_started(2, "macau-2004"),
         betting_opened(2),
     ]
-    history += [placed("s-2", [chips("small", 4_000)], round_no=2)]
-    more = [chips("big", 6_000), chips("big", 4_010)]
-    refused(history, choose(CarriedChoice.CHANGE, more), "could pay 10010")
-    assert when(history, choose(CarriedChoice.CHANGE, [chips("big", 6_000), chips("big", 4_000)]))
+    history += [placed("s-2", [chips("big", 4_000)], round_no=2)]
+    # The same stake moved onto big (002/2004 art. 3(4) lets the bets change, not the stake
+    # rise): big would pay 6,010 + 4,000.
+    moved = [chips("big", 6_010), chips("small", 4_000)]
+    refused(history, choose(CarriedChoice.CHANGE, moved), "could pay 10010")
+    assert when(history, choose(CarriedChoice.CHANGE, [chips("big", 5_000), chips("small", 5_010)]))
 
 
 def test_wagers_that_do_not_raise_an_exceeded_worst_case_are_taken() -> None:
