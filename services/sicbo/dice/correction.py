@@ -83,10 +83,14 @@ def correct(
             f"round {target.number}'s result is already {show_dice(after)}:"
             " a correction must change the dice"
         )
-    common = {**stamp(command, at), "round": target.number, "before": target.result}
-    if state.dual_control:
-        return CorrectionProposed(**common, after=after, reason=command.reason)
-    return ResultCorrected(**common, after=after, reason=command.reason)
+    kind = CorrectionProposed if state.dual_control else ResultCorrected
+    return kind(
+        **stamp(command, at),
+        round=target.number,
+        before=target.result,
+        after=after,
+        reason=command.reason,
+    )
 
 
 def approve(state: DiceState, command: ApproveCorrection, at: datetime) -> ResultCorrected:

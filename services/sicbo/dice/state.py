@@ -183,14 +183,16 @@ def evolve(state: DiceState, event: LifecycleEvent | DiceEvent) -> DiceState:
             before = (state.round,) if state.round is not None else ()
             earlier = (*state.earlier, *before)[-CORRECTABLE_ROUNDS:]
             return replace(state, round=RoundState(number=number), earlier=earlier)
-    number = getattr(event, "round", None)
+    of_round = getattr(event, "round", None)
     current = state.round
-    if current is not None and number == current.number:
+    if current is not None and of_round == current.number:
         return replace(state, round=_evolve_round(current, event))
     # An event of an earlier round: a correction (or its proposal) of its result; an event of
     # a round not kept (none is written: older ones are not corrected) changes nothing.
-    if any(r.number == number for r in state.earlier):
-        earlier = tuple(_evolve_round(r, event) if r.number == number else r for r in state.earlier)
+    if of_round is not None and any(r.number == of_round for r in state.earlier):
+        earlier = tuple(
+            _evolve_round(r, event) if r.number == of_round else r for r in state.earlier
+        )
         return replace(state, earlier=earlier)
     return state
 
