@@ -172,37 +172,37 @@ class Settler:
                 await self._state(table, seq or 0)
                 return
             try:
-                await self._steps(table, round_no, await self._state_of(table, round_no, seq or 0))
+                await self._steps(table, round_no, seq or 0)
             finally:
                 self._earlier.forget(table, round_no)
 
-    async def _steps(self, table: str, round_no: int, state: SettlementState) -> None:
+    async def _steps(self, table: str, round_no: int, at_least: int) -> None:
         for _ in range(MAX_STEPS):
+            state, alone = await self._state_of(table, round_no, at_least)
             step = due(state, round_no)
             if step is None:
                 return
-            if isinstance(step, Settle) and round_no < state.kept_from:
+            if alone and isinstance(step, Settle):
                 # A round read alone has no facts to settle from (see sicbo.settlement.reads).
-                log.error(
-                    "round %s of %s is not settled and long past: not settled", round_no, table
-                )
+                log.error("round %s of %s is long past and not settled: left", round_no, table)
                 return
-            appended = await self._carry_out(table, round_no, step)
+            at_least = await self._carry_out(table, round_no, step)
             if isinstance(step, Complete):
                 return
-            state = await self._state_of(table, round_no, appended)
         raise NotDone(f"round {round_no} of {table}: still due after {MAX_STEPS} steps")
 
     async def _state(self, table: str, at_least: int) -> SettlementState:
         return (await self._tables.get(table, consistent=True, at_least=at_least)).state
 
-    async def _state_of(self, table: str, round_no: int, at_least: int) -> SettlementState:
-        """The table's state, or the round's alone when the table's has forgotten it (a
-        correction of an earlier round, GLI-19 §4.18.4)."""
+    async def _state_of(
+        self, table: str, round_no: int, at_least: int
+    ) -> tuple[SettlementState, bool]:
+        """The table's state, or (True) the round's alone when the table's has forgotten it
+        (a correction of an earlier round, GLI-19 §4.18.4)."""
         state = await self._state(table, at_least)
         if round_no >= state.kept_from:
-            return state
-        return await self._earlier.get(table, round_no, at_least)
+            return state, False
+        return await self._earlier.get(table, round_no, at_least), True
 
     async def _carry_out(self, table: str, round_no: int, step: Due) -> int:
         """Do one step; the stream sequence the next read must reach (0: what it finds)."""
@@ -284,6 +284,6 @@ class Settler:
         )
         if isinstance(reply, Accepted):
             return
-        if round_no in (await self._state_of(table, round_no, 0)).completed:
+        if round_no in (await self._state_of(table, round_no, 0))[0].completed:
             return
         raise NotDone(f"CompleteRound {table}/{round_no} refused: {reply.code} {reply.reason}")
