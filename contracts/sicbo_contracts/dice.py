@@ -126,8 +126,8 @@ class ResultCorrected(Event, frozen=True, kw_only=True, tag="dice.result-correct
 
 
 class ManualModeEntered(Event, frozen=True, kw_only=True, tag="dice.manual-mode-entered.v1"):
-    """The table is in manual mode: a supervisor enters a correction by hand (GLI-19
-    §C.6.8(o)). A table-level event (round 0)."""
+    """The table is in manual mode (GLI-19 §C.6.8(o)): a supervisor enters a correction by
+    hand. A table-level event (round 0)."""
 
     reason: str
 

@@ -69,8 +69,8 @@ class Phase(StrEnum):
     UNCOVERED = "uncovered"  # the cover is off: the dice can be read (000 §5.2-5.3)
 
 
-#: The rounds before the current one whose result a supervisor may still correct (GLI-19
-#: §4.18.4); an older round's correction is refused, naming this bound (docs/rules.md).
+#: The rounds before the current one whose result a supervisor may still correct
+#: (GLI-19 §4.18.4); an older round's correction is refused, naming this bound (docs/rules.md).
 CORRECTABLE_ROUNDS = 100
 
 

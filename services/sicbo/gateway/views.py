@@ -129,8 +129,7 @@ class RoundView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ManualModeView(msgspec.Struct, frozen=True, kw_only=True):
-    """The table is in manual mode: a supervisor enters a correction by hand (GLI-19
-    §C.6.8(o))."""
+    """The table is in manual mode (GLI-19 §C.6.8(o)): a supervisor corrects by hand."""
 
     since: datetime
     by: str
