@@ -130,7 +130,10 @@ async def test_a_correction_of_round_1_after_round_3_is_adjusted_once_and_publis
 async def test_dual_control_a_correction_takes_effect_only_once_another_supervisor_approves(
     floor: Floor, nc: NATS, store: EventStore, table_id: str
 ) -> None:
-    config = TableConfig(profile="cca-1992", limits=LIMITS, dual_control=True)
+    lamps = await floor.lamps_for(table_id, "cca-1992")  # 000 §2.3
+    config = TableConfig(
+        profile="cca-1992", limits=LIMITS, layout_controller=lamps, dual_control=True
+    )
     await ok(
         floor, nc, OpenTable(command_id=new_id(), table=table_id, actor=OPERATOR, config=config)
     )
