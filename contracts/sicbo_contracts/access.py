@@ -65,6 +65,10 @@ TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
             "round.cancel.v1",  # 004 "Ralat Pengendalian"
             "round.resume.v1",  # 004 "Ralat Pengendalian": fixed quickly, the round resumes
             "dice.correct.v1",  # GLI-19 §4.18.4
+            "dice.enter-manual-mode.v1",  # GLI-19 §C.6.8(o)
+            "dice.leave-manual-mode.v1",
+            "dice.approve-correction.v1",  # TableConfig.dual_control
+            "dice.reject-correction.v1",
             "dice.resolve-held.v1",  # DESIGN.md Roles: supervisor overrides
             "table.open.v1",
             "table.change-limits.v1",  # 000 §4.3

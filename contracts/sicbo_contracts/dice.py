@@ -1,7 +1,12 @@
 """Dice capture: commands to ``sicbo.cmd.<table>.dice.<sender>``; its events go to the lifecycle
-aggregate (``sicbo.evt.<table>.lc.<round>.<type>``), since the result is part of the round."""
+aggregate (``sicbo.evt.<table>.lc.<round>.<type>``), since the result is part of the round.
 
-from sicbo_contracts.base import Command, Dice, Event, Id, Reason, RoundNo
+A supervisor corrects a result only in the table's manual mode (GLI-19 §C.6.8(o)): entered
+and left by a command, recorded on the table's log (round 0), shown to the table's players.
+With ``TableConfig.dual_control`` a correction is proposed by one supervisor and takes effect
+only once another approves it."""
+
+from sicbo_contracts.base import Command, Dice, Event, Id, Reason, RoundNo, Time
 
 
 class EnterDice(Command, frozen=True, kw_only=True, tag="dice.enter.v1"):
@@ -18,10 +23,36 @@ class ConfirmResult(Command, frozen=True, kw_only=True, tag="dice.confirm.v1"):
 
 
 class CorrectResult(Command, frozen=True, kw_only=True, tag="dice.correct.v1"):
-    """A supervisor's manual correction of a confirmed result (GLI-19 §4.18.4)."""
+    """A supervisor's manual correction of a confirmed result (GLI-19 §4.18.4), of the current
+    round or an earlier one, in manual mode; with dual control, a proposal."""
 
     round: RoundNo
     dice: Dice
+    reason: Reason
+
+
+class EnterManualMode(Command, frozen=True, kw_only=True, tag="dice.enter-manual-mode.v1"):
+    """A supervisor is about to enter a correction by hand (GLI-19 §C.6.8(o))."""
+
+    reason: Reason
+
+
+class LeaveManualMode(Command, frozen=True, kw_only=True, tag="dice.leave-manual-mode.v1"):
+    """The hand entry is over: the table leaves manual mode."""
+
+
+class ApproveCorrection(Command, frozen=True, kw_only=True, tag="dice.approve-correction.v1"):
+    """Dual control: a second supervisor approves a proposed correction, entering its dice
+    again (they must be the proposal's)."""
+
+    round: RoundNo
+    dice: Dice
+
+
+class RejectCorrection(Command, frozen=True, kw_only=True, tag="dice.reject-correction.v1"):
+    """Dual control: a supervisor (the proposer too: a withdrawal) turns a proposal down."""
+
+    round: RoundNo
     reason: Reason
 
 
@@ -40,7 +71,17 @@ class ResolveHeldResult(Command, frozen=True, kw_only=True, tag="dice.resolve-he
     reason: Reason
 
 
-DiceCommand = EnterDice | ConfirmResult | CorrectResult | ReadDice | ResolveHeldResult
+DiceCommand = (
+    EnterDice
+    | ConfirmResult
+    | CorrectResult
+    | ReadDice
+    | ResolveHeldResult
+    | EnterManualMode
+    | LeaveManualMode
+    | ApproveCorrection
+    | RejectCorrection
+)
 
 
 class DiceEntered(Event, frozen=True, kw_only=True, tag="dice.entered.v1"):
@@ -74,10 +115,55 @@ class ResultHeld(Event, frozen=True, kw_only=True, tag="dice.result-held.v1"):
 
 
 class ResultCorrected(Event, frozen=True, kw_only=True, tag="dice.result-corrected.v1"):
+    """The correction in effect: settlement adjusts the round, the feed publishes it. Under
+    dual control the actor is the supervisor who approved it, ``proposed_by`` who proposed it."""
+
+    round: int
+    before: Dice
+    after: Dice
+    reason: Reason
+    proposed_by: str = ""  # dual control: the first supervisor; "" for a single one's
+
+
+class ManualModeEntered(Event, frozen=True, kw_only=True, tag="dice.manual-mode-entered.v1"):
+    """The table is in manual mode (GLI-19 §C.6.8(o)): a supervisor enters a correction by
+    hand. A table-level event (round 0)."""
+
+    reason: str
+
+
+class ManualModeLeft(Event, frozen=True, kw_only=True, tag="dice.manual-mode-left.v1"):
+    """The table leaves manual mode; ``since`` is when it entered it (for review)."""
+
+    since: Time
+
+
+class CorrectionProposed(Event, frozen=True, kw_only=True, tag="dice.correction-proposed.v1"):
+    """Dual control: a correction waiting for a second supervisor; nothing is changed yet."""
+
     round: int
     before: Dice
     after: Dice
     reason: Reason
 
 
-DiceEvent = DiceEntered | DiceRead | ResultConfirmed | ResultHeld | ResultCorrected
+class CorrectionRejected(Event, frozen=True, kw_only=True, tag="dice.correction-rejected.v1"):
+    """Dual control: the proposal of the round is turned down (or withdrawn by its proposer)."""
+
+    round: int
+    after: Dice  # the dice proposed
+    proposed_by: Id
+    reason: Reason
+
+
+DiceEvent = (
+    DiceEntered
+    | DiceRead
+    | ResultConfirmed
+    | ResultHeld
+    | ResultCorrected
+    | ManualModeEntered
+    | ManualModeLeft
+    | CorrectionProposed
+    | CorrectionRejected
+)

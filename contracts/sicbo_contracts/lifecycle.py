@@ -50,6 +50,9 @@ class TableConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     #: various colors", §2.7.1 the marker buttons). A player gets a second colour only while
     #: enough stay free for every other seat (000 §3.8); None: not stated, so no second colour.
     check_colors: Annotated[int, Meta(ge=1, le=64)] | None = None
+    #: Dual control (GLI-19 §4.18.4): a supervisor's correction of a result takes effect only
+    #: once a second, different supervisor approves it (optional per table).
+    dual_control: bool = False
 
 
 class Activation(StrEnum):

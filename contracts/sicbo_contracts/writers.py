@@ -7,7 +7,17 @@ from collections.abc import Mapping
 from typing import Any, get_args
 
 from sicbo_contracts.base import Role, tag_of
-from sicbo_contracts.dice import DiceEntered, DiceRead, ResultConfirmed, ResultCorrected, ResultHeld
+from sicbo_contracts.dice import (
+    CorrectionProposed,
+    CorrectionRejected,
+    DiceEntered,
+    DiceRead,
+    ManualModeEntered,
+    ManualModeLeft,
+    ResultConfirmed,
+    ResultCorrected,
+    ResultHeld,
+)
 from sicbo_contracts.illumination import IlluminationEvent
 from sicbo_contracts.lifecycle import (
     BettingClosed,
@@ -89,6 +99,10 @@ def _written_by() -> dict[str, frozenset[Role]]:
         ResultConfirmed: frozenset({_DEALER, _SUPERVISOR}),  # 000 §5.4-5.5, a held one resolved
         ResultHeld: frozenset({_DEALER, _SUPERVISOR}),
         ResultCorrected: frozenset({_SUPERVISOR}),  # GLI-19 §4.18.4
+        ManualModeEntered: frozenset({_SUPERVISOR}),  # GLI-19 §C.6.8(o)
+        ManualModeLeft: frozenset({_SUPERVISOR}),
+        CorrectionProposed: frozenset({_SUPERVISOR}),  # TableConfig.dual_control
+        CorrectionRejected: frozenset({_SUPERVISOR}),
         # the wagers (000 §3.5-3.11; 002/2004 art. 3(4))
         SlipPlaced: _BETTORS,
         SlipChanged: _BETTORS,

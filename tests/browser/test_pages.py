@@ -270,3 +270,38 @@ async def test_the_board_and_dispute_pages_show_player_ids_to_floor_staff_only(
     await expect(staff.locator("#wagers")).to_contain_text(player)
     await expect(staff.locator("#hidden-wagers")).to_be_hidden()
     assert console_errors == []
+
+
+async def test_a_supervisor_in_manual_mode_is_shown_on_the_players_page_gli_19_c_6_8_o(
+    browser: Browser,
+    gateway: str,
+    context: BrowserContext,
+    floor: Floor,
+    nc: NATS,
+    console_errors: ConsoleErrors,
+) -> None:
+    table = await opened(floor, nc)
+    supervisor = console_errors.watch(await context.new_page())
+    await sign_in(supervisor, table, "sofia", "3333")
+    await expect(supervisor.locator("#manual-status")).to_contain_text("Not in manual mode")
+    await expect(supervisor.locator('[data-action="dice.correct.v1"]')).to_be_disabled()
+
+    players = await browser.new_context(base_url=gateway, viewport={"width": 1280, "height": 900})
+    player = console_errors.watch(await players.new_page())
+    await player.goto(f"/tables/{table}/play")
+    await player.fill("#player-id", "pat")
+    await player.click("#player-signin")
+    await expect(player.locator("#player-who")).to_contain_text("pat")
+    await expect(player.locator("#manual-mode")).to_be_hidden()
+
+    await supervisor.fill("#manual-reason", "the reader disagrees")
+    await supervisor.click('button[data-action="dice.enter-manual-mode.v1"]')
+    await expect(supervisor.locator("#manual-status")).to_contain_text("Manual mode since")
+    await expect(supervisor.locator('[data-action="dice.correct.v1"]')).to_be_enabled()
+    await expect(player.locator("#manual-mode")).to_be_visible()
+    await expect(player.locator("#manual-mode")).to_contain_text("the reader disagrees")
+    await screenshot(player, "player-manual-mode")
+    await supervisor.click('button[data-action="dice.leave-manual-mode.v1"]')
+    await expect(player.locator("#manual-mode")).to_be_hidden()
+    await players.close()
+    assert console_errors == []

@@ -68,6 +68,15 @@ async def accepted(web: httpx.AsyncClient, table: str, body: dict[str, object]) 
     assert answer.status_code == 200 and answer.json()["type"] == "accepted.v1", answer.text
 
 
+async def corrected_by_hand(
+    web: httpx.AsyncClient, table: str, correction: dict[str, object]
+) -> None:
+    """A supervisor signed in corrects a result in manual mode (GLI-19 §4.18.4, §C.6.8(o))."""
+    await accepted(web, table, {"type": "dice.enter-manual-mode.v1", "reason": "misread"})
+    await accepted(web, table, correction)
+    await accepted(web, table, {"type": "dice.leave-manual-mode.v1"})
+
+
 async def play_to_result(web: httpx.AsyncClient, table: str, n: int, dice: list[int]) -> None:
     await accepted(web, table, {"type": "round.start.v1", "round": n, "tumbles": 3})
     for step in ("round.open-betting.v1", "round.close-betting.v1", "round.uncover.v1"):
@@ -347,7 +356,7 @@ async def test_floor_board_and_dispute_report(
     assert kept["final_dice"] == [2, 3, 4]
     await sign_in(web, "sofia", "3333")
     correction = {"type": "dice.correct.v1", "round": 2, "dice": [2, 3, 5], "reason": "misread"}
-    await accepted(web, table, correction)
+    await corrected_by_hand(web, table, correction)
     await wait_for(store, round_filter(table, Aggregate.SETTLE, 2), "settle-adjusted-v1")
     await lit(store, table, 2, verdicts=2)  # the corrected result is lit too
     again = (await web.get(f"/api/tables/{table}/rounds/2")).json()
@@ -551,7 +560,7 @@ async def test_a_kept_round_report_is_read_again_only_when_its_round_changes(
     before = await reader.round_report(table, 2)
     assert whole_table_reads == 2
     await sign_in(web, "sofia", "3333")
-    await accepted(
+    await corrected_by_hand(
         web, table, {"type": "dice.correct.v1", "round": 2, "dice": [4, 5, 5], "reason": "misread"}
     )
     await wait_for(store, round_filter(table, Aggregate.SETTLE, 2), "settle-adjusted-v1")

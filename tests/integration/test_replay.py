@@ -296,6 +296,27 @@ async def test_replay_of_a_corrected_round(rf: ReplayFloor) -> None:
     assert any(w.adjusted for w in report.wagers)
 
 
+async def test_replay_of_an_earlier_round_corrected_after_later_rounds_gli_19_4_18_4(
+    rf: ReplayFloor,
+) -> None:
+    """Round 1 corrected in manual mode after rounds 2 and 3 were played and paid: its replay
+    MATCHes, and the later rounds' too (verify below checks the whole log, manual mode in it)."""
+    table = "corr-early"
+    rng = random.Random(7)
+    await open_table(rf.floor, rf.nc, table, "cca-1992")
+    for n, dice in ((1, (2, 5, 5)), (2, (1, 1, 3)), (3, (4, 4, 6))):
+        slips = [(f"p{i}", random_wagers("cca-1992", 10, rng)) for i in range(5)]
+        await play(rf.floor, rf.nc, table, n, slips, dice)
+        await wait_completed(rf.store, table, n)
+    await correct(rf.floor, rf.nc, table, 1, (2, 5, 6))
+    await wait_for(rf.store, round_filter(table, Aggregate.SETTLE, 1), "settle-adjusted-v1")
+    for n in (1, 2, 3):
+        await replayed(rf, table, n)
+    report = round_report(await rf.store.read(f"sicbo.evt.{table}.>"), table, 1)
+    assert report.dice == (2, 5, 5) and report.final_dice == (2, 5, 6)
+    assert any(w.adjusted for w in report.wagers)
+
+
 async def test_replay_round_command_prints_the_report(rf: ReplayFloor) -> None:
     table, n = rf.rounds[0]
     as_json = sicbo("replay", "round", table, str(n), "--json", "--nats", rf.url)

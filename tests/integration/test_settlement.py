@@ -30,7 +30,13 @@ from sicbo.settlement.engine import wager_results
 from sicbo.settlement.facts import TableLog
 from sicbo.settlement.settler import Settler
 from sicbo_contracts.base import Actor, Dice, Role
-from sicbo_contracts.dice import ConfirmResult, CorrectResult, EnterDice
+from sicbo_contracts.dice import (
+    ConfirmResult,
+    CorrectResult,
+    EnterDice,
+    EnterManualMode,
+    LeaveManualMode,
+)
 from sicbo_contracts.lifecycle import (
     CloseBetting,
     DeclareNoResult,
@@ -172,18 +178,21 @@ async def invalidate(floor: Floor, nc: NATS, table: str, n: int, *forfeits: str)
 
 
 async def correct(floor: Floor, nc: NATS, table: str, n: int, dice: Dice) -> None:
+    """A supervisor corrects round ``n``'s result in manual mode (GLI-19 §4.18.4, §C.6.8(o))."""
+    reason = "entered 5, the die shows 6"
+    await ok(
+        floor,
+        nc,
+        EnterManualMode(command_id=new_id(), table=table, actor=SUPERVISOR, reason=reason),
+    )
     await ok(
         floor,
         nc,
         CorrectResult(
-            command_id=new_id(),
-            table=table,
-            actor=SUPERVISOR,
-            round=n,
-            dice=dice,
-            reason="entered 5, the die shows 6",
+            command_id=new_id(), table=table, actor=SUPERVISOR, round=n, dice=dice, reason=reason
         ),
     )
+    await ok(floor, nc, LeaveManualMode(command_id=new_id(), table=table, actor=SUPERVISOR))
 
 
 # ---- reading the log ------------------------------------------------------------------------

@@ -7,21 +7,32 @@ what the decider appends. The scene is set with the lifecycle's facts (a round u
 from datetime import datetime
 from typing import Any
 
+from msgspec.structs import replace as replace_struct
+
 from sicbo.dice.decider import decide, evolve, initial_state
 from sicbo_contracts.base import Actor, Dice
 from sicbo_contracts.dice import (
+    ApproveCorrection,
     ConfirmResult,
+    CorrectionProposed,
+    CorrectionRejected,
     CorrectResult,
     DiceEntered,
     DiceRead,
     EnterDice,
+    EnterManualMode,
+    LeaveManualMode,
+    ManualModeEntered,
+    ManualModeLeft,
     ReadDice,
+    RejectCorrection,
     ResolveHeldResult,
     ResultConfirmed,
     ResultCorrected,
     ResultHeld,
 )
-from tests.support.common import DEALER, NOW, READER, SUPERVISOR, Fact, command, event
+from sicbo_contracts.lifecycle import TableOpened
+from tests.support.common import DEALER, EARLIER, NOW, READER, SUPERVISOR, Fact, command, event
 from tests.support.deciders import Decider
 from tests.support.lifecycle import (
     betting_closed,
@@ -59,6 +70,12 @@ def next_round(round_no: int) -> list[Fact]:
 def uncovered_round(round_no: int = 1, *, second_person: bool = False) -> list[Fact]:
     """A table open and round ``round_no`` uncovered: its dice may be entered."""
     return [table_opened(second_person_confirmation=second_person), *next_round(round_no)]
+
+
+def dual_control_opened() -> TableOpened:
+    """A table opened with ``TableConfig.dual_control``: two supervisors for a correction."""
+    opened = table_opened()
+    return replace_struct(opened, config=replace_struct(opened.config, dual_control=True))
 
 
 def round_until_betting_closed(round_no: int = 1, *, second_person: bool = False) -> list[Fact]:
@@ -124,7 +141,9 @@ def corrected(
     *,
     by: Actor = SUPERVISOR,
     at: datetime = NOW,
+    proposed_by: Actor | None = None,
 ) -> ResultCorrected:
+    """In effect; under dual control ``by`` approved what ``proposed_by`` proposed."""
     return event(
         ResultCorrected,
         by,
@@ -133,7 +152,46 @@ def corrected(
         before=_sorted(before),
         after=_sorted(after),
         reason=reason,
+        proposed_by=proposed_by.id if proposed_by else "",
     )
+
+
+def proposed(
+    before: Dice, after: Dice, reason: str, round_no: int = 1, *, by: Actor = SUPERVISOR
+) -> CorrectionProposed:
+    """Dual control: a correction waiting for a second supervisor."""
+    return event(
+        CorrectionProposed,
+        by,
+        round=round_no,
+        before=_sorted(before),
+        after=_sorted(after),
+        reason=reason,
+    )
+
+
+def rejected(
+    after: Dice, reason: str, round_no: int = 1, *, by: Actor, proposed_by: Actor = SUPERVISOR
+) -> CorrectionRejected:
+    return event(
+        CorrectionRejected,
+        by,
+        round=round_no,
+        after=_sorted(after),
+        proposed_by=proposed_by.id,
+        reason=reason,
+    )
+
+
+def manual_mode_entered(
+    reason: str = "correcting a result", *, by: Actor = SUPERVISOR, at: datetime = EARLIER
+) -> ManualModeEntered:
+    """The table in manual mode (GLI-19 §C.6.8(o)), since five minutes ago by default."""
+    return event(ManualModeEntered, by, at=at, reason=reason)
+
+
+def manual_mode_left(*, since: datetime = EARLIER, by: Actor = SUPERVISOR) -> ManualModeLeft:
+    return event(ManualModeLeft, by, since=since)
 
 
 # ---- commands -----------------------------------------------------------------------------------
@@ -159,3 +217,21 @@ def resolve(
 
 def correct(dice: Dice, reason: str, round_no: int = 1, *, by: Actor = SUPERVISOR) -> CorrectResult:
     return command(CorrectResult, by, round=round_no, dice=dice, reason=reason)
+
+
+def enter_manual_mode(
+    reason: str = "correcting a result", *, by: Actor = SUPERVISOR
+) -> EnterManualMode:
+    return command(EnterManualMode, by, reason=reason)
+
+
+def leave_manual_mode(*, by: Actor = SUPERVISOR) -> LeaveManualMode:
+    return command(LeaveManualMode, by)
+
+
+def approve(dice: Dice, round_no: int = 1, *, by: Actor) -> ApproveCorrection:
+    return command(ApproveCorrection, by, round=round_no, dice=dice)
+
+
+def reject(reason: str, round_no: int = 1, *, by: Actor = SUPERVISOR) -> RejectCorrection:
+    return command(RejectCorrection, by, round=round_no, reason=reason)

@@ -18,7 +18,7 @@ from sicbo_contracts.base import Dice, Limits
 from sicbo_contracts.lifecycle import LimitsChanged
 from sicbo_contracts.wagers import CarriedChoice, Wager
 from tests.support.common import OPERATOR, PLAYER, SUPERVISOR, TABLE, at, default_paytable, event
-from tests.support.dice import confirmed, corrected
+from tests.support.dice import confirmed, corrected, manual_mode_entered, manual_mode_left
 from tests.support.lifecycle import (
     betting_closed,
     betting_opened,
@@ -114,8 +114,13 @@ class Log:
         return self.add(confirmed(dice, round_no, at=self._next_at()))
 
     def correct(self, round_no: int, before: Dice, after: Dice) -> int:
+        """A supervisor's correction in manual mode (GLI-19 §4.18.4, §C.6.8(o)); its seq."""
         reason = "reader showed otherwise"
-        return self.add(corrected(before, after, reason, round_no, at=self._next_at()))
+        since = self._next_at()
+        self.add(manual_mode_entered(reason, at=since))
+        seq = self.add(corrected(before, after, reason, round_no, at=self._next_at()))
+        self.add(manual_mode_left(since=since))
+        return seq
 
     def no_result(self, round_no: int, consequence: str) -> int:
         return self.add(no_result(round_no, consequence, at=self._next_at()))

@@ -26,8 +26,10 @@ Choices where the brief or the rules are silent (each is also noted where it is 
 - A held result is resolved with the supervisor's own dice, which may match the entry, the
   reading or neither; ``entered_by`` of that ``ResultConfirmed`` is the supervisor, whose dice
   they are. With second-person confirmation the resolver must not be whoever entered the dice.
-- A correction is allowed only for the current round (the latest started), also after it
-  completed, and also after an earlier correction; never for a round whose outcome is void.
+- A correction names the current round or one of the ``CORRECTABLE_ROUNDS`` before it (also
+  completed and paid, also after an earlier correction), never a round whose outcome is void;
+  it is made in manual mode, with dual control where the table has it
+  (:mod:`sicbo.dice.correction`).
 """
 
 from __future__ import annotations
@@ -35,10 +37,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from sicbo.decider import refuse, require_role, stamp
+from sicbo.dice import correction
 from sicbo.dice.guards import (
     as_roll,
     capturable_round,
-    current_round,
     pending_entry,
     require_second_person,
     show_dice,
@@ -47,6 +49,7 @@ from sicbo.dice.state import DiceState, RoundState, evolve, fold, initial_state
 from sicbo.game.dice import total
 from sicbo_contracts.base import Role
 from sicbo_contracts.dice import (
+    ApproveCorrection,
     ConfirmResult,
     CorrectResult,
     DiceCommand,
@@ -54,10 +57,12 @@ from sicbo_contracts.dice import (
     DiceEvent,
     DiceRead,
     EnterDice,
+    EnterManualMode,
+    LeaveManualMode,
     ReadDice,
+    RejectCorrection,
     ResolveHeldResult,
     ResultConfirmed,
-    ResultCorrected,
     ResultHeld,
 )
 
@@ -80,7 +85,15 @@ def decide(state: DiceState, command: DiceCommand, at: datetime) -> list[DiceEve
         case ResolveHeldResult():
             return [_resolve(state, command, at)]
         case CorrectResult():
-            return [_correct(state, command, at)]
+            return [correction.correct(state, command, at)]
+        case ApproveCorrection():
+            return [correction.approve(state, command, at)]
+        case RejectCorrection():
+            return [correction.reject(state, command, at)]
+        case EnterManualMode():
+            return [correction.enter_manual_mode(state, command, at)]
+        case LeaveManualMode():
+            return [correction.leave_manual_mode(state, command, at)]
     raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
 
 
@@ -174,32 +187,5 @@ def _resolve(state: DiceState, command: ResolveHeldResult, at: datetime) -> Resu
         dice=roll,
         total=total(roll),
         entered_by=command.actor.id,  # the supervisor's own dice
-        reason=command.reason,
-    )
-
-
-def _correct(state: DiceState, command: CorrectResult, at: datetime) -> ResultCorrected:
-    require_role(command, (Role.SUPERVISOR,), rule="GLI-19 §4.18.4: manual correction")
-    # Only the current round: a correction of an older round would be a settlement
-    # adjustment of a round long closed, which is not this terminal's to make.
-    current = current_round(state, command.round)
-    if current.void is not None:
-        refuse(f"round {current.number} has no result to correct: {current.void}")
-    if current.result is None:
-        refuse(
-            f"round {current.number} has no confirmed result yet: only a confirmed result is"
-            " corrected (GLI-19 §4.18.4); confirm the entry or resolve the hold instead"
-        )
-    after = as_roll(command.dice)
-    if after == current.result:
-        refuse(
-            f"round {current.number}'s result is already {show_dice(after)}:"
-            " a correction must change the dice"
-        )
-    return ResultCorrected(
-        **stamp(command, at),
-        round=current.number,
-        before=current.result,
-        after=after,
         reason=command.reason,
     )

@@ -1,9 +1,11 @@
 """What the pages show of a table, folded from its log (pure).
 
 A table's view is its lifecycle state (:mod:`sicbo.lifecycle.state`, the same fold the round
-lifecycle service decides on) plus the two things a screen needs that the lifecycle forgets:
-the last result (the current round has none while it is being played) and what the layout's
-lamps last showed (the illumination service's verdict).
+lifecycle service decides on), the dice capture's state (:mod:`sicbo.dice.state`, the same
+fold: the table's manual mode, GLI-19 §C.6.8(o), and the corrections waiting for a second
+supervisor) plus the two things a screen needs that those forget: the last result (the
+current round has none while it is being played) and what the layout's lamps last showed (the
+illumination service's verdict).
 """
 
 from dataclasses import dataclass, replace
@@ -11,6 +13,9 @@ from datetime import datetime
 
 import msgspec
 
+from sicbo.dice.state import DiceState
+from sicbo.dice.state import evolve as evolve_dice
+from sicbo.dice.state import initial_state as initial_dice
 from sicbo.lifecycle.evolve import evolve as evolve_lifecycle
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.base import Dice, Limits
@@ -35,6 +40,7 @@ class TableFold:
     """Folded from the table's lifecycle aggregate (``lc``)."""
 
     lifecycle: LifecycleState
+    dice: DiceState  # the dice capture's: manual mode, corrections waiting for approval
     last_result: LastResult | None = None
     #: The result before ``last_result``: shown again if that one is voided afterwards.
     previous_result: LastResult | None = None
@@ -52,18 +58,25 @@ class Lamps:
 
 
 def initial_table(table: str) -> TableFold:
-    return TableFold(initial_state(table))
+    return TableFold(initial_state(table), initial_dice(table))
 
 
 def evolve_table(state: TableFold, event: LifecycleEvent | DiceEvent) -> TableFold:
+    state = replace(state, dice=evolve_dice(state.dice, event))
     lifecycle = evolve_lifecycle(state.lifecycle, event)
+    last = state.last_result
     match event:
         case RoundStarted():
             return replace(state, lifecycle=lifecycle, entered_by=None)
         case DiceEntered(actor=actor):
             return replace(state, lifecycle=lifecycle, entered_by=actor.id)
+        case ResultCorrected(round=number, after=dice) if last and number < last.round:
+            # An earlier round's (GLI-19 §4.18.4): the last result stays the later round's.
+            previous = state.previous_result
+            if previous is not None and previous.round == number:
+                previous = LastResult(number, dice)
+            return replace(state, lifecycle=lifecycle, previous_result=previous)
         case ResultConfirmed(round=number, dice=dice) | ResultCorrected(round=number, after=dice):
-            last = state.last_result
             previous = last if last is not None and last.round != number else state.previous_result
             return replace(
                 state,
@@ -115,6 +128,24 @@ class RoundView(msgspec.Struct, frozen=True, kw_only=True):
     corrections: int
 
 
+class ManualModeView(msgspec.Struct, frozen=True, kw_only=True):
+    """The table is in manual mode (GLI-19 §C.6.8(o)): a supervisor corrects by hand."""
+
+    since: datetime
+    by: str
+    reason: str
+
+
+class ProposalView(msgspec.Struct, frozen=True, kw_only=True):
+    """Dual control: a correction waiting for a second supervisor."""
+
+    round: int
+    before: Dice | None
+    after: Dice
+    by: str
+    reason: str
+
+
 class ResultView(msgspec.Struct, frozen=True, kw_only=True):
     round: int
     dice: Dice
@@ -149,6 +180,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     betting_seconds: int | None
     second_person_confirmation: bool
     layout_controller: bool
+    dual_control: bool  # a correction needs a second supervisor (TableConfig.dual_control)
+    manual_mode: ManualModeView | None  # GLI-19 §C.6.8(o): shown to the table's players
+    proposals: list[ProposalView]
     round: RoundView | None
     next_round: int
     last_result: ResultView | None
@@ -170,6 +204,8 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int) -> TableView:
     current = state.round
     last = log.last_result
     suspension = state.suspension
+    captured = log.dice
+    manual = captured.manual
     return TableView(
         table=state.table,
         status=state.status.value,
@@ -180,6 +216,15 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int) -> TableView:
         betting_seconds=config.betting_seconds if config else None,
         second_person_confirmation=config.second_person_confirmation if config else False,
         layout_controller=config.layout_controller if config else False,
+        dual_control=config.dual_control if config else False,
+        manual_mode=None
+        if manual is None
+        else ManualModeView(since=manual.since, by=manual.by, reason=manual.reason),
+        proposals=[
+            ProposalView(round=r.number, before=r.result, after=p.after, by=p.by, reason=p.reason)
+            for r in captured.proposals
+            if (p := r.proposal) is not None
+        ],
         round=None
         if current is None
         else RoundView(

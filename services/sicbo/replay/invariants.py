@@ -23,9 +23,11 @@ the NATS accounts or the server's guards, so a forged event is caught wherever i
    activated as the profile says), and a round is completed only after it is settled;
 5. ``settlement``: settled only after an outcome, by one RoundSettled, each wager in one part
    (whether the parts pay every standing wager, and pay it right, is the audit's);
-6. ``chain``: a correction starts from the result in effect (GLI-19 §4.18.4), an adjustment
-   names a stored correction of its round, a void a stored cancellation of its round (004),
-   an illumination a stored result of its round with its dice (000 §2.3);
+6. ``chain``: a correction starts from the result in effect (GLI-19 §4.18.4), inside a
+   recorded manual mode (GLI-19 §C.6.8(o)), on a dual-control table approving another
+   supervisor's proposal; an adjustment names a stored correction of its round, a void a
+   stored cancellation of its round (004), an illumination a stored result of its round with
+   its dice (000 §2.3);
 7. ``token`` (000 §1.1): a promotional token is staked only as intake takes it: issued at the
    table to the slip's player, at its face amount, once, not used (:mod:`.tokens`).
 

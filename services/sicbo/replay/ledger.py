@@ -1,6 +1,8 @@
 """The log's invariants of money, over one table's events in log order (pure): a round settled
 once and after its outcome, completed only once settled, each wager in one settlement part;
-corrections, adjustments, voids and lamps chained to what they follow.
+corrections, adjustments, voids and lamps chained to what they follow (a correction inside a
+recorded manual mode, GLI-19 §C.6.8(o), and on a dual-control table the approval of another
+supervisor's proposal).
 
 :class:`Ledger` folds the events it needs (outcomes, results, settlements, cancellations) and
 reports through the ``find`` it is given (:mod:`.invariants` drives it, with the other checks).
@@ -16,13 +18,21 @@ from typing import Any
 from sicbo.replay.findings import CHAIN, ROUND_ORDER, SETTLEMENT, Find, show_dice
 from sicbo.replay.owners import PartKeys
 from sicbo_contracts.base import Dice
-from sicbo_contracts.dice import ResultConfirmed, ResultCorrected
+from sicbo_contracts.dice import (
+    CorrectionProposed,
+    CorrectionRejected,
+    ManualModeEntered,
+    ManualModeLeft,
+    ResultConfirmed,
+    ResultCorrected,
+)
 from sicbo_contracts.illumination import IlluminationFault, LayoutIlluminated
 from sicbo_contracts.lifecycle import (
     NoResultDeclared,
     RoundCancelled,
     RoundCompleted,
     RoundInvalidated,
+    TableOpened,
 )
 from sicbo_contracts.settlement import RoundSettled, SettlementAdjusted, SettlementVoided
 
@@ -52,6 +62,9 @@ class Ledger:
     sources: dict[int, tuple[int, Dice]] = field(default_factory=dict)  # result seq -> round
     corrections: dict[int, int] = field(default_factory=dict)  # ResultCorrected seq -> round
     cancellations: dict[int, int] = field(default_factory=dict)  # RoundCancelled seq -> round
+    manual: bool = False  # in manual mode (GLI-19 §C.6.8(o))
+    dual_control: bool = False  # TableConfig of the latest TableOpened
+    proposals: dict[int, str] = field(default_factory=dict)  # round -> who proposed
 
     def see(self, seq: int, event: Any) -> None:
         """Check one event (any type), then fold it."""
@@ -116,6 +129,7 @@ class Ledger:
                 self.sources[seq] = (round_no, dice)
             case ResultCorrected(round=round_no, before=before, after=after):
                 self._corrected(round_no, before)
+                self._by_hand(event)
                 self.results[round_no] = (after, seq)
                 self.sources[seq] = (round_no, after)
                 self.corrections[seq] = round_no
@@ -129,6 +143,14 @@ class Ledger:
                     self._unchained("void", round_no, named)
             case LayoutIlluminated() | IlluminationFault():
                 self._lit(event)
+            case TableOpened(config=config):
+                self.dual_control = config.dual_control
+            case ManualModeEntered() | ManualModeLeft():
+                self.manual = isinstance(event, ManualModeEntered)
+            case CorrectionProposed(round=round_no, actor=actor):
+                self.proposals[round_no] = actor.id
+            case CorrectionRejected(round=round_no):
+                self.proposals.pop(round_no, None)
 
     def _unchained(self, what: str, round_no: int, named: int) -> None:
         """A compensation that names no stored event of its round that it answers."""
@@ -152,6 +174,26 @@ class Ledger:
                 CHAIN,
                 f"the correction of round {round_no} starts from {show_dice(before)}, but the"
                 f" result in effect is {show_dice(in_effect[0])} (seq {in_effect[1]})",
+            )
+
+    def _by_hand(self, event: ResultCorrected) -> None:
+        """A correction is entered in manual mode; with dual control it approves another
+        supervisor's proposal of its round."""
+        if not self.manual:
+            self.find(
+                CHAIN,
+                f"the correction of round {event.round} is stored outside manual mode: no"
+                " ManualModeEntered before it without a ManualModeLeft since (GLI-19 §C.6.8(o))",
+            )
+        if not self.dual_control:
+            return
+        proposer = self.proposals.pop(event.round, None)
+        if proposer is None or proposer != event.proposed_by or proposer == event.actor.id:
+            self.find(
+                CHAIN,
+                f"the correction of round {event.round} takes effect without approving another"
+                f" supervisor's proposal (proposed by {proposer!r}, approved by"
+                f" {event.actor.id!r}; TableConfig.dual_control)",
             )
 
     def _lit(self, event: LayoutIlluminated | IlluminationFault) -> None:

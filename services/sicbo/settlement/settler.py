@@ -50,6 +50,7 @@ from sicbo.settlement.decider import (
     initial_state,
 )
 from sicbo.settlement.facts import FactEvent
+from sicbo.settlement.reads import EarlierRounds, paid_wagers
 from sicbo.shell.codec import encode
 from sicbo.shell.follower import Follower
 from sicbo.shell.headers import COMMAND_ID
@@ -70,8 +71,6 @@ from sicbo_contracts.settlement import (
     RoundSettled,
     SettlementAdjusted,
     SettlementVoided,
-    WagerResult,
-    WagersSettled,
 )
 from sicbo_contracts.subjects import (
     Aggregate,
@@ -99,9 +98,6 @@ PREFETCH_ON = tokens(BettingClosed, Uncovered)
 TRIGGERS = SETTLE_ON | {ADJUST_ON} | PREFETCH_ON
 #: The settlement events folded: the summaries, not the wager results (megabytes a round).
 _SUMMARIES = tokens(RoundSettled, SettlementAdjusted, SettlementVoided)
-_WAGERS_SETTLED = token(WagersSettled)
-_ADJUSTED = token(SettlementAdjusted)
-_VOIDED = token(SettlementVoided)
 
 
 def settle_msg_id(table: str, round_no: int) -> str:
@@ -133,8 +129,6 @@ def _evolve(state: SettlementState, stored: StoredEvent, event: Any) -> Settleme
 _decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
     FactEvent | RoundSettled | SettlementAdjusted | SettlementVoided
 )
-_results = msgspec.json.Decoder(WagersSettled)
-_adjusted = msgspec.json.Decoder(SettlementAdjusted)
 
 
 class Settler:
@@ -162,6 +156,8 @@ class Settler:
             wants=_folded,  # the summaries: the wager results (megabytes a round) are read past
             trim=forget_old,
         )
+        #: Rounds the table's state has forgotten, read again alone (GLI-19 §4.18.4).
+        self._earlier = EarlierRounds(store, _evolve, _decoder, _folded)
 
     async def on_event(self, subject: str, seq: int | None = None) -> None:
         """React to one lifecycle event (by its subject and stream sequence). Returns when the
@@ -171,25 +167,42 @@ class Settler:
             return  # not an event settlement acts on (or not one the floor writes)
         table, round_no = parsed.table, parsed.round
         async with self._tables.lock(table):
-            known = self._tables.peek(table)
-            if known is not None and round_no < known.state.kept_from:
-                self._tables.forget(table)  # an old redelivery: read the table afresh
             # Never on a partial read: up to the event, and to what the leader holds.
-            state = await self._state(table, seq or 0)
             if parsed.token in PREFETCH_ON:
+                await self._state(table, seq or 0)
                 return
-            for _ in range(MAX_STEPS):
-                step = due(state, round_no)
-                if step is None:
-                    return
-                appended = await self._carry_out(table, round_no, step)
-                if isinstance(step, Complete):
-                    return
-                state = await self._state(table, appended)
-            raise NotDone(f"round {round_no} of {table}: still due after {MAX_STEPS} steps")
+            try:
+                await self._steps(table, round_no, seq or 0)
+            finally:
+                self._earlier.forget(table, round_no)
+
+    async def _steps(self, table: str, round_no: int, at_least: int) -> None:
+        for _ in range(MAX_STEPS):
+            state, alone = await self._state_of(table, round_no, at_least)
+            step = due(state, round_no)
+            if step is None:
+                return
+            if alone and isinstance(step, Settle):
+                # A round read alone has no facts to settle from (see sicbo.settlement.reads).
+                log.error("round %s of %s is long past and not settled: left", round_no, table)
+                return
+            at_least = await self._carry_out(table, round_no, step)
+            if isinstance(step, Complete):
+                return
+        raise NotDone(f"round {round_no} of {table}: still due after {MAX_STEPS} steps")
 
     async def _state(self, table: str, at_least: int) -> SettlementState:
         return (await self._tables.get(table, consistent=True, at_least=at_least)).state
+
+    async def _state_of(
+        self, table: str, round_no: int, at_least: int
+    ) -> tuple[SettlementState, bool]:
+        """The table's state, or (True) the round's alone when the table's has forgotten it
+        (a correction of an earlier round, GLI-19 §4.18.4)."""
+        state = await self._state(table, at_least)
+        if round_no >= state.kept_from:
+            return state, False
+        return await self._earlier.get(table, round_no, at_least), True
 
     async def _carry_out(self, table: str, round_no: int, step: Due) -> int:
         """Do one step; the stream sequence the next read must reach (0: what it finds)."""
@@ -200,7 +213,8 @@ class Settler:
             events: Sequence[Event] = engine.settle(step.facts, actor=self._actor, at=self._clock())
             return await self._append(table, round_no, events, settle_msg_id(table, round_no), 0)
         # A compensation (004 void, or a correction's adjustment) of what is paid now.
-        current, last = await self._paid_wagers(table, round_no)
+        current = await paid_wagers(self._store, table, round_no)
+        last = current.last
         common: dict[str, Any] = {
             "table": table,
             "round_no": round_no,
@@ -255,23 +269,6 @@ class Settler:
         )
         return batch[-1].seq
 
-    async def _paid_wagers(self, table: str, round_no: int) -> tuple[_Current, int]:
-        """Every wager's result as paid now (settled, then adjusted), and the last sequence of
-        the round's settlement filter: what a compensating batch expects."""
-        results: list[WagerResult] = []
-        adjustments: list[SettlementAdjusted] = []
-        last = 0
-        for e in await self._store.read(round_filter(table, Aggregate.SETTLE, round_no)):
-            last = e.seq
-            parsed = parse_event_subject(e.subject)
-            kind = parsed.token if parsed is not None else ""
-            if kind == _WAGERS_SETTLED:
-                results.extend(_results.decode(e.data).wagers)
-            elif kind == _ADJUSTED:
-                adjustments.append(_adjusted.decode(e.data))
-        wagers = compensation.apply_adjustments(results, adjustments)
-        return _Current(wagers, adjustments[-1].after if adjustments else None), last
-
     async def _complete(self, table: str, round_no: int, players: list[str]) -> None:
         """Ask the lifecycle to complete the round; done when accepted, a duplicate, or the
         round is completed in the log (e.g. refused "already completed")."""
@@ -287,11 +284,6 @@ class Settler:
         )
         if isinstance(reply, Accepted):
             return
-        if round_no in (await self._state(table, 0)).completed:
+        if round_no in (await self._state_of(table, round_no, 0))[0].completed:
             return
         raise NotDone(f"CompleteRound {table}/{round_no} refused: {reply.code} {reply.reason}")
-
-
-class _Current(msgspec.Struct, frozen=True):
-    wagers: list[WagerResult]
-    before_dice: tuple[int, int, int] | None  # the dice of the last adjustment, if any

@@ -33,7 +33,7 @@ from sicbo_contracts.wagers import WagerCommand
 from tests.support import dice as dc
 from tests.support import lifecycle as lc
 from tests.support import wagers as wg
-from tests.support.common import NOW, TABLE, at, command, event
+from tests.support.common import NOW, SUPERVISOR_2, TABLE, at, command, event
 
 # ---- the example states, per service -------------------------------------------------------------
 
@@ -104,6 +104,18 @@ def dice_entered() -> list[Any]:
 
 def dice_confirmed() -> list[Any]:
     return [*dice_entered(), dc.confirmed((2, 3, 5))]
+
+
+def dice_manual() -> list[Any]:
+    """Round 1 confirmed, the table in manual mode (GLI-19 §C.6.8(o))."""
+    return [*dice_confirmed(), dc.manual_mode_entered()]
+
+
+def dice_proposed() -> list[Any]:
+    """Dual control: a correction of round 1 proposed by another supervisor."""
+    history = [dc.dual_control_opened(), *dc.next_round(1), dc.entered((2, 3, 5))]
+    proposal = dc.proposed((2, 3, 5), (1, 1, 1), "misread", by=SUPERVISOR_2)
+    return [*history, dc.confirmed((2, 3, 5)), dc.manual_mode_entered(), proposal]
 
 
 def dice_held() -> list[Any]:
@@ -258,9 +270,13 @@ EXAMPLES = [
     Example(
         "dice.correct.v1",
         {"round": 1, "dice": [1, 1, 1], "reason": "misread"},
-        dice_confirmed,
+        dice_manual,
         NOW,
     ),
+    Example("dice.enter-manual-mode.v1", {"reason": "correcting"}, dice_confirmed, NOW),
+    Example("dice.leave-manual-mode.v1", {}, dice_manual, NOW),
+    Example("dice.approve-correction.v1", {"round": 1, "dice": [1, 1, 1]}, dice_proposed, NOW),
+    Example("dice.reject-correction.v1", {"round": 1, "reason": "no"}, dice_proposed, NOW),
     Example("dice.read.v1", {"round": 1, "dice": [2, 3, 5]}, dice_uncovered, NOW),
     Example(
         "dice.resolve-held.v1",

@@ -15,6 +15,8 @@ from sicbo.gateway.views import (
     Lamps,
     LastResult,
     LitView,
+    ManualModeView,
+    ProposalView,
     ResultView,
     SuspensionView,
     TableFold,
@@ -40,7 +42,15 @@ from sicbo_contracts.lifecycle import (
     TableSuspended,
 )
 from tests.support.common import SUPERVISOR, TABLE, at, default_paytable, event
-from tests.support.dice import confirmed, corrected, entered
+from tests.support.dice import (
+    confirmed,
+    corrected,
+    dual_control_opened,
+    entered,
+    manual_mode_entered,
+    manual_mode_left,
+    proposed,
+)
 from tests.support.lifecycle import (
     betting_closed,
     betting_opened,
@@ -189,6 +199,50 @@ def test_a_correction_updates_the_last_result_gli_19_4_18_4() -> None:
     assert log_of(opened() + ROUND_1 + ROUND_2 + [correction]).last_result == LastResult(
         2, (1, 4, 6)
     )
+
+
+def test_a_correction_of_an_earlier_round_keeps_the_later_last_result_gli_19_4_18_4() -> None:
+    correction = corrected((2, 3, 5), (2, 3, 6), "misread die", 1, at=at(-40))
+    v = view(opened() + ROUND_1 + ROUND_2 + [correction])
+    assert v.last_result == ResultView(round=2, dice=(1, 4, 4), total=9)
+    assert v.round is not None and v.round.result == (1, 4, 4) and v.round.corrections == 0
+    # round 2 invalidated afterwards: round 1's corrected result is the last one again
+    invalidated = event(
+        RoundInvalidated,
+        SUPERVISOR,
+        at=at(-39),
+        round=2,
+        reason=InvalidationReason.FIRE,
+        detail="fire",
+    )
+    again = view(opened() + ROUND_1 + ROUND_2 + [correction, invalidated])
+    assert again.last_result == ResultView(round=1, dice=(2, 3, 6), total=11)
+
+
+def test_manual_mode_is_shown_while_it_lasts_gli_19_c_6_8_o() -> None:
+    entered_manual = manual_mode_entered("the reader disagrees", at=at(-45))
+    v = view([*opened(), *ROUND_1, entered_manual])
+    assert v.manual_mode == ManualModeView(
+        since=at(-45), by=SUPERVISOR.id, reason="the reader disagrees"
+    )
+    assert view([*opened(), *ROUND_1, entered_manual, manual_mode_left()]).manual_mode is None
+    assert view([*opened(), *ROUND_1]).manual_mode is None
+
+
+def test_a_correction_waiting_for_a_second_supervisor_is_shown_dual_control() -> None:
+    history = [dual_control_opened(), *ROUND_1, manual_mode_entered()]
+    proposal = proposed((2, 3, 5), (2, 3, 6), "misread die", 1)
+    v = view([*history, proposal])
+    assert v.dual_control and v.manual_mode is not None
+    assert v.proposals == [
+        ProposalView(
+            round=1, before=(2, 3, 5), after=(2, 3, 6), by=SUPERVISOR.id, reason="misread die"
+        )
+    ]
+    assert v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)  # nothing changed yet
+    approved = corrected((2, 3, 5), (2, 3, 6), "misread die", 1, proposed_by=SUPERVISOR)
+    assert view([*history, proposal, approved]).proposals == []
+    assert not view(opened()).dual_control
 
 
 def test_a_suspension_is_shown_until_the_fault_is_cleared_000_7_7() -> None:

@@ -9,8 +9,8 @@ from sicbo.illumination.lamps import verdict
 from sicbo.replay.findings import CHAIN
 from sicbo.replay.verify import verify
 from sicbo_contracts.settlement import SettlementAdjusted, SettlementVoided
-from tests.support.common import TABLE, at
-from tests.support.dice import corrected
+from tests.support.common import SUPERVISOR, SUPERVISOR_2, TABLE, at
+from tests.support.dice import corrected, dual_control_opened, manual_mode_entered, proposed
 from tests.unit.replay.forging import Forgery
 
 
@@ -38,6 +38,7 @@ def test_a_correction_of_a_round_without_a_confirmed_result_is_found() -> None:
     f = Forgery()
     f.play(1)
     f.log.start(2)
+    f.forge(manual_mode_entered(at=at(29)))
     early = f.forge(corrected((1, 1, 1), (2, 2, 2), "forged", 2, at=at(30)))
     assert f.found() == [(early, CHAIN)]
     assert "none of round 2 is confirmed before it" in f.findings()[0].message
@@ -94,3 +95,34 @@ def test_a_lamp_for_no_stored_result_of_its_round_or_other_dice_is_found() -> No
     other_dice = lit(confirmed, (1, 2, 3))
     assert f.found() == [(elsewhere, CHAIN), (other_dice, CHAIN)]
     assert "lit for 1-2-3, but the result at seq" in f.findings()[1].message
+
+
+def test_a_correction_outside_manual_mode_is_found_gli_19_c_6_8_o() -> None:
+    f = Forgery()
+    f.play(1, (4, 5, 6))
+    by_hand = f.log.correct(1, (4, 5, 6), (1, 2, 3))  # in manual mode, as the dice decide
+    outside = f.forge(corrected((1, 2, 3), (2, 2, 2), "forged", 1, at=at(40)))
+    assert f.found() == [(outside, CHAIN)]
+    assert by_hand < outside
+    assert "outside manual mode" in f.findings()[0].message
+    assert "GLI-19 §C.6.8(o)" in f.findings()[0].message
+
+
+def test_on_a_dual_control_table_a_correction_approves_another_supervisors_proposal() -> None:
+    """TableConfig.dual_control: the ResultCorrected follows a CorrectionProposed of its round by
+    another supervisor (its proposed_by); one without, or approved by its proposer, is found."""
+    f = Forgery()
+    f.forge(msgspec.structs.replace(dual_control_opened(), at=at(1)))
+    f.play(1, (4, 5, 6))
+    f.forge(manual_mode_entered(at=at(30)))
+    f.forge(proposed((4, 5, 6), (1, 2, 3), "camera", 1, by=SUPERVISOR))
+    approved = corrected(
+        (4, 5, 6), (1, 2, 3), "camera", 1, by=SUPERVISOR_2, proposed_by=SUPERVISOR, at=at(31)
+    )
+    f.forge(approved)
+    assert f.found() == []
+    unproposed = f.forge(corrected((1, 2, 3), (2, 2, 2), "no proposal", 1, at=at(32)))
+    f.forge(proposed((2, 2, 2), (3, 3, 3), "again", 1, by=SUPERVISOR))
+    own = f.forge(corrected((2, 2, 2), (3, 3, 3), "self", 1, by=SUPERVISOR, proposed_by=SUPERVISOR))
+    assert f.found() == [(unproposed, CHAIN), (own, CHAIN)]
+    assert "TableConfig.dual_control" in f.findings()[1].message

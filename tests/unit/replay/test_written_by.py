@@ -37,7 +37,7 @@ from sicbo_contracts.writers import WRITTEN_BY, may_write
 from tests.support import dice as dc
 from tests.support import lifecycle as lc
 from tests.support import wagers as wg
-from tests.support.common import NOW, TABLE, at, command
+from tests.support.common import NOW, SUPERVISOR_2, TABLE, at, command
 
 FRIDAY, MONDAY = date(2024, 6, 7), date(2024, 6, 10)
 
@@ -113,6 +113,23 @@ def dice_disagreeing() -> list[Any]:
 
 def dice_confirmed() -> list[Any]:
     return [*dice_entered(), dc.confirmed((2, 3, 5))]
+
+
+def dice_manual() -> list[Any]:
+    """Round 1 confirmed, the table in manual mode (GLI-19 §C.6.8(o))."""
+    return [*dice_confirmed(), dc.manual_mode_entered()]
+
+
+def dice_dual_manual() -> list[Any]:
+    """Dual control: round 1 confirmed, the table in manual mode."""
+    history = [dc.dual_control_opened(), *dc.next_round(1), dc.entered((2, 3, 5))]
+    return [*history, dc.confirmed((2, 3, 5)), dc.manual_mode_entered()]
+
+
+def dice_proposed() -> list[Any]:
+    """Dual control: a correction of round 1 proposed by another supervisor."""
+    proposal = dc.proposed((2, 3, 5), (1, 1, 1), "misread", by=SUPERVISOR_2)
+    return [*dice_dual_manual(), proposal]
 
 
 def dice_held() -> list[Any]:
@@ -241,9 +258,14 @@ EXAMPLES = [
     Example("dice.enter.v1", {"round": 1, "dice": [2, 3, 5]}, dice_uncovered),
     Example("dice.confirm.v1", R1, dice_entered),
     Example("dice.confirm.v1", R1, dice_disagreeing),  # held for a supervisor
-    Example(
-        "dice.correct.v1", {"round": 1, "dice": [1, 1, 1], "reason": "misread"}, dice_confirmed
+    Example("dice.correct.v1", {"round": 1, "dice": [1, 1, 1], "reason": "misread"}, dice_manual),
+    Example(  # dual control: a proposal
+        "dice.correct.v1", {"round": 1, "dice": [1, 1, 1], "reason": "misread"}, dice_dual_manual
     ),
+    Example("dice.enter-manual-mode.v1", {"reason": "correcting"}, dice_confirmed),
+    Example("dice.leave-manual-mode.v1", {}, dice_manual),
+    Example("dice.approve-correction.v1", {"round": 1, "dice": [1, 1, 1]}, dice_proposed),
+    Example("dice.reject-correction.v1", {"round": 1, "reason": "no"}, dice_proposed),
     Example("dice.read.v1", {"round": 1, "dice": [2, 3, 5]}, dice_uncovered),
     Example("dice.resolve-held.v1", {"round": 1, "dice": [2, 3, 5], "reason": "looked"}, dice_held),
     Example(

@@ -178,3 +178,45 @@ def test_old_rounds_are_forgotten_and_the_newest_kept() -> None:
     assert min(state.log.rounds()) == last - KEEP_ROUNDS
     assert all(r >= state.kept_from for r in state.completed)
     assert due(state, last) is None
+
+
+def played_rounds(last: int) -> StoredLog:
+    """Rounds 1..``last`` played, each settled and completed (ann wagers on big)."""
+    log = Log()
+    stored = StoredLog(log)
+    for n in range(1, last + 1):
+        log.start(n)
+        log.slip(n, "ann", chips("big", 100))
+        log.close(n)
+        log.confirm(n, (1, 2, 3))
+        stored.settle(n)
+        log.complete(n, "ann")
+    return stored
+
+
+def test_gli_19_4_18_4_an_earlier_round_corrected_after_later_rounds_is_adjusted() -> None:
+    stored = played_rounds(3)
+    correction = stored.log.correct(1, (1, 2, 3), (4, 5, 6))  # round 1, after round 3
+    step = due(folded(stored), 1)
+    assert isinstance(step, Adjust) and step.correction.seq == correction
+    assert due(folded(stored), 3) is None  # the later rounds owe nothing
+    stored.adjust(1, (1, 2, 3), (4, 5, 6), correction)
+    assert due(folded(stored), 1) is None  # adjusted once
+
+
+def test_gli_19_4_18_4_a_forgotten_round_is_adjusted_from_its_own_events_alone() -> None:
+    """The table's state forgets rounds older than KEEP_ROUNDS; the round's own events (its
+    lifecycle and settlement subjects, which the settler reads again) still say what is due."""
+    stored = played_rounds(KEEP_ROUNDS + 3)
+    correction = stored.log.correct(1, (1, 2, 3), (4, 5, 6))
+    table = folded(stored)
+    forget_old(table)
+    assert table.kept_from > 1 and due(table, 1) is None  # forgotten: not found there
+    alone = initial_state(TABLE)
+    events: list[tuple[int, Any]] = [*stored.log.events]
+    events += [(seq, e) for seq, _, e in stored.settle_events]
+    for seq, event in sorted(events, key=lambda pair: pair[0]):
+        if getattr(event, "round", None) == 1:
+            alone = evolve(alone, seq, event)
+    step = due(alone, 1)
+    assert isinstance(step, Adjust) and step.correction.seq == correction

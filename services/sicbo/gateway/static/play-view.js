@@ -1,6 +1,6 @@
-// The play page's round: its number and phase, the countdown, the last result and the winning
-// spots lit, from the TableView.
-import { el, secondsLeft } from "/static/common.js";
+// The play page's round: its number and phase, the countdown, the last result, the winning
+// spots lit and the table's manual mode (GLI-19 §C.6.8(o)), from the TableView.
+import { clock, el, secondsLeft } from "/static/common.js";
 import { diceFaces, lightSpots } from "/static/layout.js";
 import { renderSigns } from "/static/signs.js";
 
@@ -27,8 +27,23 @@ export function showView(view, skew, player = null) {
     lr.append(`Last result: round ${last.round}`, diceFaces(last.dice), el("strong", {}, `= ${last.total}`));
   }
   renderSigns($("signs"), view, player);
+  showManualMode(view);
   showLit(view);
   tick(view, skew);
+}
+
+/** GLI-19 §C.6.8(o): while a supervisor enters a correction by hand, the players see it. */
+export function showManualMode(view) {
+  const box = $("manual-mode");
+  const manual = view && view.manual_mode;
+  box.hidden = !manual;
+  if (!manual) return;
+  const waiting = (view.proposals || []).map((p) => `round ${p.round}`).join(", ");
+  box.replaceChildren(
+    el("strong", {}, "Manual mode"),
+    ` since ${clock(manual.since)}: a supervisor is correcting a result by hand (${manual.reason}).`,
+    waiting ? ` Waiting for a second supervisor: ${waiting}.` : "",
+  );
 }
 
 /** Light the winning spots once the current round has its result (off while betting). */

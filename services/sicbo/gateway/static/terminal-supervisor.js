@@ -1,10 +1,11 @@
-// The supervisor's and the inspector's forms: invalidate, correct, resolve, resume, cancel,
-// limits, notices, override, a prohibited device (void, exclude, lift: 000 §8.3) and close;
-// clear a fault.
+// The supervisor's and the inspector's forms: invalidate, resolve, resume, cancel, limits,
+// notices, override, a prohibited device (void, exclude, lift: 000 §8.3) and close; clear a
+// fault.
 import { el } from "/static/common.js";
 import {
   actionForm, diceInputs, field, isoFromLocal, limitsFields, readDice, readLimits, select, textInput,
 } from "/static/terminal-forms.js";
+import { showManual } from "/static/terminal-manual.js";
 import { IN_PLAY } from "/static/terminal-round.js";
 import { $, desk, flash, state } from "/static/terminal-state.js";
 
@@ -18,8 +19,9 @@ const INVALIDATION_REASONS = [
   ["act-of-god", "Act of God"],
   ["fraud", "Fraud (000 §8.4.2)"],
 ];
+// The corrections and manual mode are terminal-manual.js's.
 export const SUPERVISOR_TAGS = [
-  "round.invalidate.v1", "dice.correct.v1", "dice.resolve-held.v1", "round.resume.v1", "round.cancel.v1",
+  "round.invalidate.v1", "dice.resolve-held.v1", "round.resume.v1", "round.cancel.v1",
   "table.change-limits.v1", "table.post-limits-notice.v1", "table.post-closing-notice.v1",
   "table.override-player-limits.v1", "table.close.v1",
   "round.void-player-wagers.v1", "table.exclude-player.v1", "table.lift-exclusion.v1",
@@ -97,15 +99,6 @@ export function buildSupervisor() {
     form.classList.add("attention");
     desk.ui.resolveForm = form;
     forms.push(form);
-  }
-  if (actions.has("dice.correct.v1")) {
-    forms.push(actionForm({
-      tag: "dice.correct.v1", title: "Correct result", submit: "Correct result",
-      hint: "A confirmed result of the current round (GLI-19 §4.18.4).",
-      fields: [field("Dice", diceInputs("correct")), field("Reason", textInput("correct-reason", { required: true }))],
-      enabled: () => !!state.view.round?.result,
-      build: () => { const dice = readDice("correct"); return dice && { round: currentRound(), dice, reason: $("correct-reason").value.trim() }; },
-    }));
   }
   if (actions.has("round.resume.v1")) {
     // 004 "Ralat Pengendalian": fixed quickly, the suspended online round resumes (a land
@@ -191,9 +184,10 @@ export function buildSupervisor() {
     el("h2", {}, "Supervisor"), el("div", { class: "form-grid" }, ...forms));
 }
 
-/** The held result's form is there only while the result is held. */
+/** The held result's form is there only while the result is held; the manual mode's status. */
 export function showSupervisor(r) {
   if (desk.ui.resolveForm) desk.ui.resolveForm.hidden = !(r && r.held);
+  showManual();
 }
 
 export function buildInspector() {

@@ -6,6 +6,7 @@ import * as common from "/static/common.js";
 import { buildControl, loadControl } from "/static/terminal-control.js";
 import { loadView } from "/static/terminal-gateway.js";
 import { buildKeypad, onKey } from "/static/terminal-keypad.js";
+import { MANUAL_TAGS, buildManual } from "/static/terminal-manual.js";
 import { PLAY_TAGS, ROUND_BUTTONS, buildMalfunction, buildNoResult, buildRoundButtons } from "/static/terminal-round.js";
 import { loadSession, noteInput, signIn, signOut, unlock } from "/static/terminal-session.js";
 import { $, desk, deskKey, flash, page, state, table } from "/static/terminal-state.js";
@@ -31,6 +32,7 @@ function buildDesk() {
   if (actions.has("round.declare-no-result.v1")) parts.push(buildNoResult());
   if (actions.has("table.report-malfunction.v1")) parts.push(buildMalfunction());
   if (SUPERVISOR_TAGS.some((t) => actions.has(t))) parts.push(buildSupervisor());
+  if (MANUAL_TAGS.some((t) => actions.has(t))) parts.push(buildManual());
   if (actions.has("table.clear-fault.v1")) parts.push(buildInspector());
   if (!parts.length) parts.push(el("p", { class: "muted" }, "This role has no action at a table terminal."));
   $("desk").replaceChildren(...parts);

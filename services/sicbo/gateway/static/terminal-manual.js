@@ -1,0 +1,96 @@
+// The supervisor's corrections (GLI-19 §4.18.4): enter and leave manual mode (GLI-19 §C.6.8(o):
+// the table's players see it), correct the result of the current or an earlier round, and, on a
+// dual-control table, approve or reject another supervisor's proposal.
+import { clock, el } from "/static/common.js";
+import { actionForm, diceInputs, field, readDice, textInput } from "/static/terminal-forms.js";
+import { $, desk, setText, state } from "/static/terminal-state.js";
+
+export const MANUAL_TAGS = [
+  "dice.enter-manual-mode.v1", "dice.leave-manual-mode.v1", "dice.correct.v1",
+  "dice.approve-correction.v1", "dice.reject-correction.v1",
+];
+
+const manual = () => !!(state.view && state.view.manual_mode);
+const proposals = () => (state.view && state.view.proposals) || [];
+
+function roundInput(id) {
+  return el("input", { id, type: "number", min: 1, step: 1, inputmode: "numeric", placeholder: "current" });
+}
+
+/** The round a form names: its field, else the current round. */
+function roundOf(id) {
+  const typed = Number.parseInt($(id).value, 10);
+  if (typed >= 1) return typed;
+  const { view } = state;
+  return view && view.round ? view.round.number : null;
+}
+
+/** The forms of the actions the session may send, and the manual mode's status line. */
+export function buildManual() {
+  const { actions } = state;
+  const forms = [];
+  const status = el("p", { id: "manual-status", class: "hint", role: "status" }, "");
+  desk.ui.manualStatus = status;
+  if (actions.has("dice.enter-manual-mode.v1")) {
+    forms.push(actionForm({
+      tag: "dice.enter-manual-mode.v1", title: "Enter manual mode", submit: "Enter manual mode",
+      hint: "Before correcting a result by hand: the players see it (GLI-19 §C.6.8(o)).",
+      fields: [field("Reason", textInput("manual-reason", { required: true }))],
+      enabled: () => !manual(),
+      build: () => ({ reason: $("manual-reason").value.trim() }),
+    }));
+  }
+  if (actions.has("dice.correct.v1")) {
+    forms.push(actionForm({
+      tag: "dice.correct.v1", title: "Correct result", submit: "Correct result",
+      hint: "A confirmed result of this round or an earlier one, in manual mode (GLI-19 §4.18.4);"
+        + " on a dual-control table another supervisor approves it.",
+      fields: [field("Round", roundInput("correct-round")), field("Dice", diceInputs("correct")),
+        field("Reason", textInput("correct-reason", { required: true }))],
+      enabled: manual,
+      build: () => {
+        const dice = readDice("correct");
+        return dice && { round: roundOf("correct-round"), dice, reason: $("correct-reason").value.trim() };
+      },
+    }));
+  }
+  if (actions.has("dice.approve-correction.v1")) {
+    forms.push(actionForm({
+      tag: "dice.approve-correction.v1", title: "Approve correction", submit: "Approve",
+      hint: "Another supervisor's proposal: enter its dice again (dual control).",
+      fields: [field("Round", roundInput("approve-round")), field("Dice", diceInputs("approve"))],
+      enabled: () => proposals().length > 0,
+      build: () => { const dice = readDice("approve"); return dice && { round: roundOf("approve-round"), dice }; },
+    }));
+  }
+  if (actions.has("dice.reject-correction.v1")) {
+    forms.push(actionForm({
+      tag: "dice.reject-correction.v1", title: "Reject correction", submit: "Reject", danger: true,
+      hint: "The result stands (a proposer may withdraw their own).",
+      fields: [field("Round", roundInput("reject-round")), field("Reason", textInput("reject-reason", { required: true }))],
+      enabled: () => proposals().length > 0,
+      build: () => ({ round: roundOf("reject-round"), reason: $("reject-reason").value.trim() }),
+    }));
+  }
+  if (actions.has("dice.leave-manual-mode.v1")) {
+    forms.push(actionForm({
+      tag: "dice.leave-manual-mode.v1", title: "Leave manual mode", submit: "Leave manual mode",
+      hint: "Once no correction waits for approval.", fields: [],
+      enabled: () => manual() && proposals().length === 0,
+      build: () => ({}),
+    }));
+  }
+  return el("section", { id: "manual-actions", class: "admin", "aria-label": "corrections" },
+    el("h2", {}, "Corrections"), status, el("div", { class: "form-grid" }, ...forms));
+}
+
+/** The manual mode's status and the proposals waiting, from the table's view. */
+export function showManual() {
+  const box = desk.ui.manualStatus;
+  if (!box || !state.view) return;
+  const m = state.view.manual_mode;
+  const waiting = proposals().map((p) => `round ${p.round}: ${p.before ? p.before.join("-") : "?"} → ${p.after.join("-")} by ${p.by}`);
+  const mode = m ? `Manual mode since ${clock(m.since)} (${m.by}: ${m.reason}).` : "Not in manual mode.";
+  const dual = state.view.dual_control ? " Dual control: a second supervisor approves." : "";
+  setText(box, `${mode}${dual}${waiting.length ? ` Waiting: ${waiting.join("; ")}.` : ""}`);
+}
