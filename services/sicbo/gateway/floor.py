@@ -6,6 +6,7 @@ the last sequence read before each answer, so the gateway holds nothing the log 
 
 import asyncio
 from collections import OrderedDict
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -100,7 +101,8 @@ class GatewayFloor:
         log, lamps = await asyncio.gather(self._tables.get(table), self._lamps.get(table))
         if log.state.lifecycle.status is TableStatus.NEW:
             return None
-        return table_view(log.state, lamps.state, max(log.last_seq, lamps.last_seq))
+        now = datetime.now(UTC)  # what the rules allow is as of the reading
+        return table_view(log.state, lamps.state, max(log.last_seq, lamps.last_seq), now)
 
     async def views(self) -> list[TableView]:
         found = await asyncio.gather(*(self.view(t) for t in await self.table_ids()))

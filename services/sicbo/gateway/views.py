@@ -16,6 +16,14 @@ import msgspec
 from sicbo.dice.state import DiceState
 from sicbo.dice.state import evolve as evolve_dice
 from sicbo.dice.state import initial_state as initial_dice
+from sicbo.gateway.view_rules import (
+    CancellationView,
+    KindLineView,
+    StartWayView,
+    cancellation_view,
+    kind_lines,
+    start_ways_view,
+)
 from sicbo.lifecycle.evolve import evolve as evolve_lifecycle
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.base import Dice, Limits
@@ -176,6 +184,8 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     profile: str | None
     paytable: str | None
     limits: Limits | None
+    #: 000 §4.1: the sign's line for each bet kind that has its own, with its bounds.
+    limits_by_kind: list[KindLineView]
     seats: dict[int, str]
     betting_seconds: int | None
     second_person_confirmation: bool
@@ -195,10 +205,15 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     player_signs: dict[str, Limits]
     #: 000 §8.9: the players asked to vacate their seat; each player sees only their own.
     vacate_notices: list[str]
+    #: How a round may be started now (profile and paytable in force, 002/2004 art. 2(1), 8).
+    start_ways: list[StartWayView]
+    #: Whether the current round may be cancelled now (004 "Ralat Pengendalian").
+    cancellation: CancellationView
     as_of: int  # the stream sequence the view was read up to
 
 
-def table_view(log: TableFold, lamps: Lamps, as_of: int) -> TableView:
+def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableView:
+    """The view read up to ``as_of``; what the rules allow is as of ``at`` (the reader's now)."""
     state = log.lifecycle
     config = state.config
     current = state.round
@@ -212,6 +227,7 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int) -> TableView:
         profile=config.profile if config else None,
         paytable=current.paytable if current else state.opened_paytable,
         limits=config.limits if config else None,
+        limits_by_kind=kind_lines(config.limits if config else None),
         seats=dict(state.seats),
         betting_seconds=config.betting_seconds if config else None,
         second_person_confirmation=config.second_person_confirmation if config else False,
@@ -263,5 +279,7 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int) -> TableView:
         ],
         player_signs=dict(state.player_limits),
         vacate_notices=sorted(state.asked_to_vacate),
+        start_ways=start_ways_view(state, at),
+        cancellation=cancellation_view(state, at),
         as_of=as_of,
     )

@@ -30,17 +30,30 @@ from sicbo_contracts.lifecycle import CancelRound, LifecycleEvent, RoundCancelle
 
 def cancel_round(state: LifecycleState, command: CancelRound, at: datetime) -> list[LifecycleEvent]:
     require_role(command, (Role.SUPERVISOR,), rule='004 "Ralat Pengendalian"')
+    current = require_cancellable(state, command.round, at)
+    return [RoundCancelled(**stamp(command, at), round=current.number, reason=command.reason)]
+
+
+def require_cancellable(state: LifecycleState, number: int, at: datetime) -> RoundState:
+    """Round ``number``, if a supervisor may cancel it at ``at`` (every check but the role's):
+    the decider's, and the terminal's view of whether the cancel form is offered."""
     config = require_open(state)
-    current = current_round(state, command.round)
+    current = current_round(state, number)
     profile = profile_of(config)
     _require_cancellation(profile, current)
     if current.ended_by is Phase.RESULT_CONFIRMED:
         _require_cancellable_result(state, config, current, at)
     else:
         if current.phase not in PLAYING:
-            round_in_play(state, command.round, "cancel it")
+            round_in_play(state, number, "cancel it")
         _require_fault(state, profile, current)
-    return [RoundCancelled(**stamp(command, at), round=current.number, reason=command.reason)]
+    return current
+
+
+def cancellable_from(config: TableConfig, suspended_since: datetime) -> datetime:
+    """004 "Ralat Pengendalian": a confirmed result of a suspended round may be cancelled once
+    ``fault_grace_seconds`` have passed without a fix."""
+    return suspended_since + timedelta(seconds=config.fault_grace_seconds)
 
 
 def _require_cancellation(profile: Profile, current: RoundState) -> None:
@@ -88,11 +101,11 @@ def _require_cancellable_result(
             ' can be cancelled only while suspended under 004 "Ralat Pengendalian"'
             " (suspend-round) and not fixed in time"
         )
-    grace = timedelta(seconds=config.fault_grace_seconds)
-    if at < s.since + grace:
+    opens = cancellable_from(config, s.since)
+    if at < opens:
         refuse(
             f"round {current.number} was suspended at {s.since.isoformat(timespec='seconds')}:"
             f" 004 allows {config.fault_grace_seconds} s to fix the fault, so it may be"
-            f" cancelled from {(s.since + grace).isoformat(timespec='seconds')} on (an inspector"
+            f" cancelled from {opens.isoformat(timespec='seconds')} on (an inspector"
             " may clear the fault instead)"
         )

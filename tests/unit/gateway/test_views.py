@@ -70,7 +70,7 @@ def log_of(events: Iterable[Any]) -> TableFold:
 
 
 def view(events: Iterable[Any], lamps: Lamps = NO_LAMPS, as_of: int = 7) -> TableView:
-    return table_view(log_of(events), lamps, as_of)
+    return table_view(log_of(events), lamps, as_of, at())
 
 
 def opened() -> list[Any]:
@@ -376,7 +376,7 @@ def test_the_view_encodes_to_json() -> None:
         *round_steps(3, -30, (6, 6, 1))[:2],
     ]
     lamps = evolve_lamps(initial_lamps(TABLE), lit(2, ["big", "single:6"], 40))
-    v = table_view(log_of(history), lamps, 42)
+    v = table_view(log_of(history), lamps, 42, at())
     raw = msgspec.json.encode(v)
     doc = msgspec.json.decode(raw)
     assert doc["table"] == TABLE and doc["status"] == "open" and doc["as_of"] == 42
