@@ -10,6 +10,12 @@ export function limitsText(limits) {
   return `${money(limits.minimum)} – ${money(limits.maximum)}${unit}`;
 }
 
+/** The sign's lines for single bet kinds (000 §4.1): "Triples 1.00 – 50.00", each. */
+export function kindLinesText(view) {
+  return ((view && view.limits_by_kind) || []).map(
+    (line) => `${line.name} ${money(line.minimum)} – ${money(line.maximum)}`);
+}
+
 /** A moment as a date and a time of day ("1 Dec 2026, 14:05"); the text if unreadable. */
 export function when(iso) {
   if (!iso) return "";
@@ -22,6 +28,7 @@ export function when(iso) {
 export function signsOf(view, player) {
   if (!view || !view.limits) return [];
   const signs = [["limits", `Table limits ${limitsText(view.limits)}`]];
+  for (const line of kindLinesText(view)) signs.push(["kind-limits", line]);
   for (const n of view.limits_notices || []) {
     signs.push(["limits-notice", `New limits ${limitsText(n.limits)} from ${when(n.effective_at)}`]);
   }

@@ -6,14 +6,18 @@ import { send } from "/static/terminal-gateway.js";
 import { $, demoPlays, desk, flash, playGate, state } from "/static/terminal-state.js";
 
 /** The round's buttons, in the order of play, and the phase in which each is pressed. */
+const startable = (r) => !r || r.phase === "completed";
 export const ROUND_BUTTONS = [
-  { tag: "round.start.v1", label: "Tumble", when: (r) => !r || r.phase === "completed" },
+  { tag: "round.start.v1", label: "Tumble", when: startable, activation: "handle" },
   { tag: "round.open-betting.v1", label: "Place your bets", when: (r) => r?.phase === "started" },
   { tag: "round.close-betting.v1", label: "No more bets", when: (r) => r?.phase === "betting-open" },
   { tag: "round.uncover.v1", label: "Uncover", when: (r) => r?.phase === "betting-closed" },
 ];
 export const IN_PLAY = new Set(["started", "betting-open", "betting-closed", "uncovered"]);
 const MIN_TUMBLES = 3; // 000 §5.1
+/** The ways of starting a round other than the handle: each its own button (the handle's is
+ * "Tumble" above). Which are offered is the table's: view.start_ways (profile and paytable). */
+const OTHER_STARTS = [{ activation: "electric-shaker", label: "Start (electric shaker)" }];
 
 const NO_RESULT_REASONS = [
   ["dice-not-flat", "Dice not flat or stacked (000 §7.1)"],
@@ -30,30 +34,71 @@ export function buildRoundButtons() {
   const { actions } = state;
   const { ui } = desk;
   const row = el("div", { class: "round-buttons" });
+  ui.starts = [];
   if (actions.has("round.start.v1")) {
     ui.tumbles = el("input", { id: "tumbles", type: "number", min: MIN_TUMBLES, max: 100, step: 1,
       value: MIN_TUMBLES, inputmode: "numeric", "aria-describedby": "tumbles-hint" });
-    row.append(el("label", { class: "tumbles" }, "Tumbles", ui.tumbles,
-      el("small", { id: "tumbles-hint", class: "muted" }, "at least 3 (000 §5.1)")));
+    ui.tumblesHint = el("small", { id: "tumbles-hint", class: "muted" }, "at least 3 (000 §5.1)");
+    ui.tumblesBox = el("label", { class: "tumbles" }, "Tumbles", ui.tumbles, ui.tumblesHint);
+    row.append(ui.tumblesBox);
   }
   for (const b of ROUND_BUTTONS) {
     if (!actions.has(b.tag)) continue;
-    const button = el("button", { type: "button", class: "round-action", dataset: { action: b.tag },
-      onclick: () => roundAction(b.tag) }, b.label);
-    playGate(button, () => state.view.status !== "closed" && b.when(state.view.round));
+    const button = el("button", { type: "button", class: "round-action",
+      dataset: { action: b.tag, ...(b.activation ? { activation: b.activation } : {}) },
+      onclick: () => roundAction(b.tag, b.activation) }, b.label);
+    playGate(button, () => state.view.status !== "closed" && b.when(state.view.round)
+      && (!b.activation || !!startWay(b.activation)));
+    if (b.activation) ui.starts.push([button, b.activation]);
     row.append(button);
+    if (b.activation) row.append(...otherStarts());
   }
   return el("section", { id: "round-actions", class: "panel", "aria-label": "round" }, row);
 }
 
-async function roundAction(tag) {
+/** The table's way of starting by ``activation`` now, or null (view.start_ways). */
+function startWay(activation) {
+  return (state.view?.start_ways || []).find((w) => w.activation === activation) || null;
+}
+
+function otherStarts() {
+  return OTHER_STARTS.map(({ activation, label }) => {
+    const button = el("button", { type: "button", class: "round-action start-other",
+      dataset: { activation }, onclick: () => roundAction("round.start.v1", activation) }, label);
+    playGate(button, () => state.view.status !== "closed" && startable(state.view.round) && !!startWay(activation));
+    desk.ui.starts.push([button, activation]);
+    return button;
+  });
+}
+
+/** Only the ways the table allows now are on the desk; the tumbles only where one counts them. */
+export function showStartWays() {
+  const { ui } = desk;
+  if (!ui.starts) return;
+  for (const [button, activation] of ui.starts) button.hidden = !startWay(activation);
+  if (!ui.tumblesBox) return;
+  const counted = (state.view?.start_ways || []).filter((w) => w.min_tumbles > 0);
+  ui.tumblesBox.hidden = counted.length === 0;
+  if (counted.length) {
+    const least = Math.min(...counted.map((w) => w.min_tumbles));
+    ui.tumbles.min = least;
+    ui.tumblesHint.textContent = `at least ${least} (${counted[0].rule.split(":")[0]})`;
+    ui.tumblesHint.title = counted.map((w) => w.rule).join("\n");
+  }
+}
+
+async function roundAction(tag, activation) {
   const { view } = state;
   if (!view || demoPlays()) return;
   if (tag === "round.start.v1") {
-    const { ui } = desk;
-    const tumbles = Number.parseInt(ui.tumbles ? ui.tumbles.value : MIN_TUMBLES, 10);
-    if (!Number.isFinite(tumbles)) { flash("Enter how many times the dice tumbled.", "error"); return; }
-    await send({ type: tag, round: view.next_round, tumbles });
+    const way = startWay(activation);
+    if (!way) return;
+    let tumbles = 0; // a way that counts none (002/2004 art. 2(1): the electric shaker)
+    if (way.min_tumbles > 0) {
+      tumbles = Number.parseInt(desk.ui.tumbles ? desk.ui.tumbles.value : way.min_tumbles, 10);
+      if (!Number.isFinite(tumbles)) { flash("Enter how many times the dice tumbled.", "error"); return; }
+    }
+    await send({ type: tag, round: view.next_round, tumbles, activation });
   } else {
     if (!view.round) return;
     await send({ type: tag, round: view.round.number });

@@ -5,6 +5,7 @@ import { el } from "/static/common.js";
 import {
   actionForm, diceInputs, field, isoFromLocal, limitsFields, readDice, readLimits, select, textInput,
 } from "/static/terminal-forms.js";
+import { loadView } from "/static/terminal-gateway.js";
 import { showManual } from "/static/terminal-manual.js";
 import { IN_PLAY } from "/static/terminal-round.js";
 import { $, desk, flash, state } from "/static/terminal-state.js";
@@ -116,13 +117,19 @@ export function buildSupervisor() {
     }));
   }
   if (actions.has("round.cancel.v1")) {
-    forms.push(actionForm({
+    // 004 "Ralat Pengendalian": only where the table's rules give it, and only now: the
+    // lifecycle's own checks say so in view.cancellation (else its reason is shown).
+    const form = actionForm({
       tag: "round.cancel.v1", title: "Cancel round", submit: "Cancel round", danger: true,
       hint: "Every wager is refunded (004).",
       fields: [field("Reason", textInput("cancel-reason", { required: true }))],
-      enabled: () => !!state.view.round && !ENDED.has(state.view.round.phase),
-      build: () => ({ round: currentRound(), reason: $("cancel-reason").value.trim() }),
-    }));
+      enabled: () => !!state.view.cancellation?.possible,
+      build: () => ({ round: state.view.cancellation?.round ?? currentRound(), reason: $("cancel-reason").value.trim() }),
+    });
+    form.hidden = true;
+    desk.ui.cancelForm = form;
+    desk.ui.cancelNote = el("p", { id: "cancel-unavailable", class: "muted", hidden: true });
+    forms.push(form, desk.ui.cancelNote);
   }
   if (actions.has("table.change-limits.v1")) {
     forms.push(actionForm({
@@ -184,10 +191,34 @@ export function buildSupervisor() {
     el("h2", {}, "Supervisor"), el("div", { class: "form-grid" }, ...forms));
 }
 
-/** The held result's form is there only while the result is held; the manual mode's status. */
+/** The held result's form is there only while the result is held; the cancel form only while
+ * the round may be cancelled (the reason shown while one is in play); the manual mode's. */
 export function showSupervisor(r) {
   if (desk.ui.resolveForm) desk.ui.resolveForm.hidden = !(r && r.held);
+  showCancellation(r);
   showManual();
+}
+
+const cancelWait = { at: null, timer: null };
+
+function showCancellation(r) {
+  const { cancelForm, cancelNote } = desk.ui;
+  if (!cancelForm) return;
+  const c = state.view && state.view.cancellation;
+  cancelForm.hidden = !(c && c.possible);
+  const why = c && !c.possible && r && !ENDED.has(r.phase) ? `No cancellation now: ${c.reason}` : "";
+  cancelNote.hidden = !why;
+  cancelNote.textContent = why;
+  // A confirmed result waits out its grace (004): read the table again when it ends.
+  const from = c && !c.possible ? c.possible_from : null;
+  if (from !== cancelWait.at) {
+    clearTimeout(cancelWait.timer);
+    cancelWait.at = from;
+    if (from) {
+      const ms = Math.max(0, Date.parse(from) - (Date.now() + state.skew)) + 250;
+      cancelWait.timer = setTimeout(() => { cancelWait.at = null; loadView(); }, ms);
+    }
+  }
 }
 
 export function buildInspector() {

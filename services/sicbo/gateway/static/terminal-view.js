@@ -1,9 +1,10 @@
 // Drawing the terminal from its state: the status bar, the round's line, and the desk's buttons
 // on or off; the countdown and the idle lock's clock.
 import { clock, el, secondsLeft } from "/static/common.js";
-import { limitsText, when } from "/static/signs.js";
+import { kindLinesText, limitsText, when } from "/static/signs.js";
 import { settleControl, showControl } from "/static/terminal-control.js";
 import { prefill } from "/static/terminal-forms.js";
+import { showStartWays } from "/static/terminal-round.js";
 import { settleEntry, showEntry } from "/static/terminal-keypad.js";
 import { lockIfIdle } from "/static/terminal-session.js";
 import { showSupervisor } from "/static/terminal-supervisor.js";
@@ -93,7 +94,7 @@ export function update() {
     if (result) resultBox.replaceChildren(...diceNodes(result));
     else resultBox.replaceChildren("—");
   }
-  setText($("limits"), view ? limitsText(view.limits) : "—");
+  setText($("limits"), view ? [limitsText(view.limits), ...kindLinesText(view)].join(" · ") : "—");
   showSuspended(view);
   setText($("round-info"), roundInfo(view, r, result));
 
@@ -106,6 +107,7 @@ export function update() {
     button.disabled = !on;
   }
   showEntry(r, result);
+  showStartWays();
   showSupervisor(r);
   showControl();
   prefill($("desk"));
