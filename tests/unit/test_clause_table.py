@@ -38,6 +38,11 @@ def test_citations_are_read_as_the_code_writes_them(clause_index: ModuleType) ->
         "000 §8.4",
         "002/2004 art. 8",
     ]
+    assert list(clause_index.named("test_x_000_7_002_art_3")) == [
+        "000 §7",  # not 000 §7.002: the 002 that follows is the next document
+        "002/2003 art. 3",
+        "002/2004 art. 3",
+    ]
 
 
 def test_a_sub_clause_counts_for_its_clause_and_a_missing_one_is_an_error(
