@@ -1,5 +1,5 @@
-"""Dual control of the lifecycle (``TableConfig.dual_control``), as for corrections (GLI-19
-§4.18.4 in the dice service): a supervisor's invalidation (000 §8.4) or player's own sign
+"""Dual control of the lifecycle (``TableConfig.dual_control``), as the dice service's for
+corrections (GLI-19 §4.18.4): a supervisor's invalidation (000 §8.4) or player's own sign
 (000 §4.4) is a proposal until a second, different supervisor approves it."""
 
 from sicbo.lifecycle.state import Phase
