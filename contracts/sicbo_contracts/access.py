@@ -62,6 +62,8 @@ TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
             *_SEATS,
             *_MALFUNCTION,
             "round.invalidate.v1",  # 000 §8.4
+            "round.approve-invalidation.v1",  # TableConfig.dual_control
+            "round.reject-invalidation.v1",
             "round.cancel.v1",  # 004 "Ralat Pengendalian"
             "round.resume.v1",  # 004 "Ralat Pengendalian": fixed quickly, the round resumes
             "dice.correct.v1",  # GLI-19 §4.18.4
@@ -74,6 +76,8 @@ TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
             "table.change-limits.v1",  # 000 §4.3
             "table.post-limits-notice.v1",  # 000 §4.3
             "table.override-player-limits.v1",  # 000 §4.4
+            "table.approve-player-limits.v1",  # TableConfig.dual_control
+            "table.reject-player-limits.v1",
             "round.void-player-wagers.v1",  # 000 §8.3.1
             "table.exclude-player.v1",  # 000 §8.3.2
             "table.lift-exclusion.v1",  # 000 §8.3.2

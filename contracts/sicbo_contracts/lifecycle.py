@@ -9,6 +9,23 @@ import msgspec
 from msgspec import Meta
 
 from sicbo_contracts.base import Command, Event, Id, Limits, Reason, RoundNo, Stake, Time
+from sicbo_contracts.invalidation import ApproveInvalidation as ApproveInvalidation
+from sicbo_contracts.invalidation import InvalidateRound as InvalidateRound
+from sicbo_contracts.invalidation import InvalidationProposed as InvalidationProposed
+from sicbo_contracts.invalidation import InvalidationReason as InvalidationReason
+from sicbo_contracts.invalidation import InvalidationRejected as InvalidationRejected
+from sicbo_contracts.invalidation import RejectInvalidation as RejectInvalidation
+from sicbo_contracts.invalidation import RoundInvalidated as RoundInvalidated
+from sicbo_contracts.player_limits import ApprovePlayerLimits as ApprovePlayerLimits
+from sicbo_contracts.player_limits import OverridePlayerLimits as OverridePlayerLimits
+from sicbo_contracts.player_limits import PlayerLimitsOverridden as PlayerLimitsOverridden
+from sicbo_contracts.player_limits import (
+    PlayerLimitsOverrideProposed as PlayerLimitsOverrideProposed,
+)
+from sicbo_contracts.player_limits import (
+    PlayerLimitsOverrideRejected as PlayerLimitsOverrideRejected,
+)
+from sicbo_contracts.player_limits import RejectPlayerLimits as RejectPlayerLimits
 from sicbo_contracts.resumption import BettingResumed, ResumeRound
 
 Seconds = Annotated[int, Meta(ge=1, le=3600)]
@@ -50,8 +67,9 @@ class TableConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     #: various colors", §2.7.1 the marker buttons). A player gets a second colour only while
     #: enough stay free for every other seat (000 §3.8); None: not stated, so no second colour.
     check_colors: Annotated[int, Meta(ge=1, le=64)] | None = None
-    #: Dual control (GLI-19 §4.18.4): a supervisor's correction of a result takes effect only
-    #: once a second, different supervisor approves it (optional per table).
+    #: Dual control (GLI-19 §4.18.4): a supervisor's correction of a result, invalidation of a
+    #: round (000 §8.4) or sign for one player (000 §4.4) takes effect only once a second,
+    #: different supervisor approves it (optional per table).
     dual_control: bool = False
 
 
@@ -72,18 +90,6 @@ class NoResultReason(StrEnum):
     BROKEN_DICE = "broken-dice"  # 000 §7.4
 
 
-class InvalidationReason(StrEnum):
-    """000 §8.4."""
-
-    CIVIL_COMMOTION = "civil-commotion"
-    FIRE = "fire"
-    RIOT = "riot"
-    BRAWL = "brawl"
-    ROBBERY = "robbery"
-    ACT_OF_GOD = "act-of-god"
-    FRAUD = "fraud"  # 000 §8.4.2: only then may wagers be forfeited (000 §8.5)
-
-
 # ---- commands ---------------------------------------------------------------------------------
 
 
@@ -99,16 +105,6 @@ class PostLimitsNotice(Command, frozen=True, kw_only=True, tag="table.post-limit
 
 
 class ChangeLimits(Command, frozen=True, kw_only=True, tag="table.change-limits.v1"):
-    limits: Limits
-    reason: Reason
-
-
-class OverridePlayerLimits(
-    Command, frozen=True, kw_only=True, tag="table.override-player-limits.v1"
-):
-    """A supervisor lets one player wager over the maximum, with a sign for them (000 §4.4)."""
-
-    player: Id
     limits: Limits
     reason: Reason
 
@@ -208,14 +204,6 @@ class DeclareNoResult(Command, frozen=True, kw_only=True, tag="round.declare-no-
     detail: str = ""
 
 
-class InvalidateRound(Command, frozen=True, kw_only=True, tag="round.invalidate.v1"):
-    round: RoundNo
-    reason: InvalidationReason
-    detail: Reason
-    #: Players whose wagers are forfeited instead of refunded (000 §8.5; fraud only).
-    forfeits: list[Id] = []
-
-
 class ReportMalfunction(Command, frozen=True, kw_only=True, tag="table.report-malfunction.v1"):
     """Equipment malfunction: the table stops until an inspector clears it (000 §7.7)."""
 
@@ -270,6 +258,10 @@ LifecycleCommand = (
     | CancelRound
     | CompleteRound
     | ResumeRound
+    | ApproveInvalidation  # TableConfig.dual_control
+    | RejectInvalidation
+    | ApprovePlayerLimits
+    | RejectPlayerLimits
 )
 
 # ---- events -----------------------------------------------------------------------------------
@@ -287,15 +279,6 @@ class LimitsNoticePosted(Event, frozen=True, kw_only=True, tag="table.limits-not
 
 class LimitsChanged(Event, frozen=True, kw_only=True, tag="table.limits-changed.v1"):
     before: Limits
-    after: Limits
-    reason: Reason
-
-
-class PlayerLimitsOverridden(
-    Event, frozen=True, kw_only=True, tag="table.player-limits-overridden.v1"
-):
-    player: Id
-    before: Limits | None
     after: Limits
     reason: Reason
 
@@ -399,13 +382,6 @@ class NoResultDeclared(Event, frozen=True, kw_only=True, tag="round.no-result-de
     consequence: str
 
 
-class RoundInvalidated(Event, frozen=True, kw_only=True, tag="round.invalidated.v1"):
-    round: int
-    reason: InvalidationReason
-    detail: Reason
-    forfeits: list[Id] = []
-
-
 class TableSuspended(Event, frozen=True, kw_only=True, tag="table.suspended.v1"):
     equipment: str
     detail: Reason
@@ -455,4 +431,8 @@ LifecycleEvent = (
     | RoundCancelled
     | RoundCompleted
     | BettingResumed
+    | InvalidationProposed  # TableConfig.dual_control
+    | InvalidationRejected
+    | PlayerLimitsOverrideProposed
+    | PlayerLimitsOverrideRejected
 )

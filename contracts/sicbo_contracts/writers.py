@@ -19,6 +19,7 @@ from sicbo_contracts.dice import (
     ResultHeld,
 )
 from sicbo_contracts.illumination import IlluminationEvent
+from sicbo_contracts.invalidation import InvalidationProposed, InvalidationRejected
 from sicbo_contracts.lifecycle import (
     BettingClosed,
     BettingOpened,
@@ -45,6 +46,10 @@ from sicbo_contracts.lifecycle import (
     Uncovered,
     VacateNoticeIssued,
 )
+from sicbo_contracts.player_limits import (
+    PlayerLimitsOverrideProposed,
+    PlayerLimitsOverrideRejected,
+)
 from sicbo_contracts.resumption import BettingResumed
 from sicbo_contracts.settlement import SettlementEvent
 from sicbo_contracts.wagers import (
@@ -70,6 +75,8 @@ def _written_by() -> dict[str, frozenset[Role]]:
         LimitsNoticePosted: frozenset({_SUPERVISOR}),  # 000 §4.3
         LimitsChanged: frozenset({_SUPERVISOR}),  # 000 §4.3
         PlayerLimitsOverridden: frozenset({_SUPERVISOR}),  # 000 §4.4
+        PlayerLimitsOverrideProposed: frozenset({_SUPERVISOR}),  # TableConfig.dual_control
+        PlayerLimitsOverrideRejected: frozenset({_SUPERVISOR}),
         PlayerExcluded: frozenset({_SUPERVISOR}),  # 000 §8.3.2
         ExclusionLifted: frozenset({_SUPERVISOR}),  # 000 §8.3.2
         ClosingNoticePosted: frozenset({_SUPERVISOR}),  # 000 §8.8
@@ -86,6 +93,8 @@ def _written_by() -> dict[str, frozenset[Role]]:
         Uncovered: frozenset({_DEALER}),  # 000 §5.2
         NoResultDeclared: frozenset({_DEALER, _SUPERVISOR}),  # 000 §7.1-7.4
         RoundInvalidated: frozenset({_SUPERVISOR}),  # 000 §8.4
+        InvalidationProposed: frozenset({_SUPERVISOR}),  # TableConfig.dual_control
+        InvalidationRejected: frozenset({_SUPERVISOR}),
         PlayerWagersVoided: frozenset({_SUPERVISOR}),  # 000 §8.3.1
         TableSuspended: frozenset({_DEALER, _SUPERVISOR, _INSPECTOR, _SERVICE}),  # 000 §7.6-7.7
         # 000 §7.7: an inspector; 004 "Ralat Pengendalian": the supervisor resumes the round

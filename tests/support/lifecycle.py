@@ -90,6 +90,7 @@ def config(
     max_payout_per_round: int | None = None,
     layout_controller: bool | None = None,
     check_colors: int | None = None,
+    dual_control: bool = False,
 ) -> TableConfig:
     """A table's sign (``limits``, else ``minimum`` to ``maximum`` in ``unit``s) and layout; a
     countdown profile gets 15 s of betting unless told, and a layout controller where its rules
@@ -110,6 +111,7 @@ def config(
         max_payout_per_round=max_payout_per_round,
         layout_controller=layout_controller,
         check_colors=check_colors,
+        dual_control=dual_control,
     )
 
 

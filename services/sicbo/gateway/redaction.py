@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from sicbo.gateway.views import PendingInvalidationView, PendingSignView
 from sicbo.replay.report import HistoryRow, RoundReport
 from sicbo_contracts.base import Limits
 from sicbo_contracts.board import Recall, RecallRound
@@ -79,6 +80,18 @@ def own_signs_for(
         {player: limits for player, limits in signs.items() if viewer.sees(player)},
         [player for player in vacating if viewer.sees(player)],
     )
+
+
+def pending_for(
+    invalidation: PendingInvalidationView | None, signs: list[PendingSignView], viewer: Viewer
+) -> tuple[PendingInvalidationView | None, list[PendingSignView]]:
+    """What waits for a second supervisor (dual control) as ``viewer`` may see it: the
+    invalidation of the round, its forfeits only of players ``viewer`` sees; a proposed sign
+    (000 §4.4) only to whoever sees its player, as the signs in force."""
+    if invalidation is not None:
+        forfeits = [p for p in invalidation.forfeits if viewer.sees(p)]
+        invalidation = msgspec.structs.replace(invalidation, forfeits=forfeits)
+    return invalidation, [s for s in signs if viewer.sees(s.player)]
 
 
 def seats_for(seats: dict[int, str], viewer: Viewer) -> dict[int, str]:

@@ -26,7 +26,14 @@ from sicbo.gateway.http import (
     table_of,
 )
 from sicbo.gateway.paytable_layout import layout_of
-from sicbo.gateway.redaction import Viewer, own_signs_for, recall_for, report_for, seats_for
+from sicbo.gateway.redaction import (
+    Viewer,
+    own_signs_for,
+    pending_for,
+    recall_for,
+    report_for,
+    seats_for,
+)
 from sicbo.gateway.sessions import Sessions
 from sicbo.gateway.views import TableView
 from sicbo_contracts.base import tag_of
@@ -118,8 +125,14 @@ def _board(stats: bytes, recall: bytes, viewer: Viewer) -> Response:
 
 def _seated(view: TableView, viewer: Viewer) -> TableView:
     signs, vacating = own_signs_for(view.player_signs, view.vacate_notices, viewer)
+    invalidation, pending_signs = pending_for(view.pending_invalidation, view.pending_signs, viewer)
     return msgspec.structs.replace(
-        view, seats=seats_for(view.seats, viewer), player_signs=signs, vacate_notices=vacating
+        view,
+        seats=seats_for(view.seats, viewer),
+        player_signs=signs,
+        vacate_notices=vacating,
+        pending_invalidation=invalidation,
+        pending_signs=pending_signs,
     )
 
 

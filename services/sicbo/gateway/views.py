@@ -154,6 +154,26 @@ class ProposalView(msgspec.Struct, frozen=True, kw_only=True):
     reason: str
 
 
+class PendingInvalidationView(msgspec.Struct, frozen=True, kw_only=True):
+    """Dual control: an invalidation of the current round (000 §8.4) waiting for a second
+    supervisor; nothing changed yet."""
+
+    round: int
+    reason: str
+    detail: str
+    forfeits: list[str]
+    by: str
+
+
+class PendingSignView(msgspec.Struct, frozen=True, kw_only=True):
+    """Dual control: a player's own sign (000 §4.4) waiting for a second supervisor."""
+
+    player: str
+    limits: Limits
+    reason: str
+    by: str
+
+
 class ResultView(msgspec.Struct, frozen=True, kw_only=True):
     round: int
     dice: Dice
@@ -193,6 +213,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     dual_control: bool  # a correction needs a second supervisor (TableConfig.dual_control)
     manual_mode: ManualModeView | None  # GLI-19 §C.6.8(o): shown to the table's players
     proposals: list[ProposalView]
+    #: Dual control of the lifecycle: what waits for a second supervisor (000 §8.4, §4.4).
+    pending_invalidation: PendingInvalidationView | None
+    pending_signs: list[PendingSignView]
     round: RoundView | None
     next_round: int
     last_result: ResultView | None
@@ -241,6 +264,11 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableV
             for r in captured.proposals
             if (p := r.proposal) is not None
         ],
+        pending_invalidation=_pending_invalidation(state),
+        pending_signs=[
+            PendingSignView(player=player, limits=p.limits, reason=p.reason, by=p.by)
+            for player, p in sorted(state.pending_limits.items())
+        ],
         round=None
         if current is None
         else RoundView(
@@ -282,4 +310,18 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableV
         start_ways=start_ways_view(state, at),
         cancellation=cancellation_view(state, at),
         as_of=as_of,
+    )
+
+
+def _pending_invalidation(state: LifecycleState) -> PendingInvalidationView | None:
+    current = state.round
+    pending = current.pending_invalidation if current is not None else None
+    if current is None or pending is None:
+        return None
+    return PendingInvalidationView(
+        round=current.number,
+        reason=pending.reason.value,
+        detail=pending.detail,
+        forfeits=list(pending.forfeits),
+        by=pending.by,
     )

@@ -28,6 +28,9 @@ Choices where the sources are silent are noted where they are enforced; the main
 - A void round (no result, invalidated, cancelled) is not voided again in another way.
 - A supervisor invalidates the current round's outcome (000 §8.4) before its result or after
   it, also once it is completed and paid: settlement compensates what the result paid.
+- With ``TableConfig.dual_control`` an invalidation (000 §8.4) and a player's own sign
+  (000 §4.4) are proposed by one supervisor and approved by another
+  (:mod:`sicbo.lifecycle.dual_control`); the next round waits for a pending invalidation.
 - 000 §8.9 counts only rounds completed while every seat is taken; a round completed at a table
   with a free seat breaks the streak. Every completed round counts, void ones included.
 - A raise of the minimum consumes the notice that allowed it (the sign comes down).
@@ -46,6 +49,7 @@ from sicbo.lifecycle import (
     adoption,
     cancellation,
     conduct,
+    dual_control,
     invalidation,
     limits,
     resumption,
@@ -55,7 +59,9 @@ from sicbo.lifecycle import (
 from sicbo.lifecycle.evolve import evolve, fold
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.lifecycle import (
+    ApproveInvalidation,
     ApprovePaytable,
+    ApprovePlayerLimits,
     CancelRound,
     ChangeLimits,
     ClearFault,
@@ -75,6 +81,8 @@ from sicbo_contracts.lifecycle import (
     PostClosingNotice,
     PostLimitsNotice,
     ProposePaytable,
+    RejectInvalidation,
+    RejectPlayerLimits,
     ReportMalfunction,
     StartRound,
     TakeSeat,
@@ -139,4 +147,12 @@ def decide(state: LifecycleState, command: LifecycleCommand, at: datetime) -> li
             return rounds.complete_round(state, command, at)
         case ResumeRound():
             return resumption.resume_round(state, command, at)
+        case ApproveInvalidation():
+            return dual_control.approve_invalidation(state, command, at)
+        case RejectInvalidation():
+            return dual_control.reject_invalidation(state, command, at)
+        case ApprovePlayerLimits():
+            return dual_control.approve_player_limits(state, command, at)
+        case RejectPlayerLimits():
+            return dual_control.reject_player_limits(state, command, at)
     raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover

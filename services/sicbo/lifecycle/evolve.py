@@ -24,6 +24,8 @@ from sicbo.lifecycle.state import (
     Exclusion,
     LifecycleState,
     LimitsNotice,
+    PendingInvalidation,
+    PendingLimits,
     Phase,
     Proposal,
     RoundState,
@@ -49,6 +51,8 @@ from sicbo_contracts.lifecycle import (
     ClosingNoticePosted,
     ExclusionLifted,
     FaultCleared,
+    InvalidationProposed,
+    InvalidationRejected,
     LifecycleEvent,
     LimitsChanged,
     LimitsNoticePosted,
@@ -57,6 +61,8 @@ from sicbo_contracts.lifecycle import (
     PaytableProposed,
     PlayerExcluded,
     PlayerLimitsOverridden,
+    PlayerLimitsOverrideProposed,
+    PlayerLimitsOverrideRejected,
     PlayerWagersVoided,
     RoundCancelled,
     RoundCompleted,
@@ -97,6 +103,7 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
                 asked_to_vacate=frozenset(),
                 recent_players=(),
                 player_limits=empty_mapping(),
+                pending_limits=empty_mapping(),  # a proposed sign comes down with the rest
                 limits_notices=(),
                 closing_notice=None,
             )
@@ -112,7 +119,16 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
             notices = tuple(n for n in state.limits_notices if not same_minimum(n.limits, after))
             return replace(state, config=signed, limits_notices=notices)
         case PlayerLimitsOverridden(player=player, after=after):
-            return replace(state, player_limits=with_item(state.player_limits, player, after))
+            return replace(
+                state,
+                player_limits=with_item(state.player_limits, player, after),
+                pending_limits=without_item(state.pending_limits, player),
+            )
+        case PlayerLimitsOverrideProposed(player=player, after=after, reason=reason, actor=actor):
+            pending = PendingLimits(limits=after, reason=reason, by=actor.id, at=event.at)
+            return replace(state, pending_limits=with_item(state.pending_limits, player, pending))
+        case PlayerLimitsOverrideRejected(player=player):
+            return replace(state, pending_limits=without_item(state.pending_limits, player))
         case PlayerExcluded(player=player, actor=actor, reason=reason, at=at):
             exclusion = Exclusion(since=at, by=actor.id, reason=reason)  # 000 §8.3.2
             return replace(state, excluded=with_item(state.excluded, player, exclusion))
@@ -226,7 +242,13 @@ def _evolve_round(current: RoundState, event: LifecycleEvent | DiceEvent) -> Rou
                 return current
             carrying = replace(current, carries_wagers=carries_wagers(consequence))
             return _end(carrying, Phase.NO_RESULT)
+        case InvalidationProposed(reason=reason, detail=detail, forfeits=forfeits, actor=actor):
+            pending = PendingInvalidation(reason, detail, tuple(forfeits), actor.id, event.at)
+            return replace(current, pending_invalidation=pending)
+        case InvalidationRejected():
+            return replace(current, pending_invalidation=None)
         case RoundInvalidated():
+            current = replace(current, pending_invalidation=None)
             if current.phase is Phase.COMPLETED:
                 # 000 §8.4 after the round was paid: it stays completed (settlement refunds it
                 # by a compensating void), its outcome is now the invalidation.

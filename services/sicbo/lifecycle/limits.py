@@ -11,6 +11,8 @@ Choices where the sources are silent (also in docs/rules.md, "Table and round"):
 - A player's own sign (000 §4.4) replaces the table's for that player, bet kinds' lines
   included: a line the player's sign does not repeat does not bind them. Giving a player their
   own sign needs no notice (000 §4.3 is about the table's limits).
+- With dual control (``TableConfig.dual_control``) the sign is a ``PlayerLimitsOverrideProposed``
+  that changes nothing; another supervisor approves it (:mod:`sicbo.lifecycle.dual_control`).
 """
 
 from datetime import datetime, timedelta
@@ -27,6 +29,7 @@ from sicbo_contracts.lifecycle import (
     LimitsNoticePosted,
     OverridePlayerLimits,
     PlayerLimitsOverridden,
+    PlayerLimitsOverrideProposed,
     PostLimitsNotice,
 )
 
@@ -87,20 +90,25 @@ def override_player_limits(
     state: LifecycleState, command: OverridePlayerLimits, at: datetime
 ) -> list[LifecycleEvent]:
     require_role(command, _SUPERVISOR, rule="000 §4.4")
-    config = require_open(state)
-    check_limits(command.limits, f"the limits of player {command.player!r}", profile_of(config))
-    table_minimum = config.limits.minimum
-    if command.limits.minimum < table_minimum:
-        # 000 §4.4 lets a player wager "in excess of the stated maximum"; it gives no lower
-        # minimum, so a player's own sign keeps at least the table's (docs/rules.md).
-        refuse(
-            f"limits.minimum: {command.limits.minimum} is below the table minimum"
-            f" {table_minimum}: a player's own sign raises the maximum (000 §4.4), it does not"
-            " lower the minimum"
-        )
-    before = state.player_limits.get(command.player)
-    if before == command.limits:
-        refuse(f"player {command.player!r} already has limits {show_limits(before)}")
+    before = player_sign_before(state, command.player, command.limits)
+    config = state.config
+    if config is not None and config.dual_control:
+        pending = state.pending_limits.get(command.player)
+        if pending is not None:
+            refuse(
+                f"player: a sign of {show_limits(pending.limits)} for player {command.player!r}"
+                f" by {pending.by!r} waits for approval: approve or reject it first"
+                " (TableConfig.dual_control)"
+            )
+        return [
+            PlayerLimitsOverrideProposed(
+                **stamp(command, at),
+                player=command.player,
+                before=before,
+                after=command.limits,
+                reason=command.reason,
+            )
+        ]
     # 000 §4.4: the player's maximum may exceed the table maximum; the event is their sign.
     return [
         PlayerLimitsOverridden(
@@ -111,6 +119,26 @@ def override_player_limits(
             reason=command.reason,
         )
     ]
+
+
+def player_sign_before(state: LifecycleState, player: str, limits: Limits) -> Limits | None:
+    """The player's own sign before one of ``limits`` (None: they have none), if a supervisor
+    may give them that sign (000 §4.4); checked again when a second supervisor approves."""
+    config = require_open(state)
+    check_limits(limits, f"the limits of player {player!r}", profile_of(config))
+    table_minimum = config.limits.minimum
+    if limits.minimum < table_minimum:
+        # 000 §4.4 lets a player wager "in excess of the stated maximum"; it gives no lower
+        # minimum, so a player's own sign keeps at least the table's (docs/rules.md).
+        refuse(
+            f"limits.minimum: {limits.minimum} is below the table minimum"
+            f" {table_minimum}: a player's own sign raises the maximum (000 §4.4), it does not"
+            " lower the minimum"
+        )
+    before = state.player_limits.get(player)
+    if before == limits:
+        refuse(f"player {player!r} already has limits {show_limits(before)}")
+    return before
 
 
 def announces(notice: Limits, raises: list[Raise]) -> bool:

@@ -3,6 +3,7 @@
 from datetime import datetime, timedelta
 
 from sicbo.decider import refuse, require_role, stamp
+from sicbo.lifecycle.dual_control import require_no_pending_invalidation
 from sicbo.lifecycle.guards import (
     calendar_of,
     current_round,
@@ -59,6 +60,7 @@ def start_round(state: LifecycleState, command: StartRound, at: datetime) -> lis
             f"round {current.number} is not completed ({current.phase.value}): the next round"
             " may not start until it is settled and every winner paid (002 art. 4)"
         )
+    require_no_pending_invalidation(state)  # TableConfig.dual_control (000 §8.4)
     if command.round != state.next_round:
         refuse(
             f"round {command.round} cannot start: the next round of {state.table} is"

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from sicbo_contracts.base import Dice, Limits
-from sicbo_contracts.lifecycle import Activation, TableConfig
+from sicbo_contracts.lifecycle import Activation, InvalidationReason, TableConfig
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -53,6 +53,27 @@ VOID: frozenset[Phase] = frozenset({Phase.NO_RESULT, Phase.INVALIDATED, Phase.CA
 
 
 @dataclass(frozen=True, slots=True)
+class PendingInvalidation:
+    """Dual control: an invalidation of the round (000 §8.4) waiting for a second supervisor."""
+
+    reason: InvalidationReason
+    detail: str
+    forfeits: tuple[str, ...]
+    by: str  # the proposing supervisor's id
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PendingLimits:
+    """Dual control: a player's own sign (000 §4.4) waiting for a second supervisor."""
+
+    limits: Limits
+    reason: str
+    by: str  # the proposing supervisor's id
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class RoundState:
     """The current round: the latest one started (it stays current once completed)."""
 
@@ -80,6 +101,7 @@ class RoundState:
     #: The void round whose wagers stand in this one (it is that round's re-run), if any.
     carried_from: int | None = None
     voided: frozenset[str] = frozenset()  # players whose wagers are declared void (000 §8.3.1)
+    pending_invalidation: PendingInvalidation | None = None  # TableConfig.dual_control
 
     @property
     def in_progress(self) -> bool:
@@ -169,6 +191,8 @@ class LifecycleState:
     closed_at: datetime | None = None
     limits_notices: tuple[LimitsNotice, ...] = ()
     player_limits: Mapping[str, Limits] = field(default_factory=empty_mapping)  # 000 §4.4
+    #: Dual control: players' signs proposed, waiting for a second supervisor (000 §4.4).
+    pending_limits: Mapping[str, PendingLimits] = field(default_factory=empty_mapping)
     closing_notice: ClosingNotice | None = None
     #: 000 §8.3.2: players excluded from the game at this table; outlives a closing.
     excluded: Mapping[str, Exclusion] = field(default_factory=empty_mapping)

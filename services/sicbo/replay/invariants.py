@@ -25,7 +25,8 @@ the NATS accounts or the server's guards, so a forged event is caught wherever i
    (whether the parts pay every standing wager, and pay it right, is the audit's);
 6. ``chain``: a correction starts from the result in effect (GLI-19 §4.18.4), inside a
    recorded manual mode (GLI-19 §C.6.8(o)), on a dual-control table approving another
-   supervisor's proposal; an adjustment names a stored correction of its round, a void a
+   supervisor's proposal, as an invalidation (000 §8.4) and a player's own sign (000 §4.4)
+   do there (:mod:`.approvals`); an adjustment names a stored correction of its round, a void a
    stored cancellation of its round (004), an illumination a stored result of its round with
    its dice (000 §2.3);
 7. ``token`` (000 §1.1): a promotional token is staked only as intake takes it: issued at the
@@ -50,7 +51,17 @@ from sicbo.lifecycle.evolve import evolve as lifecycle_evolve
 from sicbo.lifecycle.rounds import start_round
 from sicbo.lifecycle.state import LifecycleState
 from sicbo.lifecycle.state import initial_state as lifecycle_initial
-from sicbo.replay.findings import BETTING, CONTRACT, ROLE, ROUND_ORDER, SUBJECT, TOKEN, Finding
+from sicbo.replay.approvals import APPROVED, unapproved
+from sicbo.replay.findings import (
+    BETTING,
+    CHAIN,
+    CONTRACT,
+    ROLE,
+    ROUND_ORDER,
+    SUBJECT,
+    TOKEN,
+    Finding,
+)
 from sicbo.replay.history import Stored
 from sicbo.replay.ledger import Ledger
 from sicbo.replay.owners import OWNER, TAG_OF, read_event
@@ -219,6 +230,8 @@ class TableChecks:
                 self.find(TOKEN, f"{_slip_event(event)}, which wager intake refuses: {problem}")
         elif isinstance(event, RoundStarted):
             self._start(event)
+        elif isinstance(event, APPROVED) and (why := unapproved(self.lifecycle, event)):
+            self.find(CHAIN, why)  # TableConfig.dual_control (000 §8.4, §4.4)
         self.ledger.see(seq, event)
         owner = OWNER[tag]
         if owner is Aggregate.LIFECYCLE:

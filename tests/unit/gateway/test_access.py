@@ -27,10 +27,16 @@ from sicbo.wagers import decider as wagers_decider
 from sicbo_contracts.access import TERMINAL_ACTIONS, may_send
 from sicbo_contracts.base import Role
 from sicbo_contracts.dice import DiceCommand
-from sicbo_contracts.lifecycle import LifecycleCommand, ProposePaytable, TableSuspended
+from sicbo_contracts.lifecycle import (
+    InvalidationReason,
+    LifecycleCommand,
+    ProposePaytable,
+    TableSuspended,
+)
 from sicbo_contracts.routing import COMMANDS_BY_SERVICE, SERVICE_OF_TAG
 from sicbo_contracts.wagers import WagerCommand
 from tests.support import dice as dc
+from tests.support import dual_control as dual
 from tests.support import lifecycle as lc
 from tests.support import wagers as wg
 from tests.support.common import NOW, SUPERVISOR_2, TABLE, at, command, event
@@ -159,6 +165,26 @@ def wg_checks_out_closed() -> list[Any]:
     return [lc.table_opened(limits=wg.LIMITS), wg.issued("alice", "red", 250), lc.table_closed()]
 
 
+def lc_dual_invalidation_proposed() -> list[Any]:
+    """Dual control: an invalidation of round 1 proposed by another supervisor (000 §8.4)."""
+    history = [dual.dual_control_opened(), *lc.round_through(1, Phase.RESULT_CONFIRMED)]
+    return [*history, dual.invalidation_proposed(reason=InvalidationReason.RIOT, by=SUPERVISOR_2)]
+
+
+def lc_dual_round() -> list[Any]:
+    """Dual control: round 1's result confirmed."""
+    return [dual.dual_control_opened(), *lc.round_through(1, Phase.RESULT_CONFIRMED)]
+
+
+def lc_dual_open() -> list[Any]:
+    return [dual.dual_control_opened()]
+
+
+def lc_dual_sign_proposed() -> list[Any]:
+    """Dual control: a sign for p1 proposed by another supervisor (000 §4.4)."""
+    return [dual.dual_control_opened(), dual.override_proposed(by=SUPERVISOR_2)]
+
+
 # ---- one example per command type (two for redemption: open and closed table) --------------------
 
 
@@ -252,6 +278,42 @@ EXAMPLES = [
         "round.invalidate.v1",
         {"round": 1, "reason": "riot", "detail": "riot on the floor"},
         lc_round(Phase.UNCOVERED),
+        NOW,
+    ),
+    Example(  # dual control: a proposal (000 §8.4)
+        "round.invalidate.v1",
+        {"round": 1, "reason": "riot", "detail": "riot on the floor"},
+        lc_dual_round,
+        NOW,
+    ),
+    Example(
+        "round.approve-invalidation.v1",
+        {"round": 1, "reason": "riot"},
+        lc_dual_invalidation_proposed,
+        NOW,
+    ),
+    Example(
+        "round.reject-invalidation.v1",
+        {"round": 1, "reason": "no riot"},
+        lc_dual_invalidation_proposed,
+        NOW,
+    ),
+    Example(  # dual control: a proposal (000 §4.4)
+        "table.override-player-limits.v1",
+        {"player": "p1", "limits": {"minimum": 10, "maximum": 5_000}, "reason": "high roller"},
+        lc_dual_open,
+        NOW,
+    ),
+    Example(
+        "table.approve-player-limits.v1",
+        {"player": "p1", "limits": {"minimum": 10, "maximum": 5_000}},
+        lc_dual_sign_proposed,
+        NOW,
+    ),
+    Example(
+        "table.reject-player-limits.v1",
+        {"player": "p1", "reason": "no credit line"},
+        lc_dual_sign_proposed,
         NOW,
     ),
     Example("table.report-malfunction.v1", {"equipment": "lamp", "detail": "dark"}, lc_open, NOW),

@@ -13,10 +13,12 @@ from sicbo.gateway.redaction import (
     STAFF,
     Viewer,
     own_signs_for,
+    pending_for,
     recall_for,
     report_for,
     seats_for,
 )
+from sicbo.gateway.views import PendingInvalidationView, PendingSignView
 from sicbo.replay.report import HistoryRow, RoundReport, WagerRow
 from sicbo_contracts.base import Actor, Limits, Role
 from sicbo_contracts.board import (
@@ -271,3 +273,26 @@ def test_a_players_own_signs_are_shown_to_that_player_and_staff_only_000_4_4_and
     shown, asked = own_signs_for(own, ["eve"], viewer)
     assert set(shown) == signs and all(shown[p] == own[p] for p in shown)
     assert asked == vacating
+
+
+@pytest.mark.parametrize(
+    ("viewer", "forfeits", "signs"),
+    [
+        (STAFF, ["pat", "eve"], ["pat", "eve"]),
+        (Viewer(player="pat"), ["pat"], ["pat"]),
+        (Viewer(), [], []),
+    ],
+)
+def test_what_waits_for_a_second_supervisor_is_shown_as_the_viewer_may_see_it_000_4_4(
+    viewer: Viewer, forfeits: list[str], signs: list[str]
+) -> None:
+    invalidation = PendingInvalidationView(
+        round=1, reason="fraud", detail="camera", forfeits=["pat", "eve"], by="s1"
+    )
+    waiting = [
+        PendingSignView(player=p, limits=Limits(minimum=100, maximum=5_000), reason="vip", by="s1")
+        for p in ("pat", "eve")
+    ]
+    shown, shown_signs = pending_for(invalidation, waiting, viewer)
+    assert shown is not None and shown.forfeits == forfeits  # the round is everyone's
+    assert [s.player for s in shown_signs] == signs

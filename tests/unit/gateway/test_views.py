@@ -16,6 +16,8 @@ from sicbo.gateway.views import (
     LastResult,
     LitView,
     ManualModeView,
+    PendingInvalidationView,
+    PendingSignView,
     ProposalView,
     ResultView,
     SuspensionView,
@@ -34,6 +36,7 @@ from sicbo_contracts.lifecycle import (
     FaultCleared,
     InvalidationReason,
     LimitsNoticePosted,
+    PlayerLimitsOverridden,
     RoundCancelled,
     RoundInvalidated,
     RoundStarted,
@@ -41,7 +44,8 @@ from sicbo_contracts.lifecycle import (
     TableOpened,
     TableSuspended,
 )
-from tests.support.common import SUPERVISOR, TABLE, at, default_paytable, event
+from tests.support import dual_control as dual
+from tests.support.common import SUPERVISOR, SUPERVISOR_2, TABLE, at, default_paytable, event
 from tests.support.dice import (
     confirmed,
     corrected,
@@ -275,6 +279,46 @@ def test_a_suspension_is_shown_until_the_fault_is_cleared_000_7_7() -> None:
     after = view([*history, lamp, tumbler, cleared])
     assert after.suspended is None
     assert after.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
+
+
+def test_an_invalidation_and_a_sign_waiting_for_a_second_supervisor_are_shown_000_8_4() -> None:
+    """Dual control of the lifecycle (000 §8.4, §4.4): shown while they wait, gone once
+    approved; nothing changed meanwhile."""
+    history = [dual.dual_control_opened(), *ROUND_1]
+    waiting = [dual.invalidation_proposed(1, "p3"), dual.override_proposed()]
+    v = view([*history, *waiting])
+    assert v.pending_invalidation == PendingInvalidationView(
+        round=1, reason="fraud", detail=dual.DETAIL, forfeits=["p3"], by=SUPERVISOR.id
+    )
+    assert v.pending_signs == [
+        PendingSignView(
+            player="p1", limits=dual.HIGH_ROLLER, reason=dual.SIGN_REASON, by=SUPERVISOR.id
+        )
+    ]
+    assert v.player_signs == {} and v.last_result == ResultView(round=1, dice=(2, 3, 5), total=10)
+    approved = [
+        event(
+            RoundInvalidated,
+            SUPERVISOR_2,
+            round=1,
+            reason=InvalidationReason.FRAUD,
+            detail=dual.DETAIL,
+            forfeits=["p3"],
+            proposed_by=SUPERVISOR.id,
+        ),
+        event(
+            PlayerLimitsOverridden,
+            SUPERVISOR_2,
+            player="p1",
+            before=None,
+            after=dual.HIGH_ROLLER,
+            reason=dual.SIGN_REASON,
+            proposed_by=SUPERVISOR.id,
+        ),
+    ]
+    after = view([*history, *waiting, *approved])
+    assert after.pending_invalidation is None and after.pending_signs == []
+    assert after.player_signs == {"p1": dual.HIGH_ROLLER}
 
 
 def test_seats_and_signs_pass_through() -> None:

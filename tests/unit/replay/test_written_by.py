@@ -29,12 +29,18 @@ from sicbo.wagers import decider as wagers_decider
 from sicbo_contracts.base import Role, tag_of
 from sicbo_contracts.dice import DiceCommand, DiceEvent
 from sicbo_contracts.illumination import IlluminationEvent
-from sicbo_contracts.lifecycle import LifecycleCommand, LifecycleEvent, ProposePaytable
+from sicbo_contracts.lifecycle import (
+    InvalidationReason,
+    LifecycleCommand,
+    LifecycleEvent,
+    ProposePaytable,
+)
 from sicbo_contracts.routing import COMMANDS_BY_SERVICE, SERVICE_OF_TAG
 from sicbo_contracts.settlement import SettlementEvent
 from sicbo_contracts.wagers import WagerCommand, WagerEvent
 from sicbo_contracts.writers import WRITTEN_BY, may_write
 from tests.support import dice as dc
+from tests.support import dual_control as dual
 from tests.support import lifecycle as lc
 from tests.support import wagers as wg
 from tests.support.common import NOW, SUPERVISOR_2, TABLE, at, command
@@ -172,6 +178,26 @@ def one_colour_out() -> list[Any]:
     return [lc.table_opened(limits=wg.LIMITS, check_colors=10), wg.issued("alice", "red", 250)]
 
 
+def dual_invalidation_proposed() -> list[Any]:
+    """Dual control: an invalidation of round 1 proposed by another supervisor (000 §8.4)."""
+    history = [dual.dual_control_opened(), *lc.round_through(1, Phase.RESULT_CONFIRMED)]
+    return [*history, dual.invalidation_proposed(reason=InvalidationReason.RIOT, by=SUPERVISOR_2)]
+
+
+def dual_round() -> list[Any]:
+    """Dual control: round 1's result confirmed."""
+    return [dual.dual_control_opened(), *lc.round_through(1, Phase.RESULT_CONFIRMED)]
+
+
+def dual_open() -> list[Any]:
+    return [dual.dual_control_opened()]
+
+
+def dual_sign_proposed() -> list[Any]:
+    """Dual control: a sign for p1 proposed by another supervisor (000 §4.4)."""
+    return [dual.dual_control_opened(), dual.override_proposed(by=SUPERVISOR_2)]
+
+
 @dataclass(frozen=True)
 class Example:
     tag: str
@@ -245,6 +271,36 @@ EXAMPLES = [
         "round.invalidate.v1",
         {"round": 1, "reason": "riot", "detail": "riot on the floor"},
         in_round(Phase.UNCOVERED),
+    ),
+    Example(  # dual control: a proposal (000 §8.4)
+        "round.invalidate.v1",
+        {"round": 1, "reason": "riot", "detail": "riot on the floor"},
+        dual_round,
+    ),
+    Example(
+        "round.approve-invalidation.v1",
+        {"round": 1, "reason": "riot"},
+        dual_invalidation_proposed,
+    ),
+    Example(
+        "round.reject-invalidation.v1",
+        {"round": 1, "reason": "no riot"},
+        dual_invalidation_proposed,
+    ),
+    Example(  # dual control: a proposal (000 §4.4)
+        "table.override-player-limits.v1",
+        {"player": "p1", "limits": {"minimum": 10, "maximum": 5_000}, "reason": "high roller"},
+        dual_open,
+    ),
+    Example(
+        "table.approve-player-limits.v1",
+        {"player": "p1", "limits": {"minimum": 10, "maximum": 5_000}},
+        dual_sign_proposed,
+    ),
+    Example(
+        "table.reject-player-limits.v1",
+        {"player": "p1", "reason": "no credit line"},
+        dual_sign_proposed,
     ),
     Example("table.report-malfunction.v1", {"equipment": "lamp", "detail": "dark"}, opened),
     Example("table.clear-fault.v1", {"detail": "lamp replaced"}, suspended),

@@ -5,6 +5,7 @@ import { el } from "/static/common.js";
 import {
   actionForm, diceInputs, field, isoFromLocal, limitsFields, readDice, readLimits, select, textInput,
 } from "/static/terminal-forms.js";
+import { APPROVAL_TAGS, buildApprovals, showApprovals } from "/static/terminal-approvals.js";
 import { loadView } from "/static/terminal-gateway.js";
 import { showManual } from "/static/terminal-manual.js";
 import { IN_PLAY } from "/static/terminal-round.js";
@@ -26,6 +27,7 @@ export const SUPERVISOR_TAGS = [
   "table.change-limits.v1", "table.post-limits-notice.v1", "table.post-closing-notice.v1",
   "table.override-player-limits.v1", "table.close.v1",
   "round.void-player-wagers.v1", "table.exclude-player.v1", "table.lift-exclusion.v1",
+  ...APPROVAL_TAGS,
 ];
 
 // 000 §8.3: a player and why (the device seen, or why the exclusion ends).
@@ -187,8 +189,10 @@ export function buildSupervisor() {
       fields: [], build: () => ({}),
     }));
   }
-  return el("section", { id: "supervisor-actions", class: "admin", "aria-label": "supervisor actions" },
+  const section = el("section", { id: "supervisor-actions", class: "admin", "aria-label": "supervisor actions" },
     el("h2", {}, "Supervisor"), el("div", { class: "form-grid" }, ...forms));
+  if (!APPROVAL_TAGS.some((t) => actions.has(t))) return section;
+  return el("div", {}, section, buildApprovals(INVALIDATION_REASONS));
 }
 
 /** The held result's form is there only while the result is held; the cancel form only while
@@ -197,6 +201,7 @@ export function showSupervisor(r) {
   if (desk.ui.resolveForm) desk.ui.resolveForm.hidden = !(r && r.held);
   showCancellation(r);
   showManual();
+  showApprovals();
 }
 
 const cancelWait = { at: null, timer: null };
