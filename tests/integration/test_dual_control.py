@@ -17,17 +17,15 @@ from sicbo_contracts.lifecycle import (
     ApproveInvalidation,
     InvalidateRound,
     InvalidationReason,
-    OpenTable,
     RoundInvalidated,
-    TableConfig,
 )
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.settlement import SettlementVoided
 from sicbo_contracts.subjects import Aggregate, round_filter
 from sicbo_contracts.wagers import Wager
 from tests.floor import actor
-from tests.integration.conftest import LIMITS, OPERATOR, SUPERVISOR, Floor, new_id
-from tests.integration.test_settlement import ok, play, wait_completed, wait_for
+from tests.integration.conftest import SUPERVISOR, Floor, new_id
+from tests.integration.test_settlement import ok, open_table, play, wait_completed, wait_for
 
 SUPERVISOR_2 = actor(Role.SUPERVISOR, "supervisor-2")
 FRAUD = InvalidationReason.FRAUD
@@ -36,13 +34,7 @@ FRAUD = InvalidationReason.FRAUD
 async def test_dual_control_an_invalidation_after_the_result_waits_for_a_second_supervisor(
     floor: Floor, nc: NATS, store: EventStore, table_id: str
 ) -> None:
-    lamps = await floor.lamps_for(table_id, "cca-1992")  # 000 §2.3
-    config = TableConfig(
-        profile="cca-1992", limits=LIMITS, layout_controller=lamps, dual_control=True
-    )
-    await ok(
-        floor, nc, OpenTable(command_id=new_id(), table=table_id, actor=OPERATOR, config=config)
-    )
+    await open_table(floor, nc, table_id, "cca-1992", dual_control=True)
     slips = [
         ("ann", [Wager(bet="big", stake=200)]),
         ("eve", [Wager(bet="triple:6", stake=500)]),

@@ -33,14 +33,13 @@ from sicbo_contracts.dice import (
     EnterManualMode,
     LeaveManualMode,
 )
-from sicbo_contracts.lifecycle import OpenTable, TableConfig
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.results import ResultStatus
 from sicbo_contracts.settlement import SettlementAdjusted
 from sicbo_contracts.subjects import EVENT_STREAM, Aggregate, round_filter, table_level
 from sicbo_contracts.wagers import Wager
 from tests.floor import actor, browser
-from tests.integration.conftest import LIMITS, OPERATOR, SUPERVISOR, Floor, new_id
+from tests.integration.conftest import SUPERVISOR, Floor, new_id
 from tests.integration.test_gateway import accepted, opened, sign_in
 from tests.integration.test_results_feed import assert_once_each, sources, wait_published
 from tests.integration.test_settlement import (
@@ -130,13 +129,7 @@ async def test_a_correction_of_round_1_after_round_3_is_adjusted_once_and_publis
 async def test_dual_control_a_correction_takes_effect_only_once_another_supervisor_approves(
     floor: Floor, nc: NATS, store: EventStore, table_id: str
 ) -> None:
-    lamps = await floor.lamps_for(table_id, "cca-1992")  # 000 §2.3
-    config = TableConfig(
-        profile="cca-1992", limits=LIMITS, layout_controller=lamps, dual_control=True
-    )
-    await ok(
-        floor, nc, OpenTable(command_id=new_id(), table=table_id, actor=OPERATOR, config=config)
-    )
+    await open_table(floor, nc, table_id, "cca-1992", dual_control=True)
     await three_rounds(floor, nc, store, table_id)
     common = {"table": table_id, "actor": SUPERVISOR}
     await ok(floor, nc, EnterManualMode(command_id=new_id(), reason="camera", **common))

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import nats
@@ -71,7 +72,10 @@ async def ok(floor: Floor, nc: NATS, command: object) -> Accepted:
     return reply
 
 
-async def open_table(floor: Floor, nc: NATS, table: str, profile: str = "cca-1992") -> None:
+async def open_table(
+    floor: Floor, nc: NATS, table: str, profile: str = "cca-1992", **cfg: Any
+) -> None:
+    """``cfg``: more of the TableConfig (``dual_control=True``, say)."""
     # 004 closes betting by a countdown; a long one here, the dealer closes it first.
     countdown = 600 if profile == "online-live" else None
     config = TableConfig(
@@ -79,6 +83,7 @@ async def open_table(floor: Floor, nc: NATS, table: str, profile: str = "cca-199
         limits=LIMITS,
         betting_seconds=countdown,
         layout_controller=await floor.lamps_for(table, profile),  # 000 §2.3
+        **cfg,
     )
     await ok(floor, nc, OpenTable(command_id=new_id(), table=table, actor=OPERATOR, config=config))
 
