@@ -2,8 +2,7 @@
 online round (004 "Ralat Pengendalian"), an inspector clears a land table's fault (000 §7.7)."""
 
 from dataclasses import dataclass, field
-from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 
 from sicbo.demo.dealer import SimulatedDealer
 from sicbo.demo.tables import INSPECTOR, SUPERVISOR
@@ -19,6 +18,7 @@ from tests.support.lifecycle import (
     table_opened,
     when,
 )
+from tests.unit.demo.dealers import dealer_over
 
 
 @dataclass
@@ -39,19 +39,7 @@ class Client:
 
 def lifting(history: list[Fact]) -> tuple[Client, SimulatedDealer]:
     client = Client(given(history))
-    unused = cast(Any, None)
-    dealer = SimulatedDealer(
-        cast(Any, client),
-        cast(Any, SimpleNamespace(table=TABLE)),
-        lambda line: None,
-        control=unused,
-        players=unused,
-        rng=unused,
-        betting_seconds=0.0,
-        no_result_every=1,
-        notice=None,
-        inspector_seconds=0.0,
-    )
+    dealer = dealer_over(client, TABLE)
     return client, dealer
 
 

@@ -6,11 +6,11 @@ read that failed while the stream's leader died used to end that table's play fo
 
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 
-from sicbo.demo.dealer import SimulatedDealer
 from sicbo.eventstore.errors import StoreError
 from sicbo.lifecycle.state import Phase
+from tests.unit.demo.dealers import dealer_over
 
 
 @dataclass
@@ -27,24 +27,7 @@ class Reads:
         return SimpleNamespace(round=SimpleNamespace(number=4, phase=Phase.BETTING_CLOSED))
 
 
-def dealer_reading(reads: Reads) -> SimulatedDealer:
-    demo = SimpleNamespace(table="t1")
-    unused = cast(Any, None)
-    return SimulatedDealer(
-        cast(Any, reads),
-        cast(Any, demo),
-        lambda line: None,
-        control=unused,
-        players=unused,
-        rng=unused,
-        betting_seconds=0.0,
-        no_result_every=1,
-        notice=None,
-        inspector_seconds=0.0,
-    )
-
-
 async def test_004_a_failed_read_while_waiting_for_the_countdown_is_read_again() -> None:
     reads = Reads(failures=2)
-    await dealer_reading(reads)._wait_phase(4, Phase.BETTING_CLOSED, timeout=1.0)
+    await dealer_over(reads, "t1")._wait_phase(4, Phase.BETTING_CLOSED, timeout=1.0)
     assert reads.reads == 3
