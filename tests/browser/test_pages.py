@@ -44,6 +44,14 @@ async def sign_in(page: Page, table: str, operator: str, pin: str) -> None:
     await expect(page.locator("#who")).to_contain_text(operator)
 
 
+async def signed_in_player(page: Page, table: str, player: str) -> None:
+    """``page`` on the table's player page, signed in as ``player``."""
+    await page.goto(f"/tables/{table}/play")
+    await page.fill("#player-id", player)
+    await page.click("#player-signin")
+    await expect(page.locator("#player-who")).to_contain_text(player)
+
+
 async def press(page: Page, action: str, phase: str) -> None:
     await page.click(f'button[data-action="{action}"]')
     await expect(page.locator("#phase")).to_have_text(phase)
@@ -114,10 +122,7 @@ async def test_a_player_bets_in_the_countdown_and_a_late_bet_is_refused(
     await press(dealer, "round.start.v1", "started")
 
     player = console_errors.watch(await context.new_page())
-    await player.goto(f"/tables/{table}/play")
-    await player.fill("#player-id", "pat")
-    await player.click("#player-signin")
-    await expect(player.locator("#player-who")).to_contain_text("pat")
+    await signed_in_player(player, table, "pat")
     await press(dealer, "round.open-betting.v1", "betting-open")
     await expect(player.locator("#phase")).to_have_text(re.compile("betting-open", re.I))
     await expect(player.locator("#countdown")).to_have_text(re.compile(r"[1-9]"))
@@ -288,10 +293,7 @@ async def test_a_supervisor_in_manual_mode_is_shown_on_the_players_page_gli_19_c
 
     players = await browser.new_context(base_url=gateway, viewport={"width": 1280, "height": 900})
     player = console_errors.watch(await players.new_page())
-    await player.goto(f"/tables/{table}/play")
-    await player.fill("#player-id", "pat")
-    await player.click("#player-signin")
-    await expect(player.locator("#player-who")).to_contain_text("pat")
+    await signed_in_player(player, table, "pat")
     await expect(player.locator("#manual-mode")).to_be_hidden()
 
     await supervisor.fill("#manual-reason", "the reader disagrees")

@@ -7,23 +7,17 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from nats.aio.client import Client as NATS
-from playwright.async_api import Browser, BrowserContext, Page, expect
+from playwright.async_api import Browser, BrowserContext, expect
 
 from sicbo_contracts.base import Limits
 from sicbo_contracts.lifecycle import OverridePlayerLimits, PostClosingNotice, PostLimitsNotice
 from tests.browser.conftest import ConsoleErrors, screenshot
+from tests.browser.test_pages import signed_in_player
 from tests.integration.conftest import SUPERVISOR, Floor, new_id
 from tests.integration.test_gateway import opened
 from tests.integration.test_settlement import ok
 
 DASH = "\u2013"  # the signs write a range as 1.00 \u2013 500.00
-
-
-async def signed_in_player(page: Page, table: str, player: str) -> None:
-    await page.goto(f"/tables/{table}/play")
-    await page.fill("#player-id", player)
-    await page.click("#player-signin")
-    await expect(page.locator("#player-who")).to_contain_text(player)
 
 
 async def test_players_see_the_limits_the_notices_and_only_their_own_sign_000_4_and_8_8(
