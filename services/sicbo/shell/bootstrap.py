@@ -31,6 +31,7 @@ from faststream import AckPolicy, FastStream
 from faststream.nats import JStream, NatsBroker, NatsMessage, PullSub
 from faststream.nats.opentelemetry import NatsTelemetryMiddleware
 from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
 from nats.js.errors import NotFoundError
 
 from sicbo.eventstore.store import EventStore
@@ -160,6 +161,11 @@ def service_app(
             await on_start(runtime)
         for listener in listeners:
             await listener.start()
+        # Ready means served: the ping is answered on the connection that holds the command
+        # and query subscriptions, subscribed after them and flushed, so a caller told "ready"
+        # never meets "no responders" (the broker's own connection would race them).
+        await runtime.nc.subscribe(service_ping(service), cb=_pong)
+        await runtime.nc.flush()
         log.info("sicbo-%s ready%s", service, ready_note)
 
     @app.on_shutdown
@@ -200,11 +206,11 @@ def service_app(
                 return
             await msg.ack()
 
-    @broker.subscriber(service_ping(service))
-    async def on_ping(msg: NatsMessage) -> bytes:
-        return b'{"ok":true}'
-
     return app
+
+
+async def _pong(msg: Msg) -> None:
+    await msg.respond(b'{"ok":true}')
 
 
 async def _require_provisioned(nc: NATS, reacts: Reacts) -> None:
