@@ -19,6 +19,7 @@ from nats.aio.client import Client as NATS
 
 from sicbo.game.profiles import load_profile
 from sicbo.illumination.controller import LayoutController
+from sicbo.infra.nats_flush import flush_sent
 
 
 def lamps_required(profile: str) -> bool:
@@ -50,7 +51,7 @@ class HealthyLamps:
             controller = LayoutController(self._nc, table)
             await controller.start()
             self._controllers[table] = controller
-        await self._nc.flush()
+        await flush_sent(self._nc)
 
     def close(self) -> None:
         asyncio.run_coroutine_threadsafe(self._close(), self._loop).result(timeout=10)

@@ -24,6 +24,7 @@ from nats.aio.msg import Msg
 from nats.errors import NoRespondersError
 
 from sicbo.infra.nats_accounts import password_envs, users
+from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.provisioning import provision
 
@@ -148,7 +149,7 @@ class As:
         got: asyncio.Queue[Msg] = asyncio.Queue()
         sub = await self.nc.subscribe(pattern, cb=got.put)
         try:
-            await self.nc.flush()
+            await flush_sent(self.nc)
             for _ in range(200):
                 if self._refused(f'subscription to "{pattern}"'):
                     return False

@@ -31,6 +31,7 @@ from nats.aio.msg import Msg
 from nats.errors import TimeoutError as NatsTimeoutError
 
 from sicbo.infra import nats_config
+from sicbo.infra.nats_flush import flush_sent
 from sicbo_contracts.access import HUMAN_SENDERS, SENDERS
 from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.subjects import EVENT_STREAM, GATEWAY_INBOX, RESULTS_STREAM, command
@@ -209,7 +210,7 @@ async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
             await msg.respond(b'{"ok":true}')
 
         sub = await gw.nc.subscribe(subject, cb=answer)
-        await gw.nc.flush()
+        await flush_sent(gw.nc)
         reply = await asker.request(subject, b"{}", timeout=5)
         assert reply.data == b'{"ok":true}', subject
         await sub.unsubscribe()

@@ -31,6 +31,7 @@ from sicbo.eventstore.store import EventStore
 from sicbo.gateway.changes import QUEUE_SIZE, ChangeHub
 from sicbo.gateway.floor import GatewayFloor
 from sicbo.illumination.lamps import winning_spots
+from sicbo.infra.nats_flush import flush_sent
 from sicbo.replay.report import round_report
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated
 from sicbo_contracts.lifecycle import OpenTable, TableConfig
@@ -529,7 +530,7 @@ async def test_pages_watching_one_table_share_one_subscription(nc: NATS) -> None
         assert [m.subject.rsplit(".", 1)[1] for m in got] == ["round-started-v1"] * 2
         for _ in range(QUEUE_SIZE + 10):  # a page that never reads only loses old changes
             await nc.publish(subject.replace(">", "lc.1.x"), b"{}")
-        await nc.flush()
+        await flush_sent(nc)
         await asyncio.sleep(0.2)
         assert first.qsize() == QUEUE_SIZE
     assert hub.subscriptions == 0

@@ -28,6 +28,7 @@ from opentelemetry.sdk.trace import TracerProvider
 
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_accounts import password_envs
+from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.provisioning import Outcome, provision
 from sicbo.results.feed import Feed, public_store
@@ -168,7 +169,7 @@ async def test_a_partner_receives_results_and_reads_their_history_from_its_copy(
     nc = await partner.connect(url(server, "partner", "PARTNER_PASSWORD"))
     received: asyncio.Queue[Msg] = asyncio.Queue()
     await nc.subscribe(RESULTS_ALL, cb=received.put)
-    await nc.flush()
+    await flush_sent(nc)
     seq = await store_round(floor_nc, "P1", 1, (5, 2, 5))
     tracer = TracerProvider().get_tracer("test")
     with tracer.start_as_current_span("the feed's job"):  # as the service runs it, traced
@@ -259,7 +260,7 @@ async def test_a_partner_can_publish_nothing_nor_touch_internal_subjects_or_stre
             await nc.request(subject, json.dumps(body).encode(), timeout=1)
         refusals.append(await partner.refused(f'Publish to "{subject}"'))
 
-    await nc.flush()
+    await flush_sent(nc)
     assert await EventStore(floor_nc, RESULTS_STREAM).last_sequence(RESULTS_ALL) == before
     copy = await last_results(nc, PARTNER_STREAM, RESULTS_ALL, 100)
     assert copy and forged.source_seq not in {r.source_seq for r in copy}  # nothing forged

@@ -20,6 +20,7 @@ from nats.aio.msg import Msg
 
 from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
+from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.processes import ServiceProcess
 from sicbo.results.feed import Feed
 from sicbo.results.project import is_source, winners
@@ -254,7 +255,7 @@ async def test_racing_feeds_and_an_old_redelivery_publish_each_outcome_once(
     oldest = (await sources(store, tables[0]))[0]
     fresh = Feed(log_store, results_store, lambda: datetime.now(UTC))
     assert await fresh.on_event(oldest.subject, oldest.seq) == 0
-    await nc.flush()
+    await flush_sent(nc)
     await asyncio.sleep(0.2)
     await sub.unsubscribe()
     assert attempts == []  # no publish attempt at all: the guard, not the msg id, stopped it

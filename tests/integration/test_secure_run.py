@@ -30,6 +30,7 @@ from nats.aio.msg import Msg
 from nats.js.errors import NotFoundError
 
 from sicbo.infra.nats_accounts import users
+from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_server import free_port
 from sicbo_contracts.lifecycle import RoundCompleted
 from sicbo_contracts.subjects import EVENT_STREAM, Aggregate, events_of_type, inbox
@@ -149,7 +150,7 @@ async def refusals_and_play(nats_url: str, passwords: dict[str, str]) -> None:
     try:
         await completions(admin, LAND_TABLES, 60)
         await dealer.publish(FORGED, b"{}")
-        await dealer.flush()
+        await flush_sent(dealer)
         for _ in range(100):
             if any(FORGED in e for e in errors):
                 break

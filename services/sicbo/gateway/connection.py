@@ -23,6 +23,7 @@ from sicbo.gateway.changes import ChangeHub
 from sicbo.gateway.floor import GatewayFloor
 from sicbo.gateway.http import ApiError
 from sicbo.infra.nats_auth import connect_options
+from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_urls import redacted, servers
 from sicbo_contracts.subjects import GATEWAY_INBOX, service_ping
 
@@ -79,7 +80,7 @@ class Connection:
         self.floor.set(GatewayFloor(self._nc))
         self.hub.set(ChangeHub(self._nc))
         await self._nc.subscribe(service_ping("gateway"), cb=self._pong)
-        await self._nc.flush()
+        await flush_sent(self._nc)
         log.info("gateway connected to %s", redacted(url))
         try:
             yield

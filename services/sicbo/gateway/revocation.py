@@ -20,6 +20,7 @@ from nats.aio.msg import Msg
 from sicbo.gateway.http import ApiError
 from sicbo.gateway.operators import ID
 from sicbo.gateway.session_store import SessionStore
+from sicbo.infra.nats_flush import flush_sent
 from sicbo_contracts.subjects import GATEWAY_SESSIONS_REVOKED
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ class Revocations:
                 "ended on this gateway only: the others cannot be told now, revoke again",
             )
         await self._nc.publish(REVOKED, json.dumps({"operator": operator}).encode())
-        await self._nc.flush()
+        await flush_sent(self._nc)
 
     async def reconnected(self) -> None:
         ended = self.store.clear()

@@ -28,6 +28,7 @@ from nats.aio.subscription import Subscription
 from sicbo.game.bets import parse_bet
 from sicbo.game.errors import InvalidBet
 from sicbo.infra.nats_auth import connect_options
+from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_urls import servers
 from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.illumination import LayoutReport, LightLayout
@@ -191,7 +192,7 @@ async def run_controller(nats_url: str, table: str, fault: Fault) -> None:
     controller = LayoutController(nc, table, fault)
     try:
         await controller.start()
-        await nc.flush()
+        await flush_sent(nc)
         log.info("layout controller of %s ready (fault: %s)", table, fault)
         await asyncio.Event().wait()
     finally:

@@ -37,6 +37,7 @@ from nats.js.errors import NotFoundError
 from sicbo.eventstore.store import EventStore
 from sicbo.infra import health as healthz
 from sicbo.infra.nats_auth import broker_security, connect_options
+from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_urls import servers
 from sicbo.infra.telemetry import setup_tracing
 from sicbo.shell.commands import Clock, CommandHandler, DeciderSpec, Hook
@@ -165,7 +166,7 @@ def service_app(
         # and query subscriptions, subscribed after them and flushed, so a caller told "ready"
         # never meets "no responders" (the broker's own connection would race them).
         await runtime.nc.subscribe(service_ping(service), cb=_pong)
-        await runtime.nc.flush()
+        await flush_sent(runtime.nc)
         log.info("sicbo-%s ready%s", service, ready_note)
 
     @app.on_shutdown
