@@ -1,158 +1,108 @@
-"""AsyncAPI 3.0 document of the public results subjects, built from msgspec's own schema.
+"""AsyncAPI 3.0 document of what a results-feed partner receives and may ask, all of it.
 
-(FastStream's generator crashes on msgspec Structs, faststream#2101.) The payload schema is
-msgspec's JSON Schema of :data:`~sicbo_contracts.results.PublicResult`, with tuples written
-the Draft 07 way (``items`` as a list) because an AsyncAPI Schema Object is a Draft 07
-superset. ``write()`` puts it in ``contracts/asyncapi.json``; a test compares the checked-in
-copy with a fresh render, so it can never go stale.
+Built from the contracts, not written by hand (FastStream's generator crashes on msgspec Structs,
+faststream#2101): the payload schemas are the published JSON Schemas in their own dialect
+(:mod:`.asyncapi_embed`), the servers and security schemes are :mod:`.asyncapi_servers`, every
+header :mod:`.asyncapi_headers`, the catch-up by Direct Get :mod:`.asyncapi_direct_get`, the
+examples Structs encoded by msgspec (:mod:`.asyncapi_examples`). ``write()`` puts it in
+``contracts/asyncapi.json`` (``make schemas``); a test compares the checked-in copy with a fresh
+render, so it can never go stale, and validates it against AsyncAPI's own JSON Schema.
 """
 
 import json
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
-from sicbo_contracts.results import PublicResult, ResultStatus, RoundResult
+from sicbo_contracts import asyncapi_direct_get as direct_get
+from sicbo_contracts import asyncapi_headers as headers
+from sicbo_contracts.asyncapi_embed import embedded
+from sicbo_contracts.asyncapi_examples import live_examples
+from sicbo_contracts.asyncapi_servers import SECURITY_SCHEMES, SERVERS
+from sicbo_contracts.base import tag_of
+from sicbo_contracts.results import RoundResult
+from sicbo_contracts.subjects import PARTNER_STREAM
+from sicbo_contracts.version import CONTRACT_VERSION
 
 #: Where the checked-in document lives, beside the package (and ``schemas/``).
 ASYNCAPI_PATH = Path(__file__).resolve().parent.parent / "asyncapi.json"
-REF = "#/components/schemas/{name}"
+#: The schema file (``contracts/schemas/<name>.json``) of the feed's messages.
+RESULTS_SCHEMA = "results"
+#: Where the kit is published; ``.example`` (RFC 2606) stands for the operator's own address.
+KIT_URL = "https://sicbo.example/partners/"
+CHANGELOG = "contracts/CHANGELOG.md"
 
-DESCRIPTION = """\
+DESCRIPTION = f"""\
 Public results of the Sic Bo floor for integration partners: one message per stored outcome of
 a round (result, void, invalidation, cancellation, correction), in order per table, exactly once
 per source event. Only outcomes stored in the floor's log are published.
 
-Partners connect as a user of the PARTNERS account (deploy/nats/README.md) and may
-- subscribe to `sicbo.results.<table>` (or `sicbo.results.>` for every table): each message
-  carries the JetStream headers `Nats-Stream`, `Nats-Sequence` and `Nats-Time-Stamp` of the
-  partners' copy of the feed, stream `RESULTS`, which keeps the floor's sequences;
-- read the history by JetStream Direct Get on that copy: request on `$JS.API.DIRECT.GET.RESULTS`
-  with `{"seq": N, "next_by_subj": "sicbo.results.>", "batch": 100}` (a batch ends with a
-  status message) or `{"last_by_subj": "sicbo.results.<table>"}` for a table's last result.
+You connect as your own user of the `PARTNERS` account (a password or an nkey, over TLS: see
+`servers`) and may do exactly this, every other publish or subscription is refused:
+- subscribe to `sicbo.results.<table>` (or `sicbo.results.>` for every table): the copy
+  `{PARTNER_STREAM}` republishes each result it stores, with its stream headers (operation
+  `receiveResults`);
+- read what is stored by JetStream Direct Get on that copy, by sequence, by time, or the last
+  of each table (operations `catchUp` and `lastResultOfTable`).
 
-Nothing else: every other publish or subscription is refused. A message's identity is
-`(table, source_seq)`: drop a message seen before (e.g. a history read overlapping the live
-subscription). Readers must ignore fields they do not know; a new message version would get a
-new `type` tag.
+A message's identity is `(table, source_seq)`: drop one you have (a catch-up overlapping the
+live subscription). Per table, `Nats-Last-Sequence` names the message before it: a gap shows.
+Readers must ignore fields and headers they do not know. The payload schema is
+`contracts/schemas/{RESULTS_SCHEMA}.json` (JSON Schema 2020-12), embedded here unchanged but for
+where its `$ref`s point.
+
+Versions: this document and the schemas carry the contract version (`info.version`). What
+changed in each, and how a message type is replaced (a new `type` tag such as `result.v2`,
+published beside the old one for a stated time, announced in the changelog first) is in
+[{CHANGELOG}](CHANGELOG.md), "Deprecation policy".
 """
 
 
-def _draft07(node: Any) -> Any:
-    """msgspec writes Draft 2020-12 tuples (``prefixItems``); AsyncAPI schemas are Draft 07."""
-    if isinstance(node, list):
-        return [_draft07(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {key: _draft07(value) for key, value in node.items()}
-    if "prefixItems" in out:
-        closed = out.pop("items", None) is False
-        out["items"] = out.pop("prefixItems")
-        if closed:
-            out["additionalItems"] = False
-    return out
+def _ref(kind: str, name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/{kind}/{name}"}
 
 
-def _examples() -> list[dict[str, Any]]:
-    at = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
-    common: dict[str, Any] = {
-        "table": "T1",
-        "paytable": "cca-1992@v1",
-        "recorded_at": at,
-        "published_at": at,
+def _results_channel() -> dict[str, Any]:
+    return {
+        "address": "sicbo.results.{table}",
+        "title": "Results of one table",
+        "description": "Republished by the copy once stored: only stored results, each once.",
+        "parameters": {
+            "table": {
+                "description": "A table id ([A-Za-z0-9_-]{1,32}). Subscribe to "
+                "sicbo.results.> for every table."
+            }
+        },
+        "messages": {"roundResult": _ref("messages", "roundResult")},
     }
-    samples = {
-        "result": RoundResult(
-            round=7,
-            status=ResultStatus.RESULT,
-            dice=(2, 4, 6),
-            total=12,
-            winning_bets=[
-                "big",
-                "single:2",
-                "single:4",
-                "single:6",
-                "total:12",
-                "combo:2-4",
-                "combo:2-6",
-                "combo:4-6",
-            ],
-            source_seq=1041,
-            **common,
-        ),
-        "void": RoundResult(
-            round=8, status=ResultStatus.VOID, reason="dice-not-flat", source_seq=1093, **common
-        ),
-        "correction": RoundResult(
-            round=7,
-            status=ResultStatus.CORRECTION,
-            dice=(2, 4, 5),
-            total=11,
-            winning_bets=[
-                "big",
-                "single:2",
-                "single:4",
-                "single:5",
-                "total:11",
-                "combo:2-4",
-                "combo:2-5",
-                "combo:4-5",
-            ],
-            corrects=(2, 4, 6),
-            reason="die read as 6, shows 5",
-            source_seq=1120,
-            **common,
-        ),
+
+
+def _round_result() -> dict[str, Any]:
+    return {
+        "name": tag_of(RoundResult),
+        "title": "Round result",
+        "summary": "One stored outcome of a round (see `status`).",
+        "contentType": "application/json",
+        "headers": headers.LIVE_RESULT,
+        "payload": _ref("schemas", RESULTS_SCHEMA),
+        "examples": live_examples(),
     }
-    return [
-        {"name": name, "payload": msgspec.to_builtins(sample)} for name, sample in samples.items()
-    ]
 
 
 def document() -> dict[str, Any]:
-    (payload,), schemas = msgspec.json.schema_components([PublicResult], ref_template=REF)
-    headers = {
-        "type": "object",
-        "properties": {
-            "Nats-Stream": {"type": "string", "description": "The stream that stored it."},
-            "Nats-Sequence": {
-                "type": "string",
-                "description": "Its sequence in that stream (the floor's SICBO_RESULTS).",
-            },
-            "Nats-Time-Stamp": {"type": "string", "description": "When it was stored."},
-        },
-    }
     return {
         "asyncapi": "3.0.0",
         "info": {
             "title": "Sic Bo public results feed",
-            "version": "1.0.0",
+            "version": CONTRACT_VERSION,
             "description": DESCRIPTION,
+            "externalDocs": {
+                "description": f"Changelog and deprecation policy of the contracts ({CHANGELOG})",
+                "url": f"{KIT_URL}{CHANGELOG}",
+            },
         },
         "defaultContentType": "application/json",
-        "servers": {
-            "floor": {
-                "host": "localhost:4222",
-                "protocol": "nats",
-                "description": "The floor's NATS server; partners authenticate as a user of "
-                "the PARTNERS account (user and password, or the credentials issued).",
-            }
-        },
-        "channels": {
-            "tableResults": {
-                "address": "sicbo.results.{table}",
-                "title": "Results of one table",
-                "parameters": {
-                    "table": {
-                        "description": "A table id ([A-Za-z0-9_-]{1,32}). Subscribe to "
-                        "sicbo.results.> for every table."
-                    }
-                },
-                "messages": {"roundResult": {"$ref": "#/components/messages/roundResult"}},
-            }
-        },
+        "servers": SERVERS,
+        "channels": {"tableResults": _results_channel(), **direct_get.channels()},
         "operations": {
             "receiveResults": {
                 "action": "receive",
@@ -160,20 +110,19 @@ def document() -> dict[str, Any]:
                 "summary": "Each stored outcome of a round of the table, once, in order.",
                 "channel": {"$ref": "#/channels/tableResults"},
                 "messages": [{"$ref": "#/channels/tableResults/messages/roundResult"}],
-            }
+            },
+            **direct_get.operations(),
         },
         "components": {
-            "messages": {
-                "roundResult": {
-                    "name": "result.v1",
-                    "title": "Round result",
-                    "contentType": "application/json",
-                    "headers": headers,
-                    "payload": _draft07(payload),
-                    "examples": _examples(),
-                }
+            "schemas": {
+                RESULTS_SCHEMA: embedded(RESULTS_SCHEMA),
+                direct_get.REQUEST_SCHEMA: direct_get.request_schema(),
             },
-            "schemas": _draft07(schemas),
+            "messages": {
+                "roundResult": _round_result(),
+                **direct_get.messages(_ref("schemas", RESULTS_SCHEMA)),
+            },
+            "securitySchemes": SECURITY_SCHEMES,
         },
     }
 
