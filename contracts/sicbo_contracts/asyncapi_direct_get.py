@@ -41,26 +41,34 @@ class DirectGetRequest(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=
     ] = None
     next_by_subj: Annotated[
         str | None,
-        Meta(description="Only messages on this subject (wildcards allowed): sicbo.results.> "
-        "for every table, sicbo.results.<table> for one."),
+        Meta(
+            description="Only messages on this subject (wildcards allowed): sicbo.results.> "
+            "for every table, sicbo.results.<table> for one."
+        ),
     ] = None
     last_by_subj: Annotated[
         str | None, Meta(description="The last message on this subject (a table's last result).")
     ] = None
     batch: Annotated[
         Count | None,
-        Meta(description="Up to this many messages, then a 204 EOB status; 0 or absent: "
-        "one message and no status."),
+        Meta(
+            description="Up to this many messages, then a 204 EOB status; 0 or absent: "
+            "one message and no status."
+        ),
     ] = None
     max_bytes: Annotated[
         Bytes | None,
-        Meta(description="End the batch before this many bytes (at least one message is "
-        "sent); the server's default is its max_pending."),
+        Meta(
+            description="End the batch before this many bytes (at least one message is "
+            "sent); the server's default is its max_pending."
+        ),
     ] = None
     multi_last: Annotated[
         list[str] | None,
-        Meta(description="The last message of each subject matching these (wildcards allowed; at "
-        "most 1024 subjects, or 413): the newest result of every table."),
+        Meta(
+            description="The last message of each subject matching these (wildcards allowed; at "
+            "most 1024 subjects, or 413): the newest result of every table."
+        ),
     ] = None
     up_to_seq: Annotated[
         Seq | None, Meta(description="multi_last: as the stream was at this sequence.")
@@ -151,7 +159,10 @@ def messages(result_payload: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "from Nats-Last-Sequence + 1.",
             headers=headers.END_OF_BATCH,
             examples=[
-                {"name": "caught-up", "headers": {"Nats-Num-Pending": "0", "Nats-Last-Sequence": "45"}}
+                {
+                    "name": "caught-up",
+                    "headers": {"Nats-Num-Pending": "0", "Nats-Last-Sequence": "45"},
+                }
             ],
         ),
         "notFound": _status(404, "Message Not Found", "Nothing matches (yet): you are caught up."),
@@ -232,4 +243,3 @@ def operations() -> dict[str, dict[str, Any]]:
 
 def request_schema() -> dict[str, Any]:
     return struct_schema(DirectGetRequest, REQUEST_SCHEMA)
-

@@ -53,5 +53,14 @@ def resolve(doc: dict[str, Any], ref: str) -> Any:
     return node
 
 
+def follow(doc: dict[str, Any], ref: str) -> Any:
+    """The node a pointer names, through Reference Objects (a channel's message names one of
+    ``components.messages``)."""
+    node = resolve(doc, ref)
+    while isinstance(node, dict) and set(node) == {"$ref"}:
+        node = resolve(doc, node["$ref"])
+    return node
+
+
 def errors(validator: Any, instance: Any) -> list[str]:
     return [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(instance)]
