@@ -15,7 +15,8 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -118,6 +119,21 @@ class NodeClient:
         return self.proc.returncode, out.decode(), err.decode()
 
 
+@dataclass(frozen=True)
+class PartnerFloor:
+    port: int  # where partners connect
+    floor_nc: NATS  # the floor's own user: stores outcomes, runs the feed
+
+
+@pytest.fixture(scope="module")
+def partner_floor(
+    server: LocalNatsServer,  # noqa: F811 - test_partner_access's fixtures, imported above
+    floor_nc: NATS,  # noqa: F811
+    partner_copy_ready: None,  # noqa: F811
+) -> PartnerFloor:
+    return PartnerFloor(server.port, floor_nc)
+
+
 @pytest.fixture
 async def clients() -> AsyncIterator[list[NodeClient]]:
     started: list[NodeClient] = []
@@ -177,21 +193,18 @@ def test_every_published_schema_compiles_with_ajv_2020_in_strict_mode(node: str)
 
 
 async def test_the_node_client_prints_each_live_result_validated(
-    node: str,
-    server: LocalNatsServer,
-    floor_nc: NATS,
-    partner_copy_ready: None,
-    clients: list[NodeClient],
+    node: str, partner_floor: PartnerFloor, clients: list[NodeClient]
 ) -> None:
-    client = await NodeClient.start(node, server.port, "--count", "5")
+    client = await NodeClient.start(node, partner_floor.port, "--count", "5")
     clients.append(client)
-    last = await store_outcomes(floor_nc, "N1")
-    await publish_through_feed(floor_nc, "N1", last)
+    last = await store_outcomes(partner_floor.floor_nc, "N1")
+    await publish_through_feed(partner_floor.floor_nc, "N1", last)
     code, out, err = await client.finish()
     assert code == 0, err
     lines = out.splitlines()  # after the line that says it subscribed
     assert all(line.startswith("valid result.v1 [") for line in lines), out
     printed = [line.split("] ", 1)[1] for line in lines]
+
     def won(dice: tuple[int, int, int]) -> str:
         return ", ".join(winners("cca-1992@v1", dice))
 
@@ -205,13 +218,9 @@ async def test_the_node_client_prints_each_live_result_validated(
 
 
 async def test_the_node_client_stops_with_an_error_on_a_message_the_schema_refuses(
-    node: str,
-    server: LocalNatsServer,
-    floor_nc: NATS,
-    partner_copy_ready: None,
-    clients: list[NodeClient],
+    node: str, partner_floor: PartnerFloor, clients: list[NodeClient]
 ) -> None:
-    client = await NodeClient.start(node, server.port, "--table", "N2")
+    client = await NodeClient.start(node, partner_floor.port, "--table", "N2")
     clients.append(client)
     at = datetime.now(UTC).isoformat()
     bad = {  # a die of 7, written to the floor's results stream as a broken feed would
@@ -219,7 +228,7 @@ async def test_the_node_client_stops_with_an_error_on_a_message_the_schema_refus
         "paytable": "cca-1992@v1", "dice": [1, 2, 7], "total": 10, "winning_bets": [],
         "recorded_at": at, "published_at": at, "source_seq": 1,
     }  # fmt: skip
-    await floor_nc.jetstream().publish(results("N2"), json.dumps(bad).encode())
+    await partner_floor.floor_nc.jetstream().publish(results("N2"), json.dumps(bad).encode())
     code, out, err = await client.finish()
     assert code == 1
     assert out == ""  # nothing printed as a result

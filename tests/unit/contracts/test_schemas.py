@@ -13,19 +13,20 @@ import msgspec
 from sicbo_contracts import asyncapi, schemas
 from sicbo_contracts.version import CONTRACT_MAJOR, CONTRACT_VERSION
 
-#: Every keyword of the Draft 2020-12 vocabularies (core, applicator, unevaluated, validation,
-#: meta-data, format-annotation, content).
-KEYWORDS_2020_12 = frozenset(
-    "$schema $id $ref $anchor $dynamicRef $dynamicAnchor $vocabulary $comment $defs "
-    "prefixItems items contains additionalProperties properties patternProperties "
-    "dependentSchemas propertyNames if then else allOf anyOf oneOf not "
-    "unevaluatedItems unevaluatedProperties "
-    "type const enum multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength "
-    "minLength pattern maxItems minItems uniqueItems maxContains minContains maxProperties "
-    "minProperties required dependentRequired "
-    "title description default deprecated readOnly writeOnly examples "
-    "format contentEncoding contentMediaType contentSchema".split()
-)
+#: The keywords of each Draft 2020-12 vocabulary (https://json-schema.org/draft/2020-12).
+VOCABULARIES = {
+    "core": "$schema $id $ref $anchor $dynamicRef $dynamicAnchor $vocabulary $comment $defs",
+    "applicator": "prefixItems items contains additionalProperties properties "
+    "patternProperties dependentSchemas propertyNames if then else allOf anyOf oneOf not",
+    "unevaluated": "unevaluatedItems unevaluatedProperties",
+    "validation": "type const enum multipleOf maximum exclusiveMaximum minimum "
+    "exclusiveMinimum maxLength minLength pattern maxItems minItems uniqueItems maxContains "
+    "minContains maxProperties minProperties required dependentRequired",
+    "meta-data": "title description default deprecated readOnly writeOnly examples",
+    "format-annotation": "format",
+    "content": "contentEncoding contentMediaType contentSchema",
+}
+KEYWORDS_2020_12 = frozenset(word for words in VOCABULARIES.values() for word in words.split())
 _SCHEMA_MAPS = {"$defs", "properties", "patternProperties", "dependentSchemas"}
 _SCHEMA_LISTS = {"prefixItems", "allOf", "anyOf", "oneOf"}
 _SCHEMAS = {"items", "contains", "additionalProperties", "propertyNames", "if", "then", "else"}
@@ -108,4 +109,3 @@ def test_every_union_has_a_schema_with_versioned_tags() -> None:
             continue  # request/reply bodies of queries are plain objects, not tagged unions
         text = schemas.render(name)
         assert '"type"' in text and ".v1" in text, name
-
