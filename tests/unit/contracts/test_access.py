@@ -3,10 +3,8 @@ every command against, held against the deciders (DESIGN.md Roles: authority com
 credential). The terminal roles' rows are held cell by cell in tests/unit/gateway/test_access.py.
 """
 
-import msgspec
 import pytest
 
-from sicbo.decider import Refused
 from sicbo_contracts.access import (
     HUMAN_SENDERS,
     SENDERS,
@@ -19,7 +17,7 @@ from sicbo_contracts.access import (
 )
 from sicbo_contracts.base import Role
 from sicbo_contracts.routing import SERVICE_OF_TAG
-from tests.unit.gateway.test_access import EXAMPLES, SERVICES, TABLE, decider_permits
+from tests.support.examples import decider_permits
 
 TAGS = sorted(SERVICE_OF_TAG)
 
@@ -33,26 +31,9 @@ def test_every_sender_sends_real_command_types_as_one_role() -> None:
     assert set(HUMAN_SENDERS) == {r.value for r in (*TERMINAL_ACTIONS, Role.PLAYER)}
 
 
-def player_permitted(tag: str) -> bool:
-    """Whether the decider takes ``tag`` from a player acting for themself (000 §3.11: the
-    examples' actor is the slip's player) in some example state."""
-    for example in (e for e in EXAMPLES if e.tag == tag):
-        union, fold, decide = SERVICES[example.service]
-        player = example.payload.get("player", "player-1")
-        raw = {"type": tag, "command_id": "c-1", "table": TABLE, **example.payload}
-        raw["actor"] = {"id": player, "role": Role.PLAYER.value}
-        try:
-            decide(fold(TABLE, example.history()), msgspec.convert(raw, union), example.at)
-            return True
-        except Refused as refused:
-            if refused.code != "forbidden":
-                return True  # past the role checks
-    return False
-
-
 @pytest.mark.parametrize("tag", TAGS)
 def test_a_player_may_send_exactly_what_the_wager_intake_takes_from_a_player(tag: str) -> None:
-    assert (tag in SENDERS["player"].actions) is player_permitted(tag)
+    assert (tag in SENDERS["player"].actions) is decider_permits(tag, Role.PLAYER)[0]
 
 
 @pytest.mark.parametrize("tag", TAGS)
