@@ -48,7 +48,7 @@ A message's identity is `(table, source_seq)`: drop one you have (a catch-up ove
 live subscription). Per table, `Nats-Last-Sequence` names the message before it: a gap shows.
 Readers must ignore fields and headers they do not know. The payload schema is
 `contracts/schemas/{RESULTS_SCHEMA}.json` (JSON Schema 2020-12), embedded here unchanged but for
-where its `$ref`s point.
+where its `$ref`s point and its `$schema` and `$id` (the `schemaFormat` names the dialect).
 
 Versions: this document and the schemas carry the contract version (`info.version`). What
 changed in each, and how a message type is replaced (a new `type` tag such as `result.v2`,

@@ -19,6 +19,7 @@ from msgspec import Meta
 
 from sicbo_contracts import asyncapi_headers as headers
 from sicbo_contracts.asyncapi_embed import struct_schema
+from sicbo_contracts.base import Time
 from sicbo_contracts.subjects import PARTNER_STREAM, RESULTS_ALL, results
 
 API = f"$JS.API.DIRECT.GET.{PARTNER_STREAM}"
@@ -29,14 +30,13 @@ Bytes = Annotated[int, Meta(ge=1)]
 
 
 class DirectGetRequest(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """A Direct Get request (ADR-31). Give ``seq`` or ``start_time``, not both; a batch needs
-    ``next_by_subj``; ``last_by_subj`` stands alone."""
+    """A Direct Get request (ADR-31): seq or start_time, not both; last_by_subj alone."""
 
     seq: Annotated[
         Seq | None, Meta(description="From this sequence on (with next_by_subj), or exactly it.")
     ] = None
     start_time: Annotated[
-        datetime | None,
+        Time | None,
         Meta(description="From the first message stored at or after this time (RFC 3339)."),
     ] = None
     next_by_subj: Annotated[
@@ -74,7 +74,7 @@ class DirectGetRequest(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=
         Seq | None, Meta(description="multi_last: as the stream was at this sequence.")
     ] = None
     up_to_time: Annotated[
-        datetime | None, Meta(description="multi_last: as the stream was at this time.")
+        Time | None, Meta(description="multi_last: as the stream was at this time.")
     ] = None
 
 

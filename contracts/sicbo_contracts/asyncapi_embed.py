@@ -7,7 +7,7 @@ values; :data:`DRAFT_2020_12` is that identifier with the 2020-12 version, the n
 own media type takes. (AsyncAPI's JS parser accepts formats it has no parser for since
 parser-js#1218; before, it reported "Unknown schema format".)
 
-The embedded schema is the generator's own (:func:`sicbo_contracts.schemas.render`, what
+The embedded schema is the generator's own (:func:`sicbo_contracts.schemas.published`, what
 ``contracts/schemas/<name>.json`` holds) with two changes, both forced by where it sits:
 
 - its ``$ref`` s point into this document (``#/components/schemas/<name>/schema/$defs/X``
@@ -21,7 +21,6 @@ The embedded schema is the generator's own (:func:`sicbo_contracts.schemas.rende
 :func:`published` undoes the relocation; the tests hold it equal to the generator's output.
 """
 
-import json
 from typing import Any
 
 import msgspec
@@ -60,8 +59,7 @@ def relocated(schema: dict[str, Any], at: str) -> dict[str, Any]:
 
 def generated(name: str) -> dict[str, Any]:
     """The schema of ``name`` exactly as ``make schemas`` writes it to its own file."""
-    schema: dict[str, Any] = json.loads(schemas.render(name))
-    return schema
+    return schemas.published(name)
 
 
 def embedded(name: str) -> dict[str, Any]:
@@ -80,5 +78,5 @@ def published(document: dict[str, Any], name: str) -> dict[str, Any]:
 def struct_schema(cls: Any, name: str) -> dict[str, Any]:
     """A Multi Format Schema Object of one msgspec type that has no published file (the Direct
     Get request), written by msgspec in the same dialect and placed the same way."""
-    schema: dict[str, Any] = msgspec.json.schema(cls)
+    schema: dict[str, Any] = schemas.portable(msgspec.json.schema(cls))
     return {"schemaFormat": DRAFT_2020_12, "schema": relocated(schema, location(name))}
