@@ -36,8 +36,9 @@ Public results of the Sic Bo floor for integration partners: one message per sto
 a round (result, void, invalidation, cancellation, correction), in order per table, exactly once
 per source event. Only outcomes stored in the floor's log are published.
 
-You connect as your own user of the `PARTNERS` account (a password or an nkey, over TLS: see
-`servers`) and may do exactly this, every other publish or subscription is refused:
+You connect as a user of the `PARTNERS` account, each partner its own (deploy/nats/README.md,
+"Adding a partner"), with a password or an nkey, over TLS (see `servers`), and may do exactly
+this; every other publish or subscription is refused:
 - subscribe to `sicbo.results.<table>` (or `sicbo.results.>` for every table): the copy
   `{PARTNER_STREAM}` republishes each result it stores, with its stream headers (operation
   `receiveResults`);
@@ -65,7 +66,12 @@ def _results_channel() -> dict[str, Any]:
     return {
         "address": "sicbo.results.{table}",
         "title": "Results of one table",
-        "description": "Republished by the copy once stored: only stored results, each once.",
+        "description": "Republished by the copy once stored: only stored results, each once. "
+        "One more kind of message can arrive here: a Direct Get reply another user of the "
+        "account sent to this subject (a request's reply subject is not subject to permissions, "
+        "deploy/nats/README.md). It is a stored result too, but with a reply's headers: a "
+        "`Nats-Num-Pending` (batched) or no `Nats-Last-Sequence` (single). Drop it as a repeat "
+        "by (table, source_seq) and keep it out of your gap check.",
         "parameters": {
             "table": {
                 "description": "A table id ([A-Za-z0-9_-]{1,32}). Subscribe to "
