@@ -49,7 +49,7 @@ SERVERS: dict[str, dict[str, Any]] = {
         "description": "The operator's NATS cluster, reached over TLS only: connect to "
         "`tls://{host}:{port}` and verify the server's certificate against the CA certificate "
         "handed to you with your credentials (nats-py: `tls=ssl.create_default_context("
-        "cafile=ca.pem)`; nats.js: `tls: {caFile: 'ca.pem'}`). A plain `nats://` connection is "
+        "cafile='ca.pem')`; nats.js: `tls: {caFile: 'ca.pem'}`). A plain `nats://` connection is "
         "refused. The server tells a client the cluster's other addresses once connected, so "
         "one host is enough; clients reconnect to another by themselves.",
         "variables": {
