@@ -30,7 +30,8 @@ from sicbo.infra.nats_accounts import password_envs, users
 from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_server import HOST, LocalNatsServer
 from sicbo.infra.nats_server_tls import CERT_FILE_ENV, KEY_FILE_ENV, ServerTls
-from sicbo.infra.nats_tls import CA_FILE_ENV, CERT_FILE_ENV as CLIENT_CERT_ENV
+from sicbo.infra.nats_tls import CA_FILE_ENV
+from sicbo.infra.nats_tls import CERT_FILE_ENV as CLIENT_CERT_ENV
 from sicbo.infra.nats_tls import KEY_FILE_ENV as CLIENT_KEY_ENV
 from sicbo.infra.processes import ServiceProcess
 from sicbo_contracts.subjects import EVENT_STREAM
@@ -104,7 +105,7 @@ def sicbo(
 ) -> subprocess.CompletedProcess[str]:
     """The ``sicbo`` CLI as a process of its own."""
     command = [sys.executable, "-m", "sicbo.cli.main", *args]
-    return subprocess.run(  # noqa: S603 - our own CLI, fixed arguments
+    return subprocess.run(
         command,
         input=stdin,
         capture_output=True,
@@ -184,7 +185,7 @@ def test_the_partners_example_client_connects_with_the_ca(
 ) -> None:
     url = f"tls://partner:{password('partner')}@{HOST}:{server.port}"
     example = [sys.executable, str(ROOT / "examples" / "results_client.py"), "--count", "0"]
-    with_ca = subprocess.run(  # noqa: S603 - the repository's example, fixed arguments
+    with_ca = subprocess.run(
         example,
         capture_output=True,
         text=True,
@@ -197,7 +198,7 @@ def test_the_partners_example_client_connects_with_the_ca(
     # then stop it by its PID.
     errors = tmp_path / "stderr"
     with errors.open("wb") as out:
-        without = subprocess.Popen(  # noqa: S603
+        without = subprocess.Popen(
             example,
             stdout=subprocess.DEVNULL,
             stderr=out,
@@ -246,12 +247,12 @@ def test_a_client_in_clear_text_is_dropped(server: LocalNatsServer) -> None:
         assert reader.readline() == b""  # closed: no +OK, no PONG
 
 
-async def test_a_bad_ca_file_stops_a_service_at_start_naming_the_variable(
+def test_a_bad_ca_file_stops_a_service_at_start_naming_the_variable(
     server: LocalNatsServer, pki: Pki, secrets: Path
 ) -> None:
     missing = secrets / "no-such-ca.pem"
     env = {**_clean_environ(), **pod_env(secrets, pki, "lifecycle"), CA_FILE_ENV: str(missing)}
-    run = subprocess.run(  # noqa: S603 - our own CLI, fixed arguments
+    run = subprocess.run(
         ServiceProcess("lifecycle", tls_url(server)).argv(),
         capture_output=True,
         text=True,
