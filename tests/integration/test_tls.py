@@ -11,6 +11,8 @@ text is dropped; a bad ``NATS_CA_FILE`` stops a service at start, naming the var
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -116,10 +118,14 @@ def sicbo(
     )
 
 
+#: A developer's own NATS settings, kept from the processes this test starts.
+NATS_SETTINGS = ("NATS_URL", "NATS_USER", "NATS_PASSWORD_FILE", CA_FILE_ENV, CLIENT_CERT_ENV)
+
+
 def _clean_environ() -> dict[str, str]:
-    """The test's environment without a NATS setting of its own (a developer's export)."""
-    drop = {"NATS_URL", "NATS_USER", "NATS_PASSWORD_FILE", CA_FILE_ENV, CLIENT_CERT_ENV}
-    return {k: v for k, v in os.environ.items() if k not in drop | {CLIENT_KEY_ENV}}
+    """The test's environment without a NATS setting of its own."""
+    drop = {*NATS_SETTINGS, CLIENT_KEY_ENV}
+    return {k: v for k, v in os.environ.items() if k not in drop}
 
 
 def trusting(ca: Path) -> ssl.SSLContext:
@@ -139,7 +145,7 @@ async def lifecycle(
         "lifecycle",
         tls_url(server),
         log_path=logs / "lifecycle.log",
-        env={**_clean_environ(), **pod_env(secrets, pki, "lifecycle")},
+        env=pod_env(secrets, pki, "lifecycle"),
     ).start()
     try:
         await proc.wait_ready(
@@ -175,7 +181,6 @@ async def test_a_service_and_the_cli_work_over_tls(
             EVENT_STREAM, subjects_filter=f"sicbo.evt.{table}.>"
         )
         assert info.state.subjects, "no event of the opened table in the log"
-        assert nc._server_info["tls_required"] is True  # what the server told this client
     finally:
         await nc.close()
 
@@ -245,6 +250,40 @@ def test_a_client_in_clear_text_is_dropped(server: LocalNatsServer) -> None:
         connect = {"user": "floor", "pass": password("floor"), "verbose": True}
         conn.sendall(b"CONNECT " + json.dumps(connect).encode() + b"\r\nPING\r\n")
         assert reader.readline() == b""  # closed: no +OK, no PONG
+
+
+async def test_the_password_never_leaves_before_tls_is_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Against a server (or a man in the middle) whose INFO says no TLS, the floor's client
+    opens with a TLS handshake and sends nothing else: no CONNECT, no password in clear."""
+    received = bytearray()
+
+    async def impostor(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(b'INFO {"server_id":"x","version":"2.15.1","tls_required":false}\r\n')
+        await writer.drain()
+        with contextlib.suppress(TimeoutError, ConnectionError):
+            received.extend(await asyncio.wait_for(reader.read(4096), timeout=5))
+        writer.close()
+
+    listener = await asyncio.start_server(impostor, HOST, 0)
+    port = listener.sockets[0].getsockname()[1]
+    url = f"tls://{HOST}:{port}"
+    monkeypatch.delenv(CA_FILE_ENV, raising=False)
+    try:
+        with pytest.raises(Exception):  # noqa: B017 - whichever way the handshake fails
+            await nats.connect(
+                url,
+                user="floor",
+                password="never-in-clear",
+                connect_timeout=5,
+                allow_reconnect=False,
+                max_reconnect_attempts=0,
+                **connect_options(url),
+            )
+    finally:
+        listener.close()
+        await listener.wait_closed()
+    assert received[:1] == b"\x16", bytes(received[:64])  # a TLS handshake record
+    assert b"CONNECT" not in received and b"never-in-clear" not in received
 
 
 def test_a_bad_ca_file_stops_a_service_at_start_naming_the_variable(
