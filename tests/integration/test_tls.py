@@ -6,7 +6,9 @@ the way a pod is (``tls://`` URL, ``NATS_CA_FILE``, ``NATS_USER``/``NATS_PASSWOR
 the CLI provisions, the lifecycle service runs as its own user, ``sicbo send`` opens a table
 through it, and the partners' example client connects with the CA it is given. A client without
 the CA, or trusting another one, is refused ("certificate verify failed"); a client in clear
-text is dropped; a bad ``NATS_CA_FILE`` stops a service at start, naming the variable.
+text is dropped; told "no TLS" by an impostor, the floor's client still sends no password in
+clear; a bad ``NATS_CA_FILE`` stops a service at start, naming the variable; under mutual TLS
+a client certificate of the CA is required.
 """
 
 from __future__ import annotations
