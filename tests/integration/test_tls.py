@@ -23,12 +23,10 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import nats
 import pytest
-import trustme
 
 from sicbo.infra.nats_accounts import password_envs, users
 from sicbo.infra.nats_auth import connect_options
@@ -39,6 +37,7 @@ from sicbo.infra.nats_tls import CERT_FILE_ENV as CLIENT_CERT_ENV
 from sicbo.infra.nats_tls import KEY_FILE_ENV as CLIENT_KEY_ENV
 from sicbo.infra.processes import ServiceProcess
 from sicbo_contracts.subjects import EVENT_STREAM
+from tests.support.pki import Pki, make_pki, trusting
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "deploy" / "nats" / "floor-tls.conf"
@@ -47,33 +46,9 @@ PASSWORDS = {env: f"{env.lower()}-tls-test" for env in password_envs()}
 VERIFY_FAILED = "certificate verify failed"
 
 
-@dataclass(frozen=True)
-class Pki:
-    """PEM files: the floor's CA, the server's certificate and key, a client's, and the
-    certificate of a CA that has nothing to do with the floor."""
-
-    ca: Path
-    server_cert: Path
-    server_key: Path
-    client_cert: Path
-    client_key: Path
-    other_ca: Path
-
-
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    directory = tmp_path_factory.mktemp("pki")
-    ca = trustme.CA()
-    server = ca.issue_cert(HOST, "localhost")
-    client = ca.issue_cert("sicbo-lifecycle")
-    files = Pki(*(directory / f"{n}.pem" for n in ("ca", "sc", "sk", "cc", "ck", "other")))
-    ca.cert_pem.write_to_path(files.ca)
-    server.cert_chain_pems[0].write_to_path(files.server_cert)
-    server.private_key_pem.write_to_path(files.server_key)
-    client.cert_chain_pems[0].write_to_path(files.client_cert)
-    client.private_key_pem.write_to_path(files.client_key)
-    trustme.CA().cert_pem.write_to_path(files.other_ca)
-    return files
+    return make_pki(tmp_path_factory.mktemp("pki"))
 
 
 @pytest.fixture(scope="module")
@@ -128,10 +103,6 @@ def _clean_environ() -> dict[str, str]:
     """The test's environment without a NATS setting of its own."""
     drop = {*NATS_SETTINGS, CLIENT_KEY_ENV}
     return {k: v for k, v in os.environ.items() if k not in drop}
-
-
-def trusting(ca: Path) -> ssl.SSLContext:
-    return ssl.create_default_context(cafile=str(ca))
 
 
 @pytest.fixture(scope="module")
