@@ -3,6 +3,8 @@
 Needs only nats-py and the contracts (``pip install nats-py ./contracts``)::
 
     NATS_URL=nats://partner:SECRET@floor.example:4222 python examples/results_client.py
+    NATS_URL=tls://partner:SECRET@floor.example:4222 NATS_CA_FILE=floor-ca.crt \
+      python examples/results_client.py          # TLS, the server verified by the floor's CA
     python examples/results_client.py --table T1 --history 10   # the last 10 first
 
 A partner may subscribe to ``sicbo.results.<table>`` and read the history of its copy of the
@@ -17,6 +19,8 @@ import argparse
 import asyncio
 import json
 import os
+import ssl
+from typing import Any
 
 import msgspec
 import nats
@@ -85,6 +89,16 @@ def show(result: RoundResult) -> None:
     print(f"[{result.recorded_at:%H:%M:%S}] {result.table} #{result.round} {result.status}: {what}")
 
 
+def tls_options(url: str) -> dict[str, Any]:
+    """TLS when the floor gave a CA (``NATS_CA_FILE``) or the URL says ``tls://``: the server's
+    certificate must chain to that CA (else the system's) and name the host. The handshake
+    comes first, so the password never travels before TLS is up."""
+    ca_file = os.environ.get("NATS_CA_FILE") or None
+    if ca_file is None and not url.startswith("tls://"):
+        return {}
+    return {"tls": ssl.create_default_context(cafile=ca_file), "tls_handshake_first": True}
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--table", help="only this table (default: every table)")
@@ -94,7 +108,8 @@ async def main() -> None:
     args = parser.parse_args()
     subjects = f"sicbo.results.{args.table}" if args.table else "sicbo.results.>"
 
-    nc = await nats.connect(os.environ.get("NATS_URL", "nats://127.0.0.1:4222"))
+    url = os.environ.get("NATS_URL", "nats://127.0.0.1:4222")
+    nc = await nats.connect(url, **tls_options(url))
     queue: asyncio.Queue[Msg] = asyncio.Queue()
     sub = await nc.subscribe(subjects, cb=queue.put)  # first: nothing falls in between
     latest: dict[str, int] = {}  # table -> last source_seq shown: a table's results are in order

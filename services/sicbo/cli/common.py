@@ -5,6 +5,8 @@ from typing import Annotated
 
 import typer
 
+from sicbo.infra.nats_auth import connect_options
+
 DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
 
 NatsOption = Annotated[
@@ -25,3 +27,12 @@ OperatorsOption = Annotated[
 def fail(message: str, code: int = 2) -> typer.Exit:
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(code)
+
+
+def check_nats_settings(nats_url: str) -> None:
+    """A bad NATS setting of the environment (``NATS_CA_FILE``, ``NATS_PASSWORD_FILE``, ...)
+    stops a long-running command at once, with the reason and no traceback."""
+    try:
+        connect_options(nats_url)
+    except ValueError as err:
+        raise fail(str(err)) from None

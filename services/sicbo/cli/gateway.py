@@ -8,7 +8,13 @@ from typing import Annotated
 import typer
 import uvicorn
 
-from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, OperatorsOption, fail
+from sicbo.cli.common import (
+    DEFAULT_NATS_URL,
+    NatsOption,
+    OperatorsOption,
+    check_nats_settings,
+    fail,
+)
 from sicbo.gateway.app import Settings, create_gateway
 from sicbo.gateway.operators import OperatorListError, operator_entry, parse_operators
 from sicbo.gateway.origin import allowed_origins
@@ -62,6 +68,7 @@ def serve(
 ) -> None:
     """Serve the pages and the API until SIGINT/SIGTERM. Sessions live in this process: behind
     several replicas the ingress keeps a browser on one (docs/gateway.md)."""
+    check_nats_settings(nats_url)
     if (operators is None) == (not demo_operators):
         raise fail(
             "name the operator list: --operators FILE (or SICBO_OPERATORS), or --demo-operators"

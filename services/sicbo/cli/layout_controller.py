@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
+from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, check_nats_settings, fail
 from sicbo.illumination.controller import Fault, parse_fault, run_controller
 
 
@@ -24,6 +24,7 @@ def layout_controller(
     nats_url: NatsOption = DEFAULT_NATS_URL,
 ) -> None:
     """Answer the table's LightLayout requests with what the panel lit, until SIGINT/SIGTERM."""
+    check_nats_settings(nats_url)
     try:
         chosen = parse_fault(fault, fault_every)
     except ValueError as err:

@@ -8,7 +8,7 @@ from enum import StrEnum
 
 import typer
 
-from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption
+from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, check_nats_settings
 from sicbo.infra import health
 
 
@@ -24,6 +24,7 @@ class ServiceName(StrEnum):
 
 def serve(service: ServiceName, nats_url: NatsOption = DEFAULT_NATS_URL) -> None:
     """Run a service until SIGINT/SIGTERM (graceful: in-flight commands finish)."""
+    check_nats_settings(nats_url)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     # Each service module exposes ``app(nats_url) -> FastStream``; import only the one asked.
     module = importlib.import_module(f"sicbo.{service.value}.service")

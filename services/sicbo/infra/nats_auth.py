@@ -9,6 +9,10 @@ which disconnects the clients still on the old one (docs/runbook.md). Neither se
 credentials (a local server). A URL that carries its own ``user:password@`` (``--nats``) wins:
 nats-py would otherwise send the environment's user, so an operator in a pod can still connect
 as another user.
+
+TLS (``NATS_CA_FILE``, ``NATS_CERT_FILE`` / ``NATS_KEY_FILE``, ``tls://`` URLs) comes with the
+same options, :mod:`sicbo.infra.nats_tls`: every client of the floor connects through
+:func:`connect_options` or :func:`broker_security`.
 """
 
 from __future__ import annotations
@@ -19,8 +23,9 @@ from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-from faststream.nats import NatsUserPassword
+from faststream.nats import NatsSecurity, NatsUserPassword
 
+from sicbo.infra.nats_tls import client_context, tls_options
 from sicbo_contracts.subjects import inbox
 
 USER_ENV = "NATS_USER"
@@ -55,9 +60,10 @@ def from_env(url: str | None = None) -> NatsAuth | None:
 
 
 def connect_options(url: str | None = None) -> dict[str, Any]:
-    """Keyword arguments for ``nats.connect(url, ...)``: the credentials, if any."""
+    """Keyword arguments for ``nats.connect(url, ...)``: the credentials and TLS, if any."""
     auth = from_env(url)
-    return {} if auth is None else {"user": auth.user, "password": auth.password}
+    credentials = {} if auth is None else {"user": auth.user, "password": auth.password}
+    return {**credentials, **tls_options(url)}
 
 
 def user_of(url: str | None = None) -> str | None:
@@ -80,11 +86,15 @@ def inbox_options(url: str | None = None) -> dict[str, Any]:
     return {} if user is None else {"inbox_prefix": inbox(user)}
 
 
-def broker_security(url: str | None = None) -> NatsUserPassword | None:
-    """The same credentials for a FastStream ``NatsBroker(url, security=...)``."""
+def broker_security(url: str | None = None) -> NatsSecurity | None:
+    """The same credentials and TLS for a FastStream ``NatsBroker(url, security=...)``."""
     auth = from_env(url)
+    context = client_context(url)
+    tls: dict[str, Any] = (
+        {} if context is None else {"ssl_context": context, "tls_handshake_first": True}
+    )
     if auth is None:
-        return None
+        return None if context is None else NatsSecurity(**tls)
     # FastStream hands ``password`` to nats.connect unchanged, and nats-py calls a callable
     # password on every (re)connect; FastStream's annotation only says ``str``.
-    return NatsUserPassword(auth.user, cast(str, auth.password))
+    return NatsUserPassword(auth.user, cast(str, auth.password), **tls)

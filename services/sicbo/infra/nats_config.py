@@ -9,7 +9,10 @@ Two outputs of one source, both checked in:
   passwords are read from the server's environment) and that environment under
   ``container.env``, one key of the Secret ``nats-floor-users`` per user.
 
-``python -m sicbo.infra.nats_config write`` regenerates both (``make nats-config``);
+With them, the floor's TLS (:mod:`sicbo.infra.nats_server_tls`): ``deploy/nats/tls.conf`` and
+``deploy/nats-helm/values-tls.yaml``.
+
+``python -m sicbo.infra.nats_config write`` regenerates all (``make nats-config``);
 ``check`` exits 1 when either is stale (tests/deploy/test_nats_permissions.py too).
 """
 
@@ -22,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sicbo.infra import nats_server_tls
 from sicbo.infra.nats_accounts import ACCOUNTS, SYSTEM_ACCOUNT
 from sicbo.infra.nats_permissions import Account, Permissions, User
 
@@ -229,7 +233,21 @@ def outputs(root: Path) -> dict[Path, str]:
     return {
         root / CONF: conf_text(),
         values: render_values(values.read_text(encoding="utf-8")),
+        root / nats_server_tls.CONF: nats_server_tls.conf_text(),
+        root / nats_server_tls.HELM_VALUES: tls_values_text(),
     }
+
+
+def tls_values_text() -> str:
+    """``values-tls.yaml``, given after ``values.yaml`` to turn TLS on."""
+    lines = [
+        nats_server_tls.HEADER,
+        '# TLS for the floor\'s NATS (deploy/nats-helm/README.md, "TLS"), after values.yaml:',
+        "#   helm upgrade --install nats nats/nats -n sicbo \\",
+        "#     -f deploy/nats-helm/values.yaml -f deploy/nats-helm/values-tls.yaml",
+        *yaml_lines(nats_server_tls.helm_values()),
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def stale(root: Path) -> list[Path]:

