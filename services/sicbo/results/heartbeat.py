@@ -76,8 +76,9 @@ def ttl(interval_s: int) -> str:
     return f"{interval_s * TTL_INTERVALS}s"
 
 
-def beat_msg_id(table: str, number: int) -> str:
-    return f"heartbeat-{table}-{number}"
+def beat_msg_id(table: str, interval_s: int, number: int) -> str:
+    """One id per table and interval, the same on every replica (with the same setting)."""
+    return f"heartbeat-{table}-{interval_s}s-{number}"
 
 
 def heartbeat_of(
@@ -145,7 +146,7 @@ class Heartbeats:
                     heartbeat(table),
                     encode(message),
                     expect=Expect(results(table), last_seq),
-                    msg_id=beat_msg_id(table, number),
+                    msg_id=beat_msg_id(table, self.interval_s, number),
                     headers={TTL_HEADER: ttl(self.interval_s)},
                 )
             except AppendConflict:

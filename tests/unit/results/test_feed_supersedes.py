@@ -118,11 +118,11 @@ def play_three_rounds(log: MemoryStream) -> list[StoredEvent]:
 
 
 def later_outcomes(log: MemoryStream) -> list[StoredEvent]:
-    """Round 1 corrected twice after round 3, then round 2 (paid long ago) invalidated."""
+    """Round 1 corrected twice after round 3, then round 3 (paid) invalidated."""
     return [
         store(log, corrected(1, (4, 5, 5), (4, 5, 6))),  # seq 7
         store(log, corrected(1, (4, 5, 6), (3, 5, 6))),  # seq 8
-        store(log, invalidated(2)),  # seq 9
+        store(log, invalidated(3)),  # seq 9
     ]
 
 
@@ -136,7 +136,7 @@ EXPECTED = [
     (3, ResultStatus.RESULT, 6, None),
     (1, ResultStatus.CORRECTION, 7, 2),  # round 1's correction, two rounds later
     (1, ResultStatus.CORRECTION, 8, 7),  # the next one replaces the first correction
-    (2, ResultStatus.INVALIDATED, 9, 4),  # an invalidation after the round was paid
+    (3, ResultStatus.INVALIDATED, 9, 6),  # an invalidation after the round was paid
 ]
 
 

@@ -47,7 +47,9 @@ def test_replicas_agree_on_the_interval_and_beat_at_its_start() -> None:
     assert next_beat(AT, 5) == AT.replace(second=10, microsecond=0)
     exact = AT.replace(second=10, microsecond=0)
     assert next_beat(exact, 5) == exact + timedelta(seconds=5)  # on the edge: the next one
-    assert beat_msg_id("T1", beat_number(AT, 5)) != beat_msg_id("T2", beat_number(AT, 5))
+    number = beat_number(AT, 5)
+    assert beat_msg_id("T1", 5, number) != beat_msg_id("T2", 5, number)
+    assert beat_msg_id("T1", 5, number) != beat_msg_id("T1", 1, number)  # another setting
 
 
 def test_a_heartbeat_lives_a_few_intervals() -> None:
