@@ -37,6 +37,8 @@ any_decoder: msgspec.json.Decoder[FeedMessage] = msgspec.json.Decoder(FeedMessag
 
 def only_results(messages: list[FeedMessage]) -> list[RoundResult]:
     return [m for m in messages if isinstance(m, RoundResult)]
+
+
 #: Identities remembered to drop repeats (a repeat arrives close to its original).
 REMEMBER = 10_000
 
@@ -117,12 +119,12 @@ async def tail(
         while True:
             msg = await queue.get()
             try:
-                result = any_decoder.decode(msg.data)
+                message = any_decoder.decode(msg.data)
             except DECODE_ERRORS as exc:
                 log.warning("not a result on %s: %s", msg.subject, exc)
                 continue
-            if isinstance(result, RoundResult) and seen.first_time(result):
-                emit(result)
+            if isinstance(message, RoundResult) and seen.first_time(message):
+                emit(message)
                 emitted += 1
                 if count is not None and emitted >= count:
                     return

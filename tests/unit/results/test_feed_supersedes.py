@@ -158,9 +158,7 @@ async def test_a_restarted_feed_reads_the_superseded_message_of_a_round_from_the
     assert chain(stream) == EXPECTED
 
 
-async def test_heartbeats_beside_the_results_do_not_move_what_the_feed_reads_as_published() -> (
-    None
-):
+async def test_heartbeats_beside_the_results_leave_what_the_feed_reads_as_published() -> None:
     """A heartbeat stored on ``sicbo.results.T1.heartbeat`` after the last result: a fresh
     feed still finds its last published source on ``sicbo.results.T1`` and goes on once."""
     log, stream = MemoryStream(), MemoryStream()
