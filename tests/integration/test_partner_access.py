@@ -225,14 +225,20 @@ async def test_a_partner_receives_the_heartbeat_through_its_copy_which_lets_it_e
     received: asyncio.Queue[Msg] = asyncio.Queue()
     await nc.subscribe(RESULTS_ALL, cb=received.put)
     await flush_sent(nc)
-    seq = await store_round(floor_nc, "P2", 1, (1, 4, 6))
+    await publish_through_feed(floor_nc, "P2", await store_round(floor_nc, "P2", 1, (1, 4, 6)))
+    seq = await store_round(floor_nc, "P2", 2, (2, 2, 3))
     await publish_through_feed(floor_nc, "P2", seq)
     beats = Heartbeats(floor_nc, public_store(floor_nc), lambda: datetime.now(UTC), 1)
     assert await beats.beat_table("P2", datetime.now(UTC)) == 1
-    result_msg, beat_msg = [await asyncio.wait_for(received.get(), 10) for _ in range(2)]
-    assert (result_msg.subject, beat_msg.subject) == (results("P2"), heartbeat("P2"))
+    first, result_msg, beat_msg = [await asyncio.wait_for(received.get(), 10) for _ in range(3)]
+    assert [m.subject for m in (first, result_msg, beat_msg)] == [results("P2")] * 2 + [
+        heartbeat("P2")
+    ]
     beat = msgspec.json.decode(beat_msg.data, type=FeedHeartbeat)
     result_headers, beat_headers = result_msg.headers or {}, beat_msg.headers or {}
+    # Each republished result names the table's previous one (a gap shows at once).
+    assert (first.headers or {})["Nats-Last-Sequence"] == "0"
+    assert result_headers["Nats-Last-Sequence"] == (first.headers or {})["Nats-Sequence"]
     assert beat_headers["Nats-Stream"] == PARTNER_STREAM  # stored in the copy, republished
     assert beat.last_seq == int(result_headers["Nats-Sequence"])  # as the partner numbers it
     assert beat.last_source_seq == _result.decode(result_msg.data).source_seq == seq
@@ -246,8 +252,8 @@ async def test_a_partner_receives_the_heartbeat_through_its_copy_which_lets_it_e
         await asyncio.sleep(0.1)
     assert gone.get("Status") == "404"
     assert await last_results(nc, PARTNER_STREAM, results("P2"), 5) == [
-        _result.decode(result_msg.data)
-    ]  # the result stays
+        _result.decode(m.data) for m in (first, result_msg)
+    ]  # the results stay
     assert partner.errors == []
     await nc.close()
 
