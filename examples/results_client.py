@@ -11,6 +11,10 @@ A partner may subscribe to ``sicbo.results.<table>`` and read the history of its
 feed (stream ``RESULTS``) by Direct Get; nothing else (contracts/asyncapi.json). The
 subscription is made before the history is read, so nothing falls between them, and a
 result seen twice is printed once: its identity is ``(table, source_seq)``.
+
+Each table's heartbeat (``sicbo.results.<table>.heartbeat``, docs/feed.md) names its last
+result: one newer than the last printed means a result was missed (read it back by Direct
+Get); no heartbeat for a few intervals means the feed or the way to it is down.
 """
 
 from __future__ import annotations
@@ -27,9 +31,9 @@ import nats
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 
-from sicbo_contracts.results import PublicResult, RoundResult
+from sicbo_contracts.results import FeedHeartbeat, FeedMessage, RoundResult
 
-decode = msgspec.json.Decoder(PublicResult).decode
+decode = msgspec.json.Decoder(FeedMessage).decode  # a result or a heartbeat, by "type"
 
 
 async def history(nc: NATS, stream: str, subjects: str, n: int) -> list[RoundResult]:
@@ -68,7 +72,9 @@ async def _page(nc: NATS, stream: str, seq: int, subjects: str) -> list[tuple[in
             if not done.done():
                 done.set_result(None)
             return
-        page.append((int(headers["Nats-Sequence"]), decode(msg.data)))
+        message = decode(msg.data)
+        if isinstance(message, RoundResult):  # "sicbo.results.>" holds the heartbeats too
+            page.append((int(headers["Nats-Sequence"]), message))
 
     sub = await nc.subscribe(inbox, cb=on_msg)
     body = {"seq": seq, "next_by_subj": subjects, "batch": 100}
@@ -106,25 +112,32 @@ async def main() -> None:
     parser.add_argument("--count", type=int, help="stop after N results")
     parser.add_argument("--stream", default="RESULTS", help="the copy to read history from")
     args = parser.parse_args()
-    subjects = f"sicbo.results.{args.table}" if args.table else "sicbo.results.>"
+    # A table's results and its heartbeats; or every table's.
+    subjects = f"sicbo.results.{args.table}" if args.table else "sicbo.results.*"
+    heartbeats = f"sicbo.results.{args.table or '*'}.heartbeat"
 
     url = os.environ.get("NATS_URL", "nats://127.0.0.1:4222")
     nc = await nats.connect(url, **tls_options(url))
     queue: asyncio.Queue[Msg] = asyncio.Queue()
-    sub = await nc.subscribe(subjects, cb=queue.put)  # first: nothing falls in between
+    subs = [await nc.subscribe(s, cb=queue.put) for s in (subjects, heartbeats)]  # first
     latest: dict[str, int] = {}  # table -> last source_seq shown: a table's results are in order
     printed = 0
     try:
         backlog = await history(nc, args.stream, subjects, args.history)
         while args.count is None or printed < args.count:
-            result = backlog.pop(0) if backlog else decode((await queue.get()).data)
-            if result.source_seq <= latest.get(result.table, 0):
+            message = backlog.pop(0) if backlog else decode((await queue.get()).data)
+            if isinstance(message, FeedHeartbeat):
+                if message.last_source_seq > latest.get(message.table, 0):
+                    print(f"{message.table}: result #{message.last_source_seq} not seen yet")
+                continue
+            if message.source_seq <= latest.get(message.table, 0):
                 continue  # seen already (in the history and live)
-            latest[result.table] = result.source_seq
-            show(result)
+            latest[message.table] = message.source_seq
+            show(message)
             printed += 1
     finally:
-        await sub.unsubscribe()
+        for sub in subs:
+            await sub.unsubscribe()
         await nc.close()
 
 

@@ -13,8 +13,16 @@ stored is published), in log order per table, exactly once per source event:
   ``corrects`` the dice it replaces, ``winning_bets`` the winners on the corrected dice.
 
 ``source_seq`` (the stream sequence of the source event in the floor's log) identifies a
-message: a reader that may see one twice (e.g. after reconnecting) drops the repeat. Readers
-ignore fields they do not know, so fields may be added within ``result.v1``.
+message: a reader that may see one twice (e.g. after reconnecting) drops the repeat. A message
+that replaces an earlier one of its round (a correction, an invalidation after the result)
+names it: ``supersedes`` is that message's ``source_seq``. Readers ignore fields they do not
+know, so optional fields may be added within ``result.v1`` (``supersedes`` was).
+
+``sicbo.results.<table>.heartbeat`` carries a :class:`FeedHeartbeat` every few seconds per
+table that has results: the table's last published result (its results-stream sequence and
+its ``source_seq``) and when that was read, so silence and gaps mean something (docs/feed.md).
+A reader of ``sicbo.results.>`` gets both kinds and tells them apart by ``type``
+(:data:`FeedMessage`); ``sicbo.results.*`` is the results alone.
 """
 
 from enum import StrEnum
@@ -80,7 +88,45 @@ class RoundResult(msgspec.Struct, frozen=True, kw_only=True, tag="result.v1", ta
             "identity (drop a repeat) and its order within a table."
         ),
     ]
+    supersedes: Annotated[
+        SourceSeq | None,
+        Meta(
+            description="The source_seq of the earlier message of the same round this one "
+            "replaces (a correction replaces the result or the previous correction; an "
+            "invalidation or a cancellation replaces the result published before it); "
+            "absent when it replaces nothing. The round's newest message is its outcome."
+        ),
+    ] = None
 
 
 #: Every published message type (one version today; a ``result.v2`` would join this union).
 PublicResult = RoundResult
+
+
+class FeedHeartbeat(
+    msgspec.Struct, frozen=True, kw_only=True, tag="heartbeat.v1", tag_field="type"
+):
+    """The feed is alive and this is the table's last published result (docs/feed.md)."""
+
+    table: Annotated[TableId, Meta(description="The table id.")]
+    last_seq: Annotated[
+        int,
+        Meta(
+            ge=0,
+            description="Results-stream sequence (Nats-Sequence) of the table's last message "
+            "on sicbo.results.<table> when this heartbeat was stored; 0: none yet.",
+        ),
+    ]
+    last_source_seq: Annotated[
+        int,
+        Meta(ge=0, description="That message's source_seq; 0: none yet."),
+    ]
+    at: Annotated[Time, Meta(description="When the feed read that last message.")]
+    interval_s: Annotated[
+        int,
+        Meta(ge=1, description="Seconds until the next heartbeat of this table is due."),
+    ]
+
+
+#: Anything on ``sicbo.results.>``: a table's results and its heartbeats, told apart by ``type``.
+FeedMessage = RoundResult | FeedHeartbeat

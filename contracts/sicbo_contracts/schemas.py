@@ -49,6 +49,7 @@ UNIONS: dict[str, Any] = {
     "layout-controller": illumination.LayoutMessage,
     "replies": replies.Reply,
     "results": results.PublicResult,
+    "results-heartbeat": results.FeedHeartbeat,
 }
 
 #: Where the checked-in schemas live, beside the package.

@@ -211,6 +211,20 @@ def results(table: str) -> str:
     return f"{_RESULTS}.{table}"
 
 
+#: Every table's results and nothing else (no heartbeats): one token after the prefix.
+RESULTS_TABLES = f"{_RESULTS}.*"
+#: The last token of a table's heartbeat subject.
+HEARTBEAT = "heartbeat"
+#: Every table's heartbeats.
+HEARTBEATS_ALL = f"{_RESULTS}.*.{HEARTBEAT}"
+
+
+def heartbeat(table: str) -> str:
+    """Where the feed says a table's last result every few seconds (docs/feed.md): apart from
+    ``results(table)``, whose last message the feed reads to know what it published."""
+    return f"{_RESULTS}.{_token(table, 'table')}.{HEARTBEAT}"
+
+
 def table_of(subject: str) -> str | None:
     """The table of a command, query, result, layout, demo or event subject (the token after
     the two-token prefix); None when the subject has none."""

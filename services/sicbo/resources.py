@@ -120,11 +120,14 @@ def results_stream(
             "storage": "file",
             "num_replicas": replicas,
             "discard": "old",
-            "max_age": 0,
+            "max_age": 0,  # results are kept forever (docs/feed.md "Retention")
             "duplicate_window": DUPLICATE_WINDOW_NS,
             "deny_delete": True,
             "deny_purge": True,
             "allow_direct": True,
+            # Heartbeats (sicbo.results.<table>.heartbeat) expire by their Nats-TTL; a
+            # per-subject limit would be the whole stream's and cut the results' history.
+            "allow_msg_ttl": True,
         },
     )
 

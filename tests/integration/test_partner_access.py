@@ -32,19 +32,21 @@ from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.provisioning import Outcome, provision
 from sicbo.results.feed import Feed, public_store
+from sicbo.results.heartbeat import Heartbeats
 from sicbo.results.partners import partner_copy
 from sicbo.results.reader import last_results
 from sicbo.shell.codec import encode
 from sicbo_contracts.base import Actor, Role
 from sicbo_contracts.dice import ResultConfirmed
 from sicbo_contracts.lifecycle import RoundStarted
-from sicbo_contracts.results import PublicResult, ResultStatus, RoundResult
+from sicbo_contracts.results import FeedHeartbeat, PublicResult, ResultStatus, RoundResult
 from sicbo_contracts.subjects import (
     EVENT_STREAM,
     PARTNER_STREAM,
     RESULTS_ALL,
     RESULTS_STREAM,
     Aggregate,
+    heartbeat,
     results,
     subject_of,
 )
@@ -209,6 +211,50 @@ async def test_a_partner_receives_results_and_reads_their_history_from_its_copy(
     out, _ = await asyncio.wait_for(example.communicate(), 30)
     assert "P1 #1 result: 2-5-5 = 12; winning bets: big, single:2, single:5" in out.decode()
     assert partner.errors == []  # nothing above needed more than a partner may do
+    await nc.close()
+
+
+async def test_a_partner_receives_the_heartbeat_through_its_copy_which_lets_it_expire(
+    server: LocalNatsServer, floor_nc: NATS, partner_copy_ready: None
+) -> None:
+    """The heartbeat takes the results' own path (stored in SICBO_RESULTS, mirrored into the
+    copy, republished there), names the table's last result as the partner numbers it
+    (Nats-Sequence), and leaves the copy by its TTL as it leaves the floor's stream."""
+    partner = Client()
+    nc = await partner.connect(url(server, "partner", "PARTNER_PASSWORD"))
+    received: asyncio.Queue[Msg] = asyncio.Queue()
+    await nc.subscribe(RESULTS_ALL, cb=received.put)
+    await flush_sent(nc)
+    await publish_through_feed(floor_nc, "P2", await store_round(floor_nc, "P2", 1, (1, 4, 6)))
+    seq = await store_round(floor_nc, "P2", 2, (2, 2, 3))
+    await publish_through_feed(floor_nc, "P2", seq)
+    beats = Heartbeats(floor_nc, public_store(floor_nc), lambda: datetime.now(UTC), 1)
+    assert await beats.beat_table("P2", datetime.now(UTC)) == 1
+    first, result_msg, beat_msg = [await asyncio.wait_for(received.get(), 10) for _ in range(3)]
+    assert [m.subject for m in (first, result_msg, beat_msg)] == [results("P2")] * 2 + [
+        heartbeat("P2")
+    ]
+    beat = msgspec.json.decode(beat_msg.data, type=FeedHeartbeat)
+    result_headers, beat_headers = result_msg.headers or {}, beat_msg.headers or {}
+    # Each republished result names the table's previous one (a gap shows at once).
+    assert (first.headers or {})["Nats-Last-Sequence"] == "0"
+    assert result_headers["Nats-Last-Sequence"] == (first.headers or {})["Nats-Sequence"]
+    assert beat_headers["Nats-Stream"] == PARTNER_STREAM  # stored in the copy, republished
+    assert beat.last_seq == int(result_headers["Nats-Sequence"])  # as the partner numbers it
+    assert beat.last_source_seq == _result.decode(result_msg.data).source_seq == seq
+    direct = f"$JS.API.DIRECT.GET.{PARTNER_STREAM}"
+    ask = json.dumps({"last_by_subj": heartbeat("P2")}).encode()
+    assert (await nc.request(direct, ask, timeout=5)).data == beat_msg.data  # readable back
+    for _ in range(300):  # its TTL is 3 s: then the copy no longer holds it
+        gone = (await nc.request(direct, ask, timeout=5)).headers or {}
+        if gone.get("Status") == "404":
+            break
+        await asyncio.sleep(0.1)
+    assert gone.get("Status") == "404"
+    assert await last_results(nc, PARTNER_STREAM, results("P2"), 5) == [
+        _result.decode(m.data) for m in (first, result_msg)
+    ]  # the results stay
+    assert partner.errors == []
     await nc.close()
 
 

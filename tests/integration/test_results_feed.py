@@ -221,6 +221,8 @@ async def test_000_8_4_an_invalidation_after_the_result_is_published_and_superse
         (2, ResultStatus.RESULT, None, (1, 1, 4)),
     ]
     assert got[0][1].source_seq < got[1][1].source_seq
+    # It names the paid result it supersedes; the next round's result replaces nothing.
+    assert [r.supersedes for _, r in got] == [None, got[0][1].source_seq, None]
 
 
 async def test_racing_feeds_and_an_old_redelivery_publish_each_outcome_once(

@@ -7,6 +7,7 @@ import platform
 from rich.console import Console
 from rich.table import Table
 
+from sicbo.bench.feed import bench_feed
 from sicbo.bench.floor import bench_floor
 from sicbo.bench.game import bench_settle
 from sicbo.bench.gateway import bench_gateway
@@ -77,6 +78,17 @@ def main() -> None:
         f"p50 {gw.change.percentile(0.5):.1f} ms, p99 {gw.change.percentile(0.99):.1f} ms",
         "",
     )
+    console.print("running the results feed on the floor's accounts, with the partners' copy...")
+    feed = asyncio.run(bench_feed())
+    for where, got in (
+        ("a subscriber of SICBO_RESULTS", feed.floor),
+        ("a partner, through the copy RESULTS", feed.partner),
+    ):
+        table.add_row(
+            f"results feed: recorded_at -> received by {where} ({feed.rounds} rounds)",
+            f"p50 {got.percentile(0.5):.1f} ms, p99 {got.percentile(0.99):.1f} ms",
+            "",
+        )
     console.print(table)
 
 

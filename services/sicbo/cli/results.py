@@ -18,7 +18,7 @@ from sicbo.provisioning import ProvisionError, ProvisionReport, provision
 from sicbo.results.partners import partner_copy
 from sicbo.results.reader import describe, tail
 from sicbo_contracts.results import RoundResult
-from sicbo_contracts.subjects import PARTNER_STREAM, RESULTS_ALL, RESULTS_STREAM, results
+from sicbo_contracts.subjects import PARTNER_STREAM, RESULTS_STREAM, RESULTS_TABLES, results
 
 CONNECT_WITHIN = 10.0  # seconds
 
@@ -82,7 +82,7 @@ def tail_command(
     nats_url: NatsOption = DEFAULT_NATS_URL,
 ) -> None:
     """Print results as they are published (Ctrl-C stops), after the last N with --last."""
-    subject_filter = results(table) if table else RESULTS_ALL
+    subject_filter = results(table) if table else RESULTS_TABLES  # no heartbeats
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_tail(nats_url, stream, subject_filter, last, count, as_json))

@@ -13,6 +13,15 @@ brings the projection up to that event:
 3. every publish expects the last sequence of the table's results subject as read
    (``Nats-Expected-Last-Subject-Sequence``) and carries ``Nats-Msg-Id: result-<source seq>``.
 
+A message that replaces an earlier one of its round names it (``supersedes``: the source
+sequence of the round's latest earlier outcome), from the outcomes of the round the fold has
+seen since its ``RoundStarted``, or else from the round's own events in the log (a correction
+of a round long past).
+
+The feed reads and expects the exact subject ``sicbo.results.<table>``, never a wildcard:
+the table's heartbeats (``sicbo.results.<table>.heartbeat``, :mod:`.heartbeat`) live beside it
+on the same stream and never move what the feed reads as its last message.
+
 So the server itself makes each message exist once: a replica that raced ahead makes the
 others' expectation fail (they re-read and find the event published), a retry inside the
 duplicate window is a duplicate, and a redelivery older than the window finds its source
@@ -39,6 +48,7 @@ from sicbo.results.project import (
     round_result,
     round_started_decoder,
     source_decoder,
+    superseded,
 )
 from sicbo.shell.codec import encode
 from sicbo.shell.follower import Follower, Start
@@ -50,6 +60,7 @@ from sicbo_contracts.subjects import (
     aggregate_filter,
     parse_event_subject,
     results,
+    round_filter,
 )
 from sicbo_contracts.subjects import event as event_subject
 
@@ -80,6 +91,19 @@ def msg_id(source_seq: int) -> str:
     return f"result-{source_seq}"
 
 
+async def last_published(results_store: EventStore, table: str) -> tuple[int, int]:
+    """The table's last message on its exact subject ``sicbo.results.<table>`` (never the
+    heartbeats beside it): its results-stream sequence and the source sequence it was made
+    from; ``(0, 0)`` before the first."""
+    last = await results_store.last_sequence(results(table))
+    if not last:
+        return 0, 0
+    found = await results_store.get(last)
+    if found is None:
+        raise NotDone(f"results message {last} of {table} vanished")
+    return last, _head.decode(found.data).source_seq
+
+
 @dataclass
 class TableFeed:
     table: str
@@ -87,14 +111,18 @@ class TableFeed:
     seq: int = 0  # last message on sicbo.results.<table> (its results stream sequence)
     source_seq: int = 0  # the floor-log sequence that message was made from
     paytables: dict[int, str] = field(default_factory=dict)  # round -> paytable reference
+    #: round -> source sequences of its outcomes: every one, for a round whose RoundStarted
+    #: was folded (or whose events were read from the log), so ``supersedes`` can be told.
+    outcomes: dict[int, set[int]] = field(default_factory=dict)
     #: Source events read from the log, in log order, not known to be published yet.
     pending: list[tuple[int, Any]] = field(default_factory=list)
 
     def trim(self) -> None:
         self.pending = [(seq, e) for seq, e in self.pending if seq > self.source_seq]
-        newest = max(self.paytables, default=0)
-        for old in [r for r in self.paytables if r < newest - KEEP_ROUNDS]:
-            del self.paytables[old]
+        newest = max([*self.paytables, *self.outcomes], default=0)
+        for kept in (self.paytables, self.outcomes):
+            for old in [r for r in kept if r < newest - KEEP_ROUNDS]:
+                del kept[old]
 
 
 def _fold(feed: TableFeed, stored: StoredEvent, _: Any) -> TableFeed:
@@ -108,8 +136,11 @@ def _fold(feed: TableFeed, stored: StoredEvent, _: Any) -> TableFeed:
             log.warning("unreadable RoundStarted seq=%s on %s", stored.seq, stored.subject)
         else:
             feed.paytables[started.round] = started.paytable
+        feed.outcomes.setdefault(subject.round, set())  # every outcome of it comes after
     elif is_source(subject):
         feed.pending.append((stored.seq, source_decoder.decode(stored.data)))
+        if subject.round in feed.outcomes:
+            feed.outcomes[subject.round].add(stored.seq)
     return feed
 
 
@@ -173,15 +204,8 @@ class Feed:
         return Start(feed, feed.source_seq)
 
     async def _read_head(self, feed: TableFeed) -> None:
-        subject = results(feed.table)
-        last = await self._results.last_sequence(subject)
-        source_seq = 0
-        if last:
-            found = await self._results.get(last)
-            if found is None:
-                raise NotDone(f"results message {last} of {feed.table} vanished")
-            source_seq = _head.decode(found.data).source_seq
-        feed.seq, feed.source_seq, feed.known = last, source_seq, True
+        feed.seq, feed.source_seq = await last_published(self._results, feed.table)
+        feed.known = True
 
     async def _project(self, feed: TableFeed, source_seq: int, source: Any) -> int:
         result = round_result(
@@ -189,6 +213,7 @@ class Feed:
             paytable=await self._paytable(feed, source.round),
             source_seq=source_seq,
             published_at=self._clock(),
+            supersedes=superseded(await self._outcomes(feed, source.round), source_seq),
         )
         subject = results(feed.table)
         appended = await self._results.append(
@@ -220,3 +245,13 @@ class Feed:
             ref = round_started_decoder.decode(found[-1].data).paytable
             feed.paytables[round_no] = ref
         return ref
+
+    async def _outcomes(self, feed: TableFeed, round_no: int) -> set[int]:
+        """The source sequences of the round's outcomes (for ``supersedes``): as folded since
+        its RoundStarted, else read from the round's own events (a correction of a round the
+        fold began after, or trimmed)."""
+        known = feed.outcomes.get(round_no)
+        if known is None:
+            stored = await self._log.read(round_filter(feed.table, Aggregate.LIFECYCLE, round_no))
+            known = feed.outcomes[round_no] = {e.seq for e in stored if is_source(e.subject)}
+        return known

@@ -39,6 +39,9 @@ def partner_copy(
             "deny_delete": True,
             "deny_purge": True,
             "allow_direct": True,  # history: Direct Get is the only read partners may make
+            # The heartbeats' Nats-TTL is honoured only where allowed: without it the copy
+            # would keep every heartbeat forever (measured on nats-server 2.15.1).
+            "allow_msg_ttl": True,
             # Every stored message, on the same subject, to the partners' subscribers.
             "republish": {"src": RESULTS_ALL, "dest": RESULTS_ALL},
         },

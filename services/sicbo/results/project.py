@@ -8,6 +8,7 @@ the round was started under (``RoundStarted.paytable``), as settlement does.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -76,10 +77,22 @@ def _rolled(paytable: str, dice: Dice) -> dict[str, Any]:
     return {"dice": roll, "total": sum(roll), "winning_bets": winners(paytable, roll)}
 
 
+def superseded(outcomes: Iterable[int], source_seq: int) -> int | None:
+    """The message a round's outcome at ``source_seq`` replaces: the round's latest earlier
+    outcome (``outcomes`` are the source sequences of the round's outcomes), if any."""
+    return max((seq for seq in outcomes if seq < source_seq), default=None)
+
+
 def round_result(
-    event: SourceEvent, *, paytable: str, source_seq: int, published_at: datetime
+    event: SourceEvent,
+    *,
+    paytable: str,
+    source_seq: int,
+    published_at: datetime,
+    supersedes: int | None = None,
 ) -> RoundResult:
-    """The public message for one stored source event."""
+    """The public message for one stored source event; ``supersedes`` is the source sequence
+    of the round's message it replaces (:func:`superseded`)."""
     common: dict[str, Any] = {
         "table": event.table,
         "round": event.round,
@@ -87,6 +100,7 @@ def round_result(
         "recorded_at": event.at,
         "published_at": published_at,
         "source_seq": source_seq,
+        "supersedes": supersedes,
     }
     match event:
         case ResultConfirmed(dice=dice):

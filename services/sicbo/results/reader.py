@@ -7,7 +7,8 @@ partner's credentials as well as on the floor.
 
 The subscription is made before the history is read, so nothing falls between the two; a
 message seen twice (in the history and live, or a repeat) is dropped by its identity, the
-table and ``source_seq``.
+table and ``source_seq``. Heartbeats (``sicbo.results.<table>.heartbeat``, matched by
+``sicbo.results.>``) are not results: they are left out here.
 """
 
 from __future__ import annotations
@@ -25,11 +26,19 @@ from nats.aio.msg import Msg
 from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.base import DECODE_ERRORS
-from sicbo_contracts.results import PublicResult, RoundResult
+from sicbo_contracts.results import FeedMessage, PublicResult, RoundResult
 
 log = logging.getLogger(__name__)
 
 decoder = msgspec.json.Decoder(PublicResult)
+#: Anything on ``sicbo.results.>``: a result or a heartbeat.
+any_decoder: msgspec.json.Decoder[FeedMessage] = msgspec.json.Decoder(FeedMessage)
+
+
+def only_results(messages: list[FeedMessage]) -> list[RoundResult]:
+    return [m for m in messages if isinstance(m, RoundResult)]
+
+
 #: Identities remembered to drop repeats (a repeat arrives close to its original).
 REMEMBER = 10_000
 
@@ -79,9 +88,10 @@ async def last_results(nc: NATS, stream: str, subject_filter: str, n: int) -> li
     window = n
     while True:
         start = max(1, last - window + 1)
-        found = [e for e in await store.read(subject_filter, after_seq=start - 1) if e.seq <= last]
+        read = await store.read(subject_filter, after_seq=start - 1)
+        found = only_results([any_decoder.decode(e.data) for e in read if e.seq <= last])
         if len(found) >= n or start == 1:
-            return [decoder.decode(e.data) for e in found[-n:]]
+            return found[-n:]
         window *= 4
 
 
@@ -109,12 +119,12 @@ async def tail(
         while True:
             msg = await queue.get()
             try:
-                result = decoder.decode(msg.data)
+                message = any_decoder.decode(msg.data)
             except DECODE_ERRORS as exc:
                 log.warning("not a result on %s: %s", msg.subject, exc)
                 continue
-            if seen.first_time(result):
-                emit(result)
+            if isinstance(message, RoundResult) and seen.first_time(message):
+                emit(message)
                 emitted += 1
                 if count is not None and emitted >= count:
                     return

@@ -140,3 +140,34 @@ def test_only_outcome_events_of_a_round_are_sources() -> None:
     assert not is_source("sicbo.evt.T1.settle.3.dice-result-confirmed-v1")
     assert not is_source("sicbo.evt.T1.lc.0.round-cancelled-v1")
     assert Uncovered.__struct_config__.tag == "round.uncovered.v1"
+
+
+def test_a_message_supersedes_the_latest_earlier_outcome_of_its_round() -> None:
+    from sicbo.results.project import superseded
+
+    assert superseded([], 10) is None  # the round's first outcome replaces nothing
+    assert superseded([10], 10) is None  # itself is not earlier
+    assert superseded([4, 10, 7, 12], 10) == 7  # the latest before it, whatever the order
+    assert superseded({4, 7}, 30) == 7
+
+
+def test_supersedes_is_optional_on_the_wire_and_named_when_given() -> None:
+    corrected = ResultCorrected(
+        table="T1", actor=SUPERVISOR, at=NOW, round=3, before=(2, 5, 5), after=(6, 2, 5),
+        reason="die read as 5, shows 6",
+    )  # fmt: skip
+    got = round_result(
+        corrected, paytable=PAYTABLE, source_seq=57, published_at=PUBLISHED, supersedes=41
+    )
+    assert got.supersedes == 41
+    assert msgspec.json.decode(msgspec.json.encode(got))["supersedes"] == 41
+    first = publish(
+        ResultConfirmed(
+            table="T1", actor=DEALER, at=NOW, round=3, dice=(2, 5, 5), total=12,
+            entered_by="dealer-1",
+        )
+    )  # fmt: skip
+    body = msgspec.json.decode(msgspec.json.encode(first))
+    assert first.supersedes is None and body["supersedes"] is None
+    del body["supersedes"]  # a message from before the field decodes as "replaces nothing"
+    assert msgspec.json.decode(msgspec.json.encode(body), type=PublicResult) == first
