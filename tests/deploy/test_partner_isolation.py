@@ -238,7 +238,7 @@ async def test_rotate_refuses_the_old_key_and_takes_the_new(
     checkout.rotate("acme")
     assert checkout.seed_file("acme").read_bytes() != old_seed.read_bytes()
     reload_with(server, checkout)
-    with pytest.raises(nats.errors.Error, match="(?i)authorization"):
+    with pytest.raises(nats.errors.Error, match="Authorization Violation"):
         await Partner().connect(server, old_seed)
     acme = await partners("acme")  # the new seed
     real = await publish_result(floor, "ISO4")
@@ -251,7 +251,7 @@ async def test_a_removed_partner_cannot_connect(
     seed = checkout.seed_file("bet-co")
     checkout.remove("bet-co")
     reload_with(server, checkout)
-    with pytest.raises(nats.errors.Error, match="(?i)authorization"):
+    with pytest.raises(nats.errors.Error, match="Authorization Violation"):
         await Partner().connect(server, seed)
     acme = await partners("acme")  # the others are served as before
     real = await publish_result(floor, "ISO5")

@@ -53,7 +53,7 @@ def test_add_list_rotate_remove(repo: Checkout) -> None:
     assert seed_file.read_text().startswith("SU")  # a user seed: the secret stays in the file
     assert seed_file.read_text().strip() not in (repo.root / GENERATED[0]).read_text()
 
-    own_seed, own_key = new_key_pair()  # a partner that made its key pair itself
+    _, own_key = new_key_pair()  # a partner that made its key pair itself
     code, out = sicbo(repo, "add", "bet-co", "--public-key", own_key)
     assert code == 0, out
     assert registered(repo) == {"acme": key, "bet-co": own_key}
