@@ -37,6 +37,11 @@ Terminal roles (dealer, supervisor, inspector, operator) and the reader send as 
 only, and read the replies on their own inbox prefix (``_INBOX.<user>.>``: connect with
 ``inbox_prefix=inbox(user)``), so a terminal sees neither another role's replies nor a
 service's reads of the log.
+
+Integration partners are accounts of their own, one per partner of the registry
+(deploy/nats/partners.toml), beside ``PARTNERS`` and its copy of the results feed:
+:mod:`sicbo.infra.partner_accounts`. :data:`ACCOUNTS` is the floor without partners (every
+password user); :func:`accounts` adds a registry's partners.
 """
 
 from __future__ import annotations
