@@ -8,7 +8,7 @@ account. Then: both receive them live and read their history; partner A's Direct
 reply aimed at a results subject or at B's inbox never reaches B (issue 12: it did, with one
 shared account); A is refused everything else; ``sicbo partners rotate`` makes the old key
 fail and the new one work, ``remove`` leaves the partner unable to connect, each after the
-reload the command asks for.
+reload the command asks for, which also closes the connections already open on that key.
 """
 
 from __future__ import annotations
@@ -79,15 +79,20 @@ class Partner:
         self.errors: list[str] = []
         self.nc = NATS()
         self.live: asyncio.Queue[Msg] = asyncio.Queue()
+        self.dropped = asyncio.Event()  # the server closed the connection
 
     async def connect(self, server: LocalNatsServer, seed: Path) -> Partner:
         async def on_error(exc: Exception) -> None:
             self.errors.append(str(exc).lower())
 
+        async def on_disconnect() -> None:
+            self.dropped.set()
+
         await self.nc.connect(
             f"nats://127.0.0.1:{server.port}",
             nkeys_seed=str(seed),
             error_cb=on_error,
+            disconnected_cb=on_disconnect,
             allow_reconnect=False,
         )
         await self.nc.subscribe(RESULTS_ALL, cb=self.live.put)
@@ -112,7 +117,8 @@ async def partners(server: LocalNatsServer, checkout: Checkout) -> AsyncIterator
 
     yield connect
     for p in opened:
-        await p.nc.close()
+        if not p.nc.is_closed:
+            await p.nc.close()
 
 
 _round = 0
@@ -245,9 +251,11 @@ async def test_rotate_refuses_the_old_key_and_takes_the_new(
 ) -> None:
     old_seed = tmp_path / "acme-old.nk"
     old_seed.write_bytes(checkout.seed_file("acme").read_bytes())
+    on_old_key = await partners("acme")
     checkout.rotate("acme")
     assert checkout.seed_file("acme").read_bytes() != old_seed.read_bytes()
     reload_with(server, checkout)
+    await asyncio.wait_for(on_old_key.dropped.wait(), 30)  # the reload ends it
     with pytest.raises(nats.errors.Error, match="Authorization Violation"):
         await Partner().connect(server, old_seed)
     acme = await partners("acme")  # the new seed
@@ -259,8 +267,10 @@ async def test_a_removed_partner_cannot_connect(
     server: LocalNatsServer, checkout: Checkout, floor: NATS, partners: Any
 ) -> None:
     seed = checkout.seed_file("bet-co")
+    connected = await partners("bet-co")
     checkout.remove("bet-co")
     reload_with(server, checkout)
+    await asyncio.wait_for(connected.dropped.wait(), 30)  # the reload ends it
     with pytest.raises(nats.errors.Error, match="Authorization Violation"):
         await Partner().connect(server, seed)
     acme = await partners("acme")  # the others are served as before

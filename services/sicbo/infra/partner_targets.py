@@ -50,8 +50,7 @@ class Deployment:
             "regenerated " + ", ".join(str(p.relative_to(self.root)) for p in written),
             "commit them, then reload the servers: `nats-server --signal reload` on a server"
             " started with deploy/nats/floor.conf, or `helm upgrade` with"
-            " deploy/nats-helm/values.yaml (the chart's config reloader applies it without"
-            " a restart)",
+            " deploy/nats-helm/values.yaml; the change takes effect at the reload",
         ]
 
 
