@@ -13,7 +13,7 @@ import typer
 from sicbo.cli.common import fail
 from sicbo.infra import partner_registry as registry
 from sicbo.infra.local_accounts import write_secret
-from sicbo.infra.partner_registry import Partner, RegistryError
+from sicbo.infra.partner_registry import Partner, RegistryError, check_name
 from sicbo.infra.partner_targets import Deployment, LocalFloor, TargetError
 
 app = typer.Typer(
@@ -59,6 +59,14 @@ def _change(
     """The registry after ``change``, or a specific error and nothing changed."""
     try:
         return change(registry.load(target.registry))
+    except RegistryError as exc:
+        raise fail(str(exc)) from None
+
+
+def _refuse_unless(check: Callable[[], object]) -> None:
+    """Run ``check``; its :class:`RegistryError` is the command's specific error."""
+    try:
+        check()
     except RegistryError as exc:
         raise fail(str(exc)) from None
 
@@ -119,7 +127,7 @@ def add(
     """Register a partner: a key pair (the seed written to a 0600 file) or its own public
     key, its account, the configuration regenerated (and, with --floor, reloaded)."""
     target = _target(floor, repo)
-    _change(target, lambda ps: (registry.check_name(name), ps)[1])
+    _refuse_unless(lambda: registry.check_name(name))  # before any key is made
     key, seed, where = _key(target, name, public_key, seed_file)
     partners = _change(target, lambda ps: registry.added(ps, name, key, _today()))
     if where is not None and where.exists():
@@ -139,7 +147,7 @@ def rotate(
 ) -> None:
     """Give a partner a new key: the old one stops working once the servers reload."""
     target = _target(floor, repo)
-    _change(target, lambda ps: (registry.find(ps, registry.check_name(name)), ps)[1])
+    _refuse_unless(lambda: registry.find(registry.load(target.registry), check_name(name)))
     key, seed, where = _key(target, name, public_key, seed_file)
     partners = _change(target, lambda ps: registry.rotated(ps, name, key, _today()))
     _commit(target, partners, seed, where)

@@ -30,10 +30,11 @@ class Deployment:
     root: Path
 
     def __post_init__(self) -> None:
-        if not (self.root / nats_config.CONF).parent.is_dir():
+        if not all((self.root / p).parent.is_dir() for p in (nats_config.CONF, nats_config.VALUES)):
             raise TargetError(
-                f"{self.root} is not a checkout of the floor (no deploy/nats/): run from the"
-                " repository's root, or give --floor DIR for the local floor of `sicbo run`"
+                f"{self.root} is not a checkout of the floor (no deploy/nats/ and"
+                " deploy/nats-helm/): run from the repository's root, or give --floor DIR for"
+                " the local floor of `sicbo run`"
             )
 
     @property
