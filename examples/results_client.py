@@ -1,11 +1,15 @@
 """Print the Sic Bo floor's results as they come: an example client for integration partners.
 
-Needs only nats-py and the contracts (``pip install nats-py ./contracts``)::
+Needs only nats-py with nkeys and the contracts (``pip install 'nats-py[nkeys]' ./contracts``).
+A partner connects as itself, with the seed file ``sicbo partners add NAME`` wrote (or its
+own seed), named by ``NATS_NKEY`` (as for the ``nats`` CLI)::
 
-    NATS_URL=nats://partner:SECRET@floor.example:4222 python examples/results_client.py
-    NATS_URL=tls://partner:SECRET@floor.example:4222 NATS_CA_FILE=floor-ca.crt \
+    NATS_URL=nats://floor.example:4222 NATS_NKEY=acme.nk python examples/results_client.py
+    NATS_URL=tls://floor.example:4222 NATS_NKEY=acme.nk NATS_CA_FILE=floor-ca.crt \
       python examples/results_client.py          # TLS, the server verified by the floor's CA
     python examples/results_client.py --table T1 --history 10   # the last 10 first
+
+Without ``NATS_NKEY`` it connects with no credentials, or those of ``NATS_URL``.
 
 A partner may subscribe to ``sicbo.results.<table>`` and read the history of its copy of the
 feed (stream ``RESULTS``) by Direct Get; nothing else (contracts/asyncapi.json). The
@@ -117,7 +121,9 @@ async def main() -> None:
     heartbeats = f"sicbo.results.{args.table or '*'}.heartbeat"
 
     url = os.environ.get("NATS_URL", "nats://127.0.0.1:4222")
-    nc = await nats.connect(url, **tls_options(url))
+    seed_file = os.environ.get("NATS_NKEY")  # signs the server's nonce; never sent
+    nkey = {"nkeys_seed": seed_file} if seed_file else {}
+    nc = await nats.connect(url, **nkey, **tls_options(url))
     queue: asyncio.Queue[Msg] = asyncio.Queue()
     subs = [await nc.subscribe(s, cb=queue.put) for s in (subjects, heartbeats)]  # first
     latest: dict[str, int] = {}  # table -> last source_seq shown: a table's results are in order

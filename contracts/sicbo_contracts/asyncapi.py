@@ -15,6 +15,7 @@ from typing import Any
 
 from sicbo_contracts import asyncapi_direct_get as direct_get
 from sicbo_contracts import asyncapi_headers as headers
+from sicbo_contracts import asyncapi_heartbeat as heartbeats
 from sicbo_contracts.asyncapi_embed import embedded
 from sicbo_contracts.asyncapi_examples import live_examples
 from sicbo_contracts.asyncapi_servers import SECURITY_SCHEMES, SERVERS
@@ -36,17 +37,23 @@ Public results of the Sic Bo floor for integration partners: one message per sto
 a round (result, void, invalidation, cancellation, correction), in order per table, exactly once
 per source event. Only outcomes stored in the floor's log are published.
 
-You connect as a user of the `PARTNERS` account, each partner its own (deploy/nats/README.md,
-"Adding a partner"), with a password or an nkey, over TLS (see `servers`), and may do exactly
-this; every other publish or subscription is refused:
-- subscribe to `sicbo.results.<table>` (or `sicbo.results.>` for every table): the copy
+You connect with an nkey of your own, into an account of your own (`PARTNER_<NAME>`, made by
+the operator's `sicbo partners add`; deploy/nats/README.md, "Partners"), over TLS (see
+`servers`); the quick-start is docs/partners.md. You may do exactly this; every other publish
+or subscription is refused, and nothing another partner does reaches your account:
+- subscribe to `sicbo.results.<table>` (or `sicbo.results.*` for every table): the copy
   `{PARTNER_STREAM}` republishes each result it stores, with its stream headers (operation
   `receiveResults`);
+- subscribe to `sicbo.results.<table>.heartbeat` (or `sicbo.results.*.heartbeat`): every few
+  seconds each table's last result, so that silence means something (operation
+  `receiveHeartbeats`); `sicbo.results.>` matches both kinds, told apart by `type`;
 - read what is stored by JetStream Direct Get on that copy, by sequence, by time, or the last
   of each table (operations `catchUp` and `lastResultOfTable`).
 
 A message's identity is `(table, source_seq)`: drop one you have (a catch-up overlapping the
-live subscription). Per table, `Nats-Last-Sequence` names the message before it: a gap shows.
+live subscription). A correction or an invalidation names in `supersedes` the `source_seq` of
+the round's message it replaces. Per table, `Nats-Last-Sequence` names the message before it: a
+gap shows. What to do with each status: docs/feed.md.
 Readers must ignore fields and headers they do not know. The payload schema is
 `contracts/schemas/{RESULTS_SCHEMA}.json` (JSON Schema 2020-12), embedded here unchanged but for
 where its `$ref`s point and its `$schema` and `$id` (the `schemaFormat` names the dialect).
@@ -66,16 +73,13 @@ def _results_channel() -> dict[str, Any]:
     return {
         "address": "sicbo.results.{table}",
         "title": "Results of one table",
-        "description": "Republished by the copy once stored: only stored results, each once. "
-        "One more kind of message can arrive here: a Direct Get reply another user of the "
-        "account sent to this subject (a request's reply subject is not subject to permissions, "
-        "deploy/nats/README.md). It is a stored result too, but with a reply's headers: a "
-        "`Nats-Num-Pending` (batched) or no `Nats-Last-Sequence` (single). Drop it as a repeat "
-        "by (table, source_seq) and keep it out of your gap check.",
+        "description": "Republished by the copy once stored, into your account: only stored "
+        "results, each once. Your account is yours alone: a Direct Get reply can arrive here "
+        "only if you aimed one of your own requests at this subject.",
         "parameters": {
             "table": {
                 "description": "A table id ([A-Za-z0-9_-]{1,32}). Subscribe to "
-                "sicbo.results.> for every table."
+                "sicbo.results.* for every table."
             }
         },
         "messages": {"roundResult": _ref("messages", "roundResult")},
@@ -108,7 +112,11 @@ def document() -> dict[str, Any]:
         },
         "defaultContentType": "application/json",
         "servers": SERVERS,
-        "channels": {"tableResults": _results_channel(), **direct_get.channels()},
+        "channels": {
+            "tableResults": _results_channel(),
+            heartbeats.CHANNEL: heartbeats.channel(),
+            **direct_get.channels(),
+        },
         "operations": {
             "receiveResults": {
                 "action": "receive",
@@ -117,15 +125,18 @@ def document() -> dict[str, Any]:
                 "channel": {"$ref": "#/channels/tableResults"},
                 "messages": [{"$ref": "#/channels/tableResults/messages/roundResult"}],
             },
+            heartbeats.OPERATION: heartbeats.operation(),
             **direct_get.operations(),
         },
         "components": {
             "schemas": {
                 RESULTS_SCHEMA: embedded(RESULTS_SCHEMA),
+                heartbeats.SCHEMA: embedded(heartbeats.SCHEMA),
                 direct_get.REQUEST_SCHEMA: direct_get.request_schema(),
             },
             "messages": {
                 "roundResult": _round_result(),
+                heartbeats.MESSAGE: heartbeats.message(_ref("schemas", heartbeats.SCHEMA)),
                 **direct_get.messages(_ref("schemas", RESULTS_SCHEMA)),
             },
             "securitySchemes": SECURITY_SCHEMES,

@@ -58,8 +58,9 @@ _STORY: list[tuple[str, dict[str, Any], int]] = [
         1,
     ),
     (
-        "The round was invalidated (000 §8.4): `reason` is the code; it supersedes a result "
-        "of the round published before.",
+        "The round was invalidated (000 §8.4): `reason` is the code. None of the round's "
+        "results was published before, so it supersedes nothing; an invalidation after a "
+        "result (even a paid one) names that result's `source_seq` in `supersedes`.",
         {
             "round": 9,
             "status": ResultStatus.INVALIDATED,
@@ -80,7 +81,8 @@ _STORY: list[tuple[str, dict[str, Any], int]] = [
     ),
     (
         "A supervisor corrected round 7's result: `dice` are the corrected dice, `corrects` "
-        "the dice they replace, `winning_bets` the winners on the corrected dice.",
+        "the dice they replace, `winning_bets` the winners on the corrected dice, "
+        "`supersedes` the `source_seq` of the result it replaces (re-settle round 7).",
         {
             "round": 7,
             "status": ResultStatus.CORRECTION,
@@ -99,6 +101,7 @@ _STORY: list[tuple[str, dict[str, Any], int]] = [
             "corrects": (2, 4, 6),
             "reason": "die read as 6, shows 5",
             "source_seq": 1230,
+            "supersedes": 1041,
         },
         4,
     ),

@@ -20,58 +20,58 @@ _SEQ = r"^[1-9][0-9]*$"
 _COUNT = r"^(0|[1-9][0-9]*)$"
 
 
-def _text(description: str, **more: Any) -> dict[str, Any]:
+def text(description: str, **more: Any) -> dict[str, Any]:
     return {"type": "string", "description": description, **more}
 
 
-MSG_ID = _text(
+MSG_ID = text(
     "`result-<source_seq>`: the feed's idempotency key (the server drops a second publish of it "
     "within the duplicate window); the same as the payload's `source_seq`.",
     pattern=r"^result-[1-9][0-9]*$",
 )
-STREAM = _text(
+STREAM = text(
     f"The stream that stored it: the partners' copy, `{PARTNER_STREAM}`.", const=PARTNER_STREAM
 )
-SUBJECT = _text(
+SUBJECT = text(
     "The subject it was stored on, `sicbo.results.<table>`.",
     pattern=r"^sicbo\.results\.[A-Za-z0-9_-]{1,32}$",
 )
-SEQUENCE = _text(
+SEQUENCE = text(
     "Its sequence in the copy, the same as in the floor's `SICBO_RESULTS` (a mirror keeps the "
     "source's sequences): the `seq` to resume a Direct Get after.",
     pattern=_SEQ,
 )
-TIME_STAMP = _text(
+TIME_STAMP = text(
     "When the floor's `SICBO_RESULTS` stored it (the copy keeps that time), RFC 3339 in UTC "
     "with up to nanoseconds, e.g. `2026-01-01T12:00:00.123456789Z`: what `start_time` compares.",
 )
-LIVE_LAST_SEQUENCE = _text(
+LIVE_LAST_SEQUENCE = text(
     "The sequence of the previous message on the same subject (the same table), `0` for the "
     "table's first: when it is not the last `Nats-Sequence` you saw of that table, you missed "
     "a message; read it by Direct Get.",
     pattern=_COUNT,
 )
-NUM_PENDING = _text(
+NUM_PENDING = text(
     "Messages still matching the request after this one (a batch's end: after the batch).",
     pattern=_COUNT,
 )
-BATCH_LAST_SEQUENCE = _text(
+BATCH_LAST_SEQUENCE = text(
     "In a batch: the sequence of the message sent before this one in the same reply, `0` for "
     "the first.",
     pattern=_COUNT,
 )
-EOB_LAST_SEQUENCE = _text(
+EOB_LAST_SEQUENCE = text(
     "The sequence of the batch's last message: ask the next batch from this plus 1.",
     pattern=_COUNT,
 )
-UP_TO_SEQUENCE = _text(
+UP_TO_SEQUENCE = text(
     "`multi_last` only: the stream's last sequence the answer was taken at; send it as "
     "`up_to_seq` with the next page's request for the same point in time.",
     pattern=_COUNT,
 )
 
 
-def _object(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
+def object_of(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
     return {
         "type": "object",
         "properties": {**required, **(optional or {})},
@@ -88,13 +88,13 @@ _STORED = {
 }
 
 #: A result as a subscriber of ``sicbo.results.<table>`` receives it.
-LIVE_RESULT = _object({**_STORED, "Nats-Last-Sequence": LIVE_LAST_SEQUENCE})
+LIVE_RESULT = object_of({**_STORED, "Nats-Last-Sequence": LIVE_LAST_SEQUENCE})
 #: A result in a Direct Get reply (the batch headers only when the request had ``batch``).
-DIRECT_GET_RESULT = _object(
+DIRECT_GET_RESULT = object_of(
     _STORED, {"Nats-Num-Pending": NUM_PENDING, "Nats-Last-Sequence": BATCH_LAST_SEQUENCE}
 )
 #: The status message that ends a batch (``204 EOB``).
-END_OF_BATCH = _object(
+END_OF_BATCH = object_of(
     {"Nats-Num-Pending": NUM_PENDING, "Nats-Last-Sequence": EOB_LAST_SEQUENCE},
     {"Nats-UpTo-Sequence": UP_TO_SEQUENCE},
 )

@@ -1,23 +1,17 @@
 """Where partners connect and how they authenticate: the document's servers and security schemes.
 
-A partner is a user of the floor's ``PARTNERS`` account (deploy/nats/README.md), with the
-subscribe-only permissions of ``sicbo.infra.nats_accounts.PARTNER``: subscribe to
-``sicbo.results.>`` and to its own inboxes, publish only Direct Get requests on the copy.
+Each partner is an account of its own, ``PARTNER_<NAME>``, with one user known by its public
+nkey (deploy/nats/README.md, "Partners"), with the subscribe-only permissions of
+``sicbo.infra.partner_accounts.PARTNER_PERMISSIONS``: subscribe to ``sicbo.results.>`` and to its
+own inboxes, publish only Direct Get requests on the copy. No password: nothing secret of a
+partner is in the floor's configuration, and nothing is sent that could be replayed.
 """
 
 from typing import Any
 
-PASSWORD = "partnerPassword"
 NKEY = "partnerNkey"
 
 SECURITY_SCHEMES: dict[str, dict[str, Any]] = {
-    PASSWORD: {
-        "type": "userPassword",
-        "description": "A user of the PARTNERS account and its password, sent in NATS's "
-        "CONNECT (`user`, `pass`), so only over TLS outside the demo. nats-py: "
-        "`nats.connect(url, user=..., password=...)`; nats.js: `connect({servers, user, pass})`; "
-        "or in the URL (`tls://user:password@host:4222`).",
-    },
     # AsyncAPI 3.0 has no NATS scheme. An nkey is an Ed25519 key pair: the server sends a nonce
     # in INFO, the client signs it with its private seed and sends the public key and the
     # signature in CONNECT; the server knows only the public key. That is public-key
@@ -26,11 +20,12 @@ SECURITY_SCHEMES: dict[str, dict[str, Any]] = {
     # `httpApiKey` (those send the secret itself, and the seed never leaves the client).
     NKEY: {
         "type": "asymmetricEncryption",
-        "description": "A NATS nkey user of the PARTNERS account (its public key, `U...`, in the "
-        "server's configuration): the client proves it holds the seed (`SU...`) by signing the "
-        "server's nonce, the seed never leaves the client. nats-py: `nats.connect(url, "
-        "nkeys_seed='partner.nk')`; nats.js: `connect({servers, authenticator: "
-        "nkeyAuthenticator(seed)})`. The same permissions as a password user.",
+        "description": "Your own NATS nkey (its public key, `U...`, registered by the "
+        "operator's `sicbo partners add`, or yours given with `--public-key`): the client "
+        "proves it holds the seed (`SU...`) by signing the server's nonce; the seed never "
+        "leaves the client. nats-py: `nats.connect(url, nkeys_seed='acme.nk')`; nats.js: "
+        "`connect({servers, authenticator: nkeyAuthenticator(seed)})`; nats CLI: `--nkey "
+        "acme.nk`.",
         "x-nats-auth": "nkey",
     },
 }
@@ -60,7 +55,7 @@ SERVERS: dict[str, dict[str, Any]] = {
             },
             "port": {"description": "The client port.", "default": "4222"},
         },
-        "security": [_scheme(NKEY), _scheme(PASSWORD)],
+        "security": [_scheme(NKEY)],
         "tags": [{"name": "tls", "description": "TLS required; the operator's CA."}],
     },
     "local": {
@@ -70,10 +65,10 @@ SERVERS: dict[str, dict[str, Any]] = {
         "summary": "Plain NATS on this machine, for trying the feed.",
         "description": "`make run` starts nats-server with the floor's accounts on 127.0.0.1 "
         "(port 4222 unless taken: it prints the address) and plays demo tables, so results "
-        "arrive within a minute. No TLS: it listens on the loopback address only. The "
-        "`partner` user's password is a throwaway one in `var/floor/secrets/partner.password` "
-        "(new at every start; docs/partners.md).",
+        "arrive within a minute. No TLS: it listens on the loopback address only. "
+        "`sicbo partners add demo --floor var/floor` registers a partner on it and writes its "
+        "seed (docs/partners.md).",
         "variables": {"port": {"description": "The port `make run` printed.", "default": "4222"}},
-        "security": [_scheme(PASSWORD)],
+        "security": [_scheme(NKEY)],
     },
 }

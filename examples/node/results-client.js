@@ -2,35 +2,36 @@
 // an example client for integration partners (the Python one is examples/results_client.py).
 //
 //   npm ci
-//   NATS_URL=nats://floor.example:4222 NATS_USER=partner NATS_PASSWORD=SECRET node results-client.js
+//   NATS_URL=tls://floor.example:4222 NATS_NKEY=acme.nk NATS_CA_FILE=ca.crt node results-client.js
 //   node results-client.js --table T1 --count 5
 //
 // Connection settings come from the environment: NATS_URL (default nats://127.0.0.1:4222),
-// NATS_USER and NATS_PASSWORD (a user of the PARTNERS account), NATS_CA (a CA file: connect
-// over TLS, trusting that CA). A partner may only subscribe to sicbo.results.<table> (or
-// sicbo.results.> for every table) and read history by Direct Get (contracts/asyncapi.json).
+// NATS_NKEY (the seed file `sicbo partners add` wrote, or your own: it signs the server's
+// challenge and is never sent), NATS_CA_FILE (a CA file: connect over TLS, trusting only that
+// CA). A partner may only subscribe to its copy's sicbo.results.* (results) and
+// sicbo.results.*.heartbeat (heartbeats) and read history by Direct Get (docs/partners.md).
 //
-// Every message is checked with Ajv's Draft 2020-12 validator in strict mode against
-// contracts/schemas/results.json (--schema to use a copy elsewhere). A message that does not
-// match stops the client with exit code 1: a partner should not act on what it cannot read.
+// Every message is checked with Ajv's Draft 2020-12 validator in strict mode against the
+// published schema of its kind (contracts/schemas/results.json, results-heartbeat.json;
+// --schemas DIR to use copies elsewhere). A message that does not match stops the client with
+// exit code 1: a partner should not act on what it cannot read.
 
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { connect } from "nats";
+import { connect, nkeyAuthenticator } from "nats";
 
-const DEFAULT_SCHEMA = fileURLToPath(
-  new URL("../../contracts/schemas/results.json", import.meta.url),
-);
+const DEFAULT_SCHEMAS = fileURLToPath(new URL("../../contracts/schemas/", import.meta.url));
 
 const { values: args } = parseArgs({
   options: {
     table: { type: "string" }, // only this table (default: every table)
     count: { type: "string" }, // stop after N results
-    schema: { type: "string", default: DEFAULT_SCHEMA },
+    schemas: { type: "string", default: DEFAULT_SCHEMAS },
   },
 });
 
@@ -43,9 +44,12 @@ function strictValidator(path) {
 
 function connectionOptions(env) {
   const options = { servers: env.NATS_URL ?? "nats://127.0.0.1:4222", name: "results-client" };
-  if (env.NATS_USER) options.user = env.NATS_USER;
-  if (env.NATS_PASSWORD) options.pass = env.NATS_PASSWORD;
-  if (env.NATS_CA) options.tls = { caFile: env.NATS_CA };
+  if (env.NATS_NKEY) {
+    const seed = readFileSync(env.NATS_NKEY, "utf8").trim();
+    options.authenticator = nkeyAuthenticator(new TextEncoder().encode(seed));
+  }
+  // TLS before anything is read from the server, trusting only the floor's CA.
+  if (env.NATS_CA_FILE) options.tls = { caFile: env.NATS_CA_FILE, handshakeFirst: true };
   return options;
 }
 
@@ -74,9 +78,17 @@ function check(msg, validate) {
   return { errors: validate.errors.map((e) => `${e.instancePath || "/"} ${e.message}`) };
 }
 
+// The heartbeat (docs/feed.md): silence for three intervals means the path is broken.
+function describeHeartbeat(beat) {
+  return `${beat.table} last result #${beat.last_seq}, next within ${beat.interval_s} s`;
+}
+
+// Results and heartbeats, each validated against its own schema, until `limit` results.
 async function main() {
-  const validate = strictValidator(args.schema);
-  const subject = args.table ? `sicbo.results.${args.table}` : "sicbo.results.>";
+  const validate = strictValidator(join(args.schemas, "results.json"));
+  const validateHeartbeat = strictValidator(join(args.schemas, "results-heartbeat.json"));
+  const table = args.table ?? "*";
+  const subject = `sicbo.results.${table}`;
   const limit = args.count === undefined ? Infinity : Number(args.count);
   const options = connectionOptions(process.env);
   const nc = await connect(options).catch((error) => {
@@ -87,21 +99,37 @@ async function main() {
   process.once("SIGINT", stop);
 
   const sub = nc.subscribe(subject);
-  await nc.flush(); // the server has the subscription: nothing published from now is missed
+  const beats = nc.subscribe(`${subject}.heartbeat`, {
+    callback: (error, msg) => {
+      const { result: beat, errors } = error
+        ? { errors: [error.message] }
+        : check(msg, validateHeartbeat);
+      if (errors) return invalid(msg, errors, sub);
+      console.log(`valid ${beat.type} ${describeHeartbeat(beat)}`);
+    },
+  });
+  await nc.flush(); // the server has the subscriptions: nothing published from now is missed
   console.log(`subscribed to ${subject}, validating against ${validate.schema.$id}`);
   let printed = 0;
   for await (const msg of sub) {
     const { result, errors } = check(msg, validate);
     if (errors) {
-      console.error(`INVALID message on ${msg.subject}: ${msg.string()}`);
-      for (const error of errors) console.error(`  ${error}`);
-      process.exitCode = 1;
+      invalid(msg, errors, sub);
       break;
     }
     console.log(`valid ${result.type} ${describe(result)}`);
     if (++printed >= limit) break;
   }
+  beats.unsubscribe();
   await nc.close();
+}
+
+// Says what is wrong with a message and stops the client (exit code 1).
+function invalid(msg, errors, sub) {
+  console.error(`INVALID message on ${msg.subject}: ${msg.string()}`);
+  for (const error of errors) console.error(`  ${error}`);
+  process.exitCode = 1;
+  sub.unsubscribe(); // ends the loop over results
 }
 
 main().catch((error) => {

@@ -1,10 +1,11 @@
 """The Node.js example client (examples/node) against a real floor, as a partner runs it.
 
 The server is nats-server with deploy/nats/floor.conf and the partners' copy of the feed, as in
-test_partner_access.py; the client is a separate ``node`` process with the partner's
-credentials in its environment. Outcomes of rounds are stored in the floor's log and published
-by the feed; the client prints each one validated (Ajv, Draft 2020-12, strict mode) against
-contracts/schemas/results.json, and stops with exit code 1 on a message that does not match.
+test_partner_access.py; the client is a separate ``node`` process with the seed of a partner
+registered by ``sicbo partners add`` in its environment. Outcomes of rounds are stored in the
+floor's log and published by the feed; the client prints each one validated (Ajv, Draft
+2020-12, strict mode) against contracts/schemas/results.json, and stops with exit code 1 on a
+message that does not match.
 Every published schema compiles with the same strict Ajv.
 """
 
@@ -25,6 +26,8 @@ from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_server import LocalNatsServer
+from sicbo.results.feed import public_store
+from sicbo.results.heartbeat import Heartbeats
 from sicbo.results.project import winners
 from sicbo.shell.codec import encode
 from sicbo_contracts.base import Actor, Role
@@ -33,7 +36,7 @@ from sicbo_contracts.invalidation import InvalidationReason, RoundInvalidated
 from sicbo_contracts.lifecycle import RoundCancelled, RoundStarted
 from sicbo_contracts.subjects import EVENT_STREAM, Aggregate, results, subject_of
 from tests.integration.test_partner_access import (  # noqa: F401 - module fixtures
-    PASSWORDS,
+    checkout,
     floor_nc,
     partner_copy_ready,
     publish_through_feed,
@@ -41,6 +44,7 @@ from tests.integration.test_partner_access import (  # noqa: F401 - module fixtu
     store_dir,
     store_round,
 )
+from tests.support.partners import Checkout
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT_DIR = ROOT / "examples" / "node"
@@ -87,12 +91,11 @@ class NodeClient:
         self.proc = proc
 
     @classmethod
-    async def start(cls, node: str, port: int, *args: str) -> NodeClient:
+    async def start(cls, node: str, floor: PartnerFloor, *args: str) -> NodeClient:
         env = {
             **os.environ,
-            "NATS_URL": f"nats://127.0.0.1:{port}",
-            "NATS_USER": "partner",
-            "NATS_PASSWORD": PASSWORDS["PARTNER_PASSWORD"],
+            "NATS_URL": f"nats://127.0.0.1:{floor.port}",
+            "NATS_NKEY": str(floor.seed),  # the partner's own account, as docs/partners.md says
         }
         proc = await asyncio.create_subprocess_exec(
             node, "results-client.js", *args, cwd=CLIENT_DIR, env=env,
@@ -123,15 +126,17 @@ class NodeClient:
 class PartnerFloor:
     port: int  # where partners connect
     floor_nc: NATS  # the floor's own user: stores outcomes, runs the feed
+    seed: Path  # partner acme's nkey seed, written by `sicbo partners add`
 
 
 @pytest.fixture(scope="module")
 def partner_floor(
-    server: LocalNatsServer,  # noqa: F811 - test_partner_access's fixtures, imported above
+    checkout: Checkout,  # noqa: F811 - test_partner_access's fixtures, imported above
+    server: LocalNatsServer,  # noqa: F811
     floor_nc: NATS,  # noqa: F811
     partner_copy_ready: None,  # noqa: F811
 ) -> PartnerFloor:
-    return PartnerFloor(server.port, floor_nc)
+    return PartnerFloor(server.port, floor_nc, checkout.seed_file("acme"))
 
 
 @pytest.fixture
@@ -195,7 +200,7 @@ def test_every_published_schema_compiles_with_ajv_2020_in_strict_mode(node: str)
 async def test_the_node_client_prints_each_live_result_validated(
     node: str, partner_floor: PartnerFloor, clients: list[NodeClient]
 ) -> None:
-    client = await NodeClient.start(node, partner_floor.port, "--count", "5")
+    client = await NodeClient.start(node, partner_floor, "--count", "5")
     clients.append(client)
     last = await store_outcomes(partner_floor.floor_nc, "N1")
     await publish_through_feed(partner_floor.floor_nc, "N1", last)
@@ -220,7 +225,7 @@ async def test_the_node_client_prints_each_live_result_validated(
 async def test_the_node_client_stops_with_an_error_on_a_message_the_schema_refuses(
     node: str, partner_floor: PartnerFloor, clients: list[NodeClient]
 ) -> None:
-    client = await NodeClient.start(node, partner_floor.port, "--table", "N2")
+    client = await NodeClient.start(node, partner_floor, "--table", "N2")
     clients.append(client)
     at = datetime.now(UTC).isoformat()
     bad = {  # a die of 7, written to the floor's results stream as a broken feed would
@@ -234,3 +239,25 @@ async def test_the_node_client_stops_with_an_error_on_a_message_the_schema_refus
     assert out == ""  # nothing printed as a result
     assert "INVALID message on sicbo.results.N2" in err
     assert "/dice/2 must be <= 6" in err, err
+
+
+async def test_the_node_client_validates_the_heartbeat_through_the_partners_copy(
+    node: str, partner_floor: PartnerFloor, clients: list[NodeClient]
+) -> None:
+    """docs/feed.md: a table's heartbeat names its last result (as the copy numbers it); it
+    comes on its own subject and is validated against its own schema."""
+    client = await NodeClient.start(node, partner_floor, "--table", "N3", "--count", "2")
+    clients.append(client)
+    nc = partner_floor.floor_nc
+    await publish_through_feed(nc, "N3", await store_round(nc, "N3", 1, (3, 3, 4)))
+    beats = Heartbeats(nc, public_store(nc), lambda: datetime.now(UTC), 1)
+    assert await beats.beat_table("N3", datetime.now(UTC)) == 1
+    await publish_through_feed(nc, "N3", await store_round(nc, "N3", 2, (1, 2, 3)))
+    code, out, err = await client.finish()
+    assert code == 0, err
+    first, beat, second = out.splitlines()
+    assert first.startswith("valid result.v1 [") and first.endswith("N3 #1 result: 3-3-4 = 10;"
+        f" winning bets: {', '.join(winners('cca-1992@v1', (3, 3, 4)))}")  # fmt: skip
+    assert beat.startswith("valid heartbeat.v1 N3 last result #"), beat
+    assert beat.endswith("next within 1 s"), beat
+    assert "N3 #2 result: 1-2-3" in second

@@ -2,10 +2,12 @@
 
 The FLOOR account runs the floor (provisioned as its user, results published by the feed);
 the PARTNERS account holds a mirror of SICBO_RESULTS (created by its admin user) that
-republishes each stored result to the partners. A partner receives results and reads their
-history from that copy, and can do nothing else: every other publish, every subscription to an
-internal subject and every JetStream call on the internal log is refused by the server.
-The refusals are printed as the server words them (run with ``-s`` to see them).
+republishes each stored result into the account of each partner registered by ``sicbo
+partners add`` (here: ``acme``, connecting with the seed file the command wrote). A partner
+receives results and reads their history from that copy, and can do nothing else: every other
+publish, every subscription to an internal subject and every JetStream call on the internal
+log is refused by the server. The refusals are printed as the server words them (run with
+``-s`` to see them). Partners' isolation from each other: tests/deploy/test_partner_isolation.py.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from nats.aio.msg import Msg
 from opentelemetry.sdk.trace import TracerProvider
 
 from sicbo.eventstore.store import EventStore
-from sicbo.infra.nats_accounts import password_envs
+from sicbo.infra import partner_registry
 from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.provisioning import Outcome, provision
@@ -50,45 +52,38 @@ from sicbo_contracts.subjects import (
     results,
     subject_of,
 )
+from tests.support.partners import ROOT, Checkout, start_server, url
 
-ROOT = Path(__file__).resolve().parents[2]
-CONFIG = ROOT / "deploy" / "nats" / "floor.conf"
-PASSWORDS = {
-    "FLOOR_PASSWORD": "floor-test-secret",
-    "PARTNERS_ADMIN_PASSWORD": "admin-test-secret",
-    "PARTNER_PASSWORD": "partner-test-secret",
-    "SYS_PASSWORD": "sys-test-secret",
-}
-# floor.conf's other users (services, terminals) need one too, or the server does not start.
-PASSWORDS |= {env: f"{env.lower()}-test" for env in password_envs() if env not in PASSWORDS}
 DEALER = Actor(id="dealer-1", role=Role.DEALER)
 _result = msgspec.json.Decoder(PublicResult)
 
 
 @pytest.fixture(scope="module")
-def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("partners")
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Checkout:
+    """deploy/ of this test's own, partner ``acme`` registered by ``sicbo partners add``."""
+    repo = Checkout.copy(tmp_path_factory.mktemp("partners"))
+    repo.add("acme")
+    return repo
 
 
 @pytest.fixture(scope="module")
-def server(store_dir: Path) -> Iterator[LocalNatsServer]:
+def store_dir(checkout: Checkout) -> Path:
+    return checkout.root / "store"
+
+
+@pytest.fixture(scope="module")
+def server(checkout: Checkout, store_dir: Path) -> Iterator[LocalNatsServer]:
     """nats-server with floor.conf; the port and store directory come from the command line
-    (-p, -sd), the passwords from the environment the server inherits."""
-    saved = {k: os.environ.get(k) for k in PASSWORDS}
-    os.environ.update(PASSWORDS)
+    (-p, -sd), the passwords from the server's environment."""
+    running = start_server(store_dir, checkout.floor_conf())
     try:
-        with LocalNatsServer(store_dir, config_file=CONFIG) as running:
-            yield running
+        yield running
     finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        running.stop()
 
 
-def url(server: LocalNatsServer, user: str, password_var: str) -> str:
-    return f"nats://{user}:{PASSWORDS[password_var]}@127.0.0.1:{server.port}"
+def partner_url(server: LocalNatsServer) -> str:
+    return f"nats://127.0.0.1:{server.port}"  # no user: the partner signs with its nkey
 
 
 class Client:
@@ -98,11 +93,13 @@ class Client:
         self.errors: list[str] = []
         self.nc = NATS()
 
-    async def connect(self, address: str) -> NATS:
+    async def connect(self, address: str, seed: Path) -> NATS:
         async def on_error(exc: Exception) -> None:
             self.errors.append(str(exc))
 
-        await self.nc.connect(address, error_cb=on_error, max_reconnect_attempts=0)
+        await self.nc.connect(
+            address, nkeys_seed=str(seed), error_cb=on_error, max_reconnect_attempts=0
+        )
         return self.nc
 
     async def refused(self, text: str, seconds: float = 5) -> str:
@@ -118,7 +115,7 @@ class Client:
 
 @pytest.fixture(scope="module")
 async def floor_nc(server: LocalNatsServer) -> AsyncIterator[NATS]:
-    nc = await nats.connect(url(server, "floor", "FLOOR_PASSWORD"))
+    nc = await nats.connect(url(server, "floor"))
     (await provision(nc)).raise_for_conflicts()  # the floor's own resources, as its user
     yield nc
     await nc.close()
@@ -126,7 +123,7 @@ async def floor_nc(server: LocalNatsServer) -> AsyncIterator[NATS]:
 
 @pytest.fixture(scope="module")
 async def partner_copy_ready(server: LocalNatsServer, floor_nc: NATS) -> None:
-    admin = await nats.connect(url(server, "partners-admin", "PARTNERS_ADMIN_PASSWORD"))
+    admin = await nats.connect(url(server, "partners-admin"))
     try:
         report = await provision(admin, resources=[partner_copy()])
         report.raise_for_conflicts()
@@ -165,10 +162,11 @@ async def publish_through_feed(nc: NATS, table: str, seq: int) -> None:
 
 
 async def test_a_partner_receives_results_and_reads_their_history_from_its_copy(
-    server: LocalNatsServer, floor_nc: NATS, partner_copy_ready: None
+    server: LocalNatsServer, checkout: Checkout, floor_nc: NATS, partner_copy_ready: None
 ) -> None:
     partner = Client()
-    nc = await partner.connect(url(server, "partner", "PARTNER_PASSWORD"))
+    seed = checkout.seed_file("acme")
+    nc = await partner.connect(partner_url(server), seed)
     received: asyncio.Queue[Msg] = asyncio.Queue()
     await nc.subscribe(RESULTS_ALL, cb=received.put)
     await flush_sent(nc)
@@ -194,18 +192,19 @@ async def test_a_partner_receives_results_and_reads_their_history_from_its_copy(
     assert "traceparent" not in headers and "tracestate" not in headers  # the floor's insides
     history = await last_results(nc, PARTNER_STREAM, results("P1"), 5)
     assert history == [result]
-    # The command line and the example client work with a partner's credentials.
-    partner_url = url(server, "partner", "PARTNER_PASSWORD")
+    # The command line and the example client work with a partner's credentials: its seed
+    # file in NATS_NKEY.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NATS_")}
+    env |= {"NATS_URL": partner_url(server), "NATS_NKEY": str(seed)}
     tail = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "sicbo.cli.main", "results", "tail", "--stream", PARTNER_STREAM,
-        "--last", "1", "--count", "1", "--json", "--nats", partner_url,
-        stdout=asyncio.subprocess.PIPE,
+        "--last", "1", "--count", "1", "--json", env=env, stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
     out, _ = await asyncio.wait_for(tail.communicate(), 30)
     assert _result.decode(out) == result
     example = await asyncio.create_subprocess_exec(
         sys.executable, str(ROOT / "examples" / "results_client.py"), "--history", "1",
-        "--count", "1", env={**os.environ, "NATS_URL": partner_url},
+        "--count", "1", env=env,
         stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
     out, _ = await asyncio.wait_for(example.communicate(), 30)
@@ -215,13 +214,13 @@ async def test_a_partner_receives_results_and_reads_their_history_from_its_copy(
 
 
 async def test_a_partner_receives_the_heartbeat_through_its_copy_which_lets_it_expire(
-    server: LocalNatsServer, floor_nc: NATS, partner_copy_ready: None
+    server: LocalNatsServer, checkout: Checkout, floor_nc: NATS, partner_copy_ready: None
 ) -> None:
     """The heartbeat takes the results' own path (stored in SICBO_RESULTS, mirrored into the
     copy, republished there), names the table's last result as the partner numbers it
     (Nats-Sequence), and leaves the copy by its TTL as it leaves the floor's stream."""
     partner = Client()
-    nc = await partner.connect(url(server, "partner", "PARTNER_PASSWORD"))
+    nc = await partner.connect(partner_url(server), checkout.seed_file("acme"))
     received: asyncio.Queue[Msg] = asyncio.Queue()
     await nc.subscribe(RESULTS_ALL, cb=received.put)
     await flush_sent(nc)
@@ -265,10 +264,14 @@ def violations(store_dir: Path) -> list[str]:
 
 
 async def test_a_partner_can_publish_nothing_nor_touch_internal_subjects_or_streams(
-    server: LocalNatsServer, floor_nc: NATS, partner_copy_ready: None, store_dir: Path
+    server: LocalNatsServer,
+    checkout: Checkout,
+    floor_nc: NATS,
+    partner_copy_ready: None,
+    store_dir: Path,
 ) -> None:
     partner = Client()
-    nc = await partner.connect(url(server, "partner", "PARTNER_PASSWORD"))
+    nc = await partner.connect(partner_url(server), checkout.seed_file("acme"))
     refusals: list[str] = []
     forged = RoundResult(
         table="P1",
@@ -313,7 +316,8 @@ async def test_a_partner_can_publish_nothing_nor_touch_internal_subjects_or_stre
     assert nc.is_connected  # refused, not disconnected
     logged = violations(store_dir)
     assert len(logged) >= len(refusals)
-    assert all('"PARTNERS/user:partner"' in line for line in logged)
+    (acme,) = partner_registry.load(checkout.root / "deploy/nats/partners.toml")
+    assert all(f'"PARTNER_ACME/nkey:{acme.public_key}"' in line for line in logged)
     print("\nthe partner was told:\n  " + "\n  ".join(refusals))
     print("the server logged:\n  " + "\n  ".join(logged))
     await nc.close()
@@ -348,7 +352,7 @@ async def test_the_copy_catches_up_on_a_backlog_thanks_to_the_flow_control_expor
             )
         )
     floor_last = await EventStore(floor_nc, RESULTS_STREAM).last_sequence(RESULTS_ALL)
-    admin = await nats.connect(url(server, "partners-admin", "PARTNERS_ADMIN_PASSWORD"))
+    admin = await nats.connect(url(server, "partners-admin"))
     try:
         for _ in range(200):
             reply = await admin.request(f"$JS.API.STREAM.INFO.{PARTNER_STREAM}", b"", timeout=5)

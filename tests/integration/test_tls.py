@@ -37,10 +37,10 @@ from sicbo.infra.nats_tls import CERT_FILE_ENV as CLIENT_CERT_ENV
 from sicbo.infra.nats_tls import KEY_FILE_ENV as CLIENT_KEY_ENV
 from sicbo.infra.processes import ServiceProcess
 from sicbo_contracts.subjects import EVENT_STREAM
+from tests.support.partners import Checkout
 from tests.support.pki import Pki, make_pki, trusting
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIG = ROOT / "deploy" / "nats" / "floor-tls.conf"
 TABLES = ROOT / "deploy" / "kustomize" / "base" / "tables.jsonl"
 PASSWORDS = {env: f"{env.lower()}-tls-test" for env in password_envs()}
 VERIFY_FAILED = "certificate verify failed"
@@ -52,10 +52,21 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
 
 
 @pytest.fixture(scope="module")
-def server(pki: Pki, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalNatsServer]:
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Checkout:
+    """deploy/ of this test's own, partner ``acme`` registered by ``sicbo partners add``."""
+    repo = Checkout.copy(tmp_path_factory.mktemp("tls-checkout"))
+    repo.add("acme")
+    return repo
+
+
+@pytest.fixture(scope="module")
+def server(
+    pki: Pki, checkout: Checkout, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LocalNatsServer]:
     """floor-tls.conf; the certificate's files and the passwords from the environment."""
+    config = checkout.root / "deploy" / "nats" / "floor-tls.conf"
     env = {CERT_FILE_ENV: str(pki.server_cert), KEY_FILE_ENV: str(pki.server_key), **PASSWORDS}
-    with LocalNatsServer(tmp_path_factory.mktemp("tls-nats"), config_file=CONFIG, env=env) as s:
+    with LocalNatsServer(tmp_path_factory.mktemp("tls-nats"), config_file=config, env=env) as s:
         yield s
 
 
@@ -96,7 +107,10 @@ def sicbo(
 
 
 #: A developer's own NATS settings, kept from the processes this test starts.
-NATS_SETTINGS = ("NATS_URL", "NATS_USER", "NATS_PASSWORD_FILE", CA_FILE_ENV, CLIENT_CERT_ENV)
+NATS_SETTINGS = (
+    *("NATS_URL", "NATS_USER", "NATS_PASSWORD_FILE", "NATS_NKEY"),
+    *(CA_FILE_ENV, CLIENT_CERT_ENV),
+)
 
 
 def _clean_environ() -> dict[str, str]:
@@ -159,9 +173,10 @@ async def test_a_service_and_the_cli_work_over_tls(
 
 
 def test_the_partners_example_client_connects_with_the_ca(
-    server: LocalNatsServer, pki: Pki, tmp_path: Path
+    server: LocalNatsServer, pki: Pki, checkout: Checkout, tmp_path: Path
 ) -> None:
-    url = f"tls://partner:{password('partner')}@{HOST}:{server.port}"
+    url = tls_url(server)
+    nkey = {"NATS_NKEY": str(checkout.seed_file("acme"))}
     example = [sys.executable, str(ROOT / "examples" / "results_client.py"), "--count", "0"]
     with_ca = subprocess.run(
         example,
@@ -169,7 +184,7 @@ def test_the_partners_example_client_connects_with_the_ca(
         text=True,
         timeout=60,
         check=False,
-        env={**_clean_environ(), "NATS_URL": url, CA_FILE_ENV: str(pki.ca)},
+        env={**_clean_environ(), "NATS_URL": url, **nkey, CA_FILE_ENV: str(pki.ca)},
     )
     assert with_ca.returncode == 0, with_ca.stderr
     # Without the CA it is refused, and keeps trying (nats-py reconnects): read its errors,
@@ -180,7 +195,7 @@ def test_the_partners_example_client_connects_with_the_ca(
             example,
             stdout=subprocess.DEVNULL,
             stderr=out,
-            env={**_clean_environ(), "NATS_URL": url},
+            env={**_clean_environ(), "NATS_URL": url, **nkey},
         )
     try:
         deadline = time.monotonic() + 60

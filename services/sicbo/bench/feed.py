@@ -26,7 +26,7 @@ from nats.aio.msg import Msg
 
 from sicbo.bench.floor import _finish, _open_round, percentile
 from sicbo.demo.client import FloorClient
-from sicbo.infra import local_accounts
+from sicbo.infra import local_accounts, partner_registry
 from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.infra.processes import ServiceProcess
@@ -82,9 +82,23 @@ async def _until(receipts: Receipts, n: int) -> None:
     raise RuntimeError(f"{len(receipts.milliseconds)} of {n} results received")
 
 
+def bench_partner(accounts: local_accounts.LocalAccounts) -> Path:
+    """A partner of the bench's floor (its own account and nkey, as `sicbo partners add`
+    makes one), registered before the server starts; the path of its seed."""
+    seed, public = partner_registry.new_key_pair()
+    registry = accounts.data_dir / local_accounts.PARTNERS
+    today = datetime.now(UTC).date()
+    partner_registry.save(registry, partner_registry.added((), "bench", public, today))
+    seed_file = accounts.data_dir / "bench.nk"
+    local_accounts.write_secret(seed_file, seed + "\n")
+    accounts.write_config()
+    return seed_file
+
+
 async def bench_feed(rounds: int = 300) -> FeedFigures:
     with tempfile.TemporaryDirectory() as tmp:
         accounts = local_accounts.create(Path(tmp) / "data")
+        seed = bench_partner(accounts)
         with LocalNatsServer(
             Path(tmp) / "nats", config_file=accounts.config, env=accounts.server_env()
         ) as server:
@@ -105,7 +119,7 @@ async def bench_feed(rounds: int = 300) -> FeedFigures:
                 Role.DEALER: await connect("dealer"),
                 Role.OPERATOR: await connect("operator"),
             }
-            partner = await connect("partner")
+            partner = await nats.connect(server.url, nkeys_seed=str(seed))
             connections = [floor_nc, admin, partner, *senders.values()]
             try:
                 for proc in processes:

@@ -7,6 +7,7 @@ from sicbo.cli import (
     floor,
     gateway,
     layout_controller,
+    partners,
     provision,
     replay,
     rules,
@@ -21,6 +22,7 @@ app.add_typer(rules.app, name="rules")
 app.add_typer(schemas.app, name="schemas")
 app.add_typer(replay.app, name="replay")
 app.add_typer(results_cli.app, name="results")
+app.add_typer(partners.app, name="partners")
 app.add_typer(board.app, name="board")
 app.add_typer(gateway.app, name="gateway")
 app.command("provision")(provision.provision)

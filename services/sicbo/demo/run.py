@@ -30,6 +30,7 @@ from sicbo.infra.local_accounts import create as create_accounts
 from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import provision
+from sicbo.results.partners import partner_copy
 from sicbo_contracts.base import DECODE_ERRORS, Role
 from sicbo_contracts.demo import TakeoverRequest
 from sicbo_contracts.subjects import DemoAsk, demo
@@ -169,6 +170,9 @@ async def run_floor(
         try:
             report = await provision(nc)  # as the operator's tooling: user floor
             report.raise_for_conflicts()
+            # The partners' copy of the feed, as in production (`sicbo results copy`).
+            opened.append(admin := await connect(server.url, accounts, "partners-admin"))
+            (await provision(admin, resources=[partner_copy()])).raise_for_conflicts()
             logs = data_dir / "logs"
             logs.mkdir(parents=True, exist_ok=True)
             demo_sign_ins = operators is None and (demo or demo_operators)
@@ -207,6 +211,13 @@ async def run_floor(
                 f" NATS_PASSWORD_FILE={floor_password}; then e.g. `sicbo log demo-cca`,"
                 " `sicbo replay round demo-cca 1`, `sicbo replay verify`, `sicbo results tail`."
                 " Ctrl-C stops everything.",
+                soft_wrap=True,
+                markup=False,
+            )
+            console.print(
+                "A results-feed partner, with credentials of its own: `sicbo partners add NAME"
+                f" --floor {data_dir}`, then NATS_URL={server.url} NATS_NKEY=<the seed file it"
+                " names> python examples/results_client.py (deploy/nats/README.md, Partners).",
                 soft_wrap=True,
                 markup=False,
             )

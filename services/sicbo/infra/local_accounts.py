@@ -22,13 +22,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sicbo.infra.nats_accounts import users
+from sicbo.infra import partner_registry
+from sicbo.infra.nats_accounts import accounts, users
 from sicbo.infra.nats_auth import PASSWORD_FILE_ENV, USER_ENV
-from sicbo.infra.nats_config import conf_text
+from sicbo.infra.nats_config import conf_text, settings_text
 from sicbo_contracts.subjects import inbox
 
 #: Beside the floor's data: the server's accounts and a password file per user (0600).
 SECRETS, CONFIG = "secrets", "nats-accounts.conf"
+#: The local floor's partners (``sicbo partners add NAME --floor DATA``) and their seeds, and
+#: where the server notes its PID, so that a change to the partners reloads it.
+PARTNERS, PARTNER_SEEDS, PID_FILE = "partners.toml", "partners", "nats-server.pid"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +60,26 @@ class LocalAccounts:
         user's own inbox (where a terminal's or the gateway's permissions let it read them)."""
         return {"user": user, "password": self.password(user), "inbox_prefix": inbox(user)}
 
+    @property
+    def data_dir(self) -> Path:
+        return self.config.parent
+
+    def server_config(self) -> str:
+        """The server's settings, then the accounts with this floor's partners. A setting
+        such as a ``tls`` block joins the others here."""
+        settings = {"jetstream": "enabled", "pid_file": str((self.data_dir / PID_FILE).resolve())}
+        partners = partner_registry.load(self.data_dir / PARTNERS)
+        return settings_text(settings) + conf_text(accounts(partners))
+
+    def write_config(self) -> None:
+        self.config.write_text(self.server_config(), encoding="utf-8")
+
     def server_env(self) -> dict[str, str]:
         """What the server reads: every ``<USER>_PASSWORD`` of the configuration."""
         return {u.password_env: self.password(u.name) for u in users().values()}
 
 
-def _write_secret(path: Path, text: str) -> None:
+def write_secret(path: Path, text: str) -> None:
     """Readable by the user only, from its creation (no window with a wider mode)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
@@ -86,6 +104,6 @@ def create(data_dir: Path) -> LocalAccounts:
     secrets_dir.chmod(0o700)
     accounts = LocalAccounts(data_dir / CONFIG, secrets_dir)
     for user in users():
-        _write_secret(accounts.password_file(user), new_password() + "\n")
-    accounts.config.write_text("jetstream: enabled\n" + conf_text(), encoding="utf-8")
+        write_secret(accounts.password_file(user), new_password() + "\n")
+    accounts.write_config()
     return accounts

@@ -37,13 +37,19 @@ Terminal roles (dealer, supervisor, inspector, operator) and the reader send as 
 only, and read the replies on their own inbox prefix (``_INBOX.<user>.>``: connect with
 ``inbox_prefix=inbox(user)``), so a terminal sees neither another role's replies nor a
 service's reads of the log.
+
+Integration partners are accounts of their own, one per partner of the registry
+(deploy/nats/partners.toml), beside ``PARTNERS`` and its copy of the results feed:
+:mod:`sicbo.infra.partner_accounts`. :data:`ACCOUNTS` is the floor without partners (every
+password user); :func:`accounts` adds a registry's partners.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sicbo.infra.nats_permissions import (
     API,
-    INBOX,
     Account,
     Permissions,
     User,
@@ -55,6 +61,8 @@ from sicbo.infra.nats_permissions import (
     sends_as,
     service,
 )
+from sicbo.infra.partner_accounts import partner_account, partners_account
+from sicbo.infra.partner_registry import Partner
 from sicbo_contracts.access import HUMAN_SENDERS, ServiceAccount
 from sicbo_contracts.base import Role
 from sicbo_contracts.dice import DiceEvent
@@ -220,81 +228,42 @@ FLOOR_ADMIN = User(
     "the operator's tooling: provisioning, replay, the sicbo CLI (never a service)",
 )
 
-# -- partners (deploy/nats/README.md) --------------------------------------------------------
 
-PARTNER_COPY = "RESULTS"
-
-PARTNERS_ADMIN = User(
-    "partners-admin",
-    "PARTNERS_ADMIN_PASSWORD",
-    Permissions(
-        publish=(
-            f"{API}.INFO",
-            f"{API}.STREAM.INFO.{PARTNER_COPY}",
-            f"{API}.STREAM.CREATE.{PARTNER_COPY}",
-            f"{API}.DIRECT.GET.{PARTNER_COPY}",
-            f"{API}.DIRECT.GET.{PARTNER_COPY}.>",
+def accounts(partners: Sequence[Partner] = ()) -> tuple[Account, ...]:
+    """Every account: the system's, the floor's, the partners' copy, one per partner."""
+    return (
+        Account(
+            SYSTEM_ACCOUNT,
+            (User("sys", "SYS_PASSWORD", None, "monitoring"),),
+            why="the system account",
         ),
-        subscribe=(INBOX, RESULTS_ALL),
-    ),
-    "the operator's user in PARTNERS: creates and inspects the copy (`sicbo results copy`)",
-)
-
-PARTNER = User(
-    "partner",
-    "PARTNER_PASSWORD",
-    Permissions(
-        publish=(f"{API}.DIRECT.GET.{PARTNER_COPY}", f"{API}.DIRECT.GET.{PARTNER_COPY}.>"),
-        subscribe=(RESULTS_ALL, INBOX),
-    ),
-    "a partner: results republished by the copy (stored only), its history by Direct Get",
-)
-
-ACCOUNTS: tuple[Account, ...] = (
-    Account(
-        SYSTEM_ACCOUNT,
-        (User("sys", "SYS_PASSWORD", None, "monitoring"),),
-        why="the system account",
-    ),
-    Account(
-        "FLOOR",
-        (FLOOR_ADMIN, *SERVICES, GATEWAY, *TERMINALS, READER),
-        jetstream=True,
-        exports=(
-            # Exactly what a mirror of SICBO_RESULTS in PARTNERS needs, and only for that
-            # stream: create its consumer (nats-server 2.15 asks on this exact subject) ...
-            {"service": f"{API}.CONSUMER.CREATE.{RESULTS_STREAM}", "accounts": ["PARTNERS"]},
-            # ... which pushes the messages to this prefix ...
-            {"stream": PARTNER_DELIVER_ALL, "accounts": ["PARTNERS"]},
-            # ... and is paced by flow-control replies (without this the copy stalls: 10228).
-            {"service": f"$JS.FC.{RESULTS_STREAM}.>", "accounts": ["PARTNERS"]},
+        Account(
+            "FLOOR",
+            (FLOOR_ADMIN, *SERVICES, GATEWAY, *TERMINALS, READER),
+            jetstream=True,
+            exports=(
+                # Exactly what a mirror of SICBO_RESULTS in PARTNERS needs, and only for that
+                # stream: create its consumer (nats-server 2.15 asks on this exact subject) ...
+                {"service": f"{API}.CONSUMER.CREATE.{RESULTS_STREAM}", "accounts": ["PARTNERS"]},
+                # ... which pushes the messages to this prefix ...
+                {"stream": PARTNER_DELIVER_ALL, "accounts": ["PARTNERS"]},
+                # ... and is paced by flow-control replies (without this the copy stalls: 10228).
+                {"service": f"$JS.FC.{RESULTS_STREAM}.>", "accounts": ["PARTNERS"]},
+            ),
+            why="the floor: its services, its terminals, the operator's tooling",
         ),
-        why="the floor: its services, its terminals, the operator's tooling",
-    ),
-    Account(
-        "PARTNERS",
-        (PARTNERS_ADMIN, PARTNER),
-        jetstream=True,
-        imports=(
-            # The FLOOR's JetStream API under the prefix the copy names ($JS.floor.API),
-            # limited to creating the mirror's consumer. No partner user may publish here.
-            {
-                "service": {
-                    "account": "FLOOR",
-                    "subject": f"{API}.CONSUMER.CREATE.{RESULTS_STREAM}",
-                },
-                "to": f"$JS.floor.API.CONSUMER.CREATE.{RESULTS_STREAM}",
-            },
-            {"service": {"account": "FLOOR", "subject": f"$JS.FC.{RESULTS_STREAM}.>"}},
-            {"stream": {"account": "FLOOR", "subject": PARTNER_DELIVER_ALL}},
-        ),
-        why="integration partners: their own copy of the results feed, read-only users",
-    ),
-)
+        partners_account(partners),
+        *(partner_account(p) for p in partners),
+    )
+
+
+#: The accounts without any partner (the floor's own users: every password user).
+ACCOUNTS = accounts()
 
 
 def users() -> dict[str, User]:
-    """Every user of every account, by name (names are unique across accounts)."""
+    """Every password user of every account, by name (names are unique across accounts);
+    partners sign in by nkey (:mod:`sicbo.infra.partner_accounts`), with no password."""
     return {u.name: u for a in ACCOUNTS for u in a.users}
 
 

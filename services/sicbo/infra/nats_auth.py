@@ -13,6 +13,10 @@ as another user.
 TLS (``NATS_CA_FILE``, ``NATS_CERT_FILE`` / ``NATS_KEY_FILE``, ``tls://`` URLs) comes with the
 same options, :mod:`sicbo.infra.nats_tls`: every client of the floor connects through
 :func:`connect_options` or :func:`broker_security`.
+
+A results-feed partner has no user name nor password but an nkey (deploy/nats/README.md,
+"Partners"): ``NATS_NKEY`` names the file holding its seed (the variable the ``nats`` CLI
+reads for ``--nkey``), exclusive of the two above.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from sicbo_contracts.subjects import inbox
 
 USER_ENV = "NATS_USER"
 PASSWORD_FILE_ENV = "NATS_PASSWORD_FILE"
+NKEY_ENV = "NATS_NKEY"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +64,25 @@ def from_env(url: str | None = None) -> NatsAuth | None:
     return auth
 
 
+def nkey_seed_file(url: str | None = None) -> Path | None:
+    """The seed file of ``NATS_NKEY``, unless ``url`` names its own user or token."""
+    if url is not None and any(urlsplit(u.strip()).username for u in url.split(",")):
+        return None
+    seed = os.environ.get(NKEY_ENV, "").strip()
+    if not seed:
+        return None
+    if os.environ.get(USER_ENV, "").strip() or os.environ.get(PASSWORD_FILE_ENV, "").strip():
+        raise ValueError(f"set {NKEY_ENV} or {USER_ENV}/{PASSWORD_FILE_ENV}, not both")
+    if not Path(seed).is_file():
+        raise ValueError(f"{NKEY_ENV}={seed}: no such file (the seed `sicbo partners add` wrote)")
+    return Path(seed)
+
+
 def connect_options(url: str | None = None) -> dict[str, Any]:
     """Keyword arguments for ``nats.connect(url, ...)``: the credentials and TLS, if any."""
+    seed = nkey_seed_file(url)
+    if seed is not None:  # read again at each (re)connect by nats-py
+        return {"nkeys_seed": str(seed), **tls_options(url)}
     auth = from_env(url)
     credentials = {} if auth is None else {"user": auth.user, "password": auth.password}
     return {**credentials, **tls_options(url)}

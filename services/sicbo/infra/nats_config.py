@@ -25,11 +25,14 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sicbo.infra import nats_server_tls
+from sicbo.infra import nats_server_tls, partner_registry
 from sicbo.infra.nats_accounts import ACCOUNTS, SYSTEM_ACCOUNT
+from sicbo.infra.nats_accounts import accounts as accounts_with
 from sicbo.infra.nats_permissions import Account, Permissions, User
 
 CONF = Path("deploy/nats/accounts.conf")
+#: The partners (sicbo.infra.partner_registry): one account each in both outputs.
+PARTNERS = Path("deploy/nats/partners.toml")
 VALUES = Path("deploy/nats-helm/values.yaml")
 #: The Secret (in the NATS release's namespace) holding one password per user, key = user.
 SECRET = "nats-floor-users"
@@ -80,6 +83,10 @@ def account_of(account: Account, *, user_permissions: Callable[[User], Any]) -> 
         if user.permissions is not None:
             entry["permissions"] = user_permissions(user)
         users.append(entry)
+    for nkey_user in account.nkey_users:  # a partner: permissions inline, one per account
+        users.append(
+            {"nkey": nkey_user.public_key, "permissions": permissions_of(nkey_user.permissions)}
+        )
     body: dict[str, Any] = {}
     if account.jetstream:
         body["jetstream"] = "enabled"
@@ -109,6 +116,11 @@ def _value(value: Any, indent: int) -> str:
         items = [f"{inner}{_value(v, indent + 1)}" for v in value]
         return "[\n" + ",\n".join(items) + f"\n{pad}]"
     raise TypeError(f"cannot render {value!r}")
+
+
+def settings_text(settings: Mapping[str, Any]) -> str:
+    """Top-level server settings (``jetstream``, ``pid_file``, a ``tls`` block ...), one each."""
+    return "".join(f"{key}: {_value(value, 0)}\n" for key, value in settings.items())
 
 
 def conf_text(accounts: Sequence[Account] = ACCOUNTS, system_account: str = SYSTEM_ACCOUNT) -> str:
@@ -202,9 +214,9 @@ def yaml_lines(value: Any, indent: int = 0) -> list[str]:
 _REGION = re.compile(r"^( *)# BEGIN generated: (\w+)\n.*?^ *# END generated: \2\n", re.M | re.S)
 
 
-def render_values(text: str) -> str:
+def render_values(text: str, accounts: Sequence[Account] = ACCOUNTS) -> str:
     """``values.yaml`` with its generated regions (``accounts``, ``env``) filled in."""
-    regions = {"accounts": {"merge": helm_merge()}, "env": helm_env()}
+    regions = {"accounts": {"merge": helm_merge(accounts)}, "env": helm_env(accounts)}
 
     def fill(match: re.Match[str]) -> str:
         pad, name = match.group(1), match.group(2)
@@ -227,12 +239,18 @@ def render_values(text: str) -> str:
 # -- write / check ---------------------------------------------------------------------------
 
 
+def deployed_accounts(root: Path) -> tuple[Account, ...]:
+    """The accounts with the partners of ``root``'s registry (deploy/nats/partners.toml)."""
+    return accounts_with(partner_registry.load(root / PARTNERS))
+
+
 def outputs(root: Path) -> dict[Path, str]:
     """Each generated file and what it should hold."""
     values = root / VALUES
+    with_partners = deployed_accounts(root)
     return {
-        root / CONF: conf_text(),
-        values: render_values(values.read_text(encoding="utf-8")),
+        root / CONF: conf_text(with_partners),
+        values: render_values(values.read_text(encoding="utf-8"), with_partners),
         root / nats_server_tls.CONF: nats_server_tls.conf_text(),
         root / nats_server_tls.HELM_VALUES: tls_values_text(),
     }
@@ -250,6 +268,15 @@ def tls_values_text() -> str:
     return "\n".join(lines) + "\n"
 
 
+def write(root: Path) -> list[Path]:
+    """Regenerate every output under ``root``; the files written."""
+    written = []
+    for path, text in outputs(root).items():
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
 def stale(root: Path) -> list[Path]:
     return [
         path
@@ -262,8 +289,7 @@ def main(argv: Sequence[str] = ()) -> int:
     command = argv[0] if argv else "check"
     root = Path(argv[1]) if len(argv) > 1 else Path.cwd()
     if command == "write":
-        for path, text in outputs(root).items():
-            path.write_text(text, encoding="utf-8")
+        for path in write(root):
             print(f"wrote {path}")
         return 0
     if command == "check":

@@ -38,6 +38,17 @@ class User:
 
 
 @dataclass(frozen=True, slots=True)
+class NkeyUser:
+    """A user known by its public nkey only: it signs the server's nonce with a seed that
+    never leaves it (an integration partner, deploy/nats/partners.toml)."""
+
+    name: str
+    public_key: str
+    permissions: Permissions
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Account:
     name: str
     users: tuple[User, ...]
@@ -45,6 +56,8 @@ class Account:
     exports: tuple[Mapping[str, Any], ...] = ()
     imports: tuple[Mapping[str, Any], ...] = ()
     why: str = ""
+    #: Users that authenticate by nkey (no password, none in the server's environment).
+    nkey_users: tuple[NkeyUser, ...] = ()
 
 
 def appends(aggregate: Aggregate, events: Any) -> tuple[str, ...]:

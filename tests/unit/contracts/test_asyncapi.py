@@ -11,9 +11,9 @@ from sicbo.results.feed import msg_id
 from sicbo.results.project import winners
 from sicbo_contracts import asyncapi, asyncapi_embed
 from sicbo_contracts.base import tag_of
-from sicbo_contracts.results import PublicResult, ResultStatus, RoundResult
+from sicbo_contracts.results import FeedHeartbeat, PublicResult, ResultStatus, RoundResult
 from sicbo_contracts.schemas import SCHEMA_DIR
-from sicbo_contracts.subjects import results
+from sicbo_contracts.subjects import heartbeat, results
 from tests.unit.contracts.asyncapi_support import (
     asyncapi_validator,
     document,
@@ -141,3 +141,39 @@ def test_each_example_carries_the_headers_a_subscriber_receives() -> None:
     # The headers schema refuses a message id that is not the feed's
     wrong = {**_live_examples(doc)[0]["headers"], "Nats-Msg-Id": "7"}
     assert errors(validator, wrong) != []
+
+
+def test_a_correction_example_names_the_result_it_supersedes() -> None:
+    """docs/feed.md "Supersession": a correction names the source_seq of the round's message
+    it replaces; an example that supersedes nothing has no earlier message of its round."""
+    seen: dict[int, int] = {}  # round -> source_seq of its last message so far
+    for example in _live_examples(document()):
+        payload = example["payload"]
+        assert payload["supersedes"] == seen.get(payload["round"]), example["name"]
+        seen[payload["round"]] = payload["source_seq"]
+    assert any(e["payload"]["supersedes"] is not None for e in _live_examples(document()))
+
+
+def test_the_heartbeat_is_documented_with_its_schema_headers_and_a_valid_example() -> None:
+    doc = document()
+    message = doc["components"]["messages"]["feedHeartbeat"]
+    assert message["name"] == tag_of(FeedHeartbeat)
+    pointer = asyncapi_embed.location("results-heartbeat")
+    assert resolve(doc, message["payload"]["$ref"] + "/schema") == resolve(doc, pointer)
+    on_disk = json.loads((SCHEMA_DIR / "results-heartbeat.json").read_text(encoding="utf-8"))
+    assert asyncapi_embed.published(doc, "results-heartbeat") == {
+        k: v for k, v in on_disk.items() if k not in asyncapi_embed.ROOT_ONLY
+    }
+    [example] = message["examples"]
+    beat = msgspec.json.decode(json.dumps(example["payload"]), type=FeedHeartbeat)
+    assert json.loads(msgspec.json.encode(beat)) == example["payload"]
+    assert errors(embedded_validator(doc, pointer), example["payload"]) == []
+    assert errors(Draft202012Validator(message["headers"]), example["headers"]) == []
+    assert example["headers"]["Nats-Subject"] == heartbeat(beat.table)
+    # it names the table's last result of the live examples, as the copy numbers it
+    last = _live_examples(doc)[-1]
+    assert str(beat.last_seq) == last["headers"]["Nats-Sequence"]
+    assert beat.last_source_seq == last["payload"]["source_seq"]
+    channel = doc["channels"]["tableHeartbeat"]
+    assert channel["address"] == "sicbo.results.{table}.heartbeat"
+    assert heartbeat("T1") == channel["address"].replace("{table}", "T1")

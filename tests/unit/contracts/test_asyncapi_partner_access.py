@@ -7,11 +7,10 @@ from typing import Any
 import msgspec
 
 from sicbo.eventstore.records import _DIRECT_META
-from sicbo.infra.local_accounts import SECRETS
-from sicbo.infra.nats_accounts import PARTNER
+from sicbo.infra.partner_accounts import PARTNER_PERMISSIONS
 from sicbo.results.partners import partner_copy
 from sicbo_contracts import asyncapi_direct_get as direct_get
-from sicbo_contracts.subjects import RESULTS_ALL
+from sicbo_contracts.subjects import RESULTS_ALL, subject_matches
 from tests.unit.contracts.asyncapi_support import (
     document,
     embedded_validator,
@@ -60,14 +59,15 @@ def test_a_partner_may_publish_exactly_the_documented_direct_get_subjects() -> N
     }
     # the subject-appended form's {table} is one or more tokens: `.>` in a permission
     as_permissions = {address.replace(".sicbo.results.{table}", ".>") for address in sent}
-    assert PARTNER.permissions is not None
-    assert as_permissions == set(PARTNER.permissions.publish)
+    assert as_permissions == set(PARTNER_PERMISSIONS.publish)
     received = {
-        resolve(doc, op["channel"]["$ref"])["address"].replace("{table}", ">")
+        resolve(doc, op["channel"]["$ref"])["address"].replace("{table}", "T1")
         for op in doc["operations"].values()
         if op["action"] == "receive"
     }
-    assert received <= set(PARTNER.permissions.subscribe)
+    assert len(received) == 2  # results and heartbeats
+    for subject in received:  # each one a subject the partner may subscribe to
+        assert any(subject_matches(subject, p) for p in PARTNER_PERMISSIONS.subscribe), subject
 
 
 def test_the_request_offers_every_option_and_its_examples_are_valid_requests() -> None:
@@ -101,7 +101,7 @@ def test_the_reply_headers_are_what_direct_get_adds_plus_the_stored_message_id()
     assert "Nats-UpTo-Sequence" in end["properties"]
 
 
-def test_servers_production_over_tls_with_both_schemes_and_the_local_demo() -> None:
+def test_servers_production_over_tls_and_the_local_demo_each_partner_by_its_nkey() -> None:
     doc = document()
     production, local = doc["servers"]["production"], doc["servers"]["local"]
     for server in (production, local):
@@ -113,8 +113,7 @@ def test_servers_production_over_tls_with_both_schemes_and_the_local_demo() -> N
     assert [t["name"] for t in production["tags"]] == ["tls"]
     schemes = doc["components"]["securitySchemes"]
     types = {resolve(doc, s["$ref"])["type"] for s in production["security"]}
-    assert (
-        types == {"userPassword", "asymmetricEncryption"} == {s["type"] for s in schemes.values()}
-    )
+    assert types == {"asymmetricEncryption"} == {s["type"] for s in schemes.values()}
+    assert [s["$ref"] for s in local["security"]] == [s["$ref"] for s in production["security"]]
     assert local["host"].startswith("127.0.0.1:")
-    assert f"{SECRETS}/{PARTNER.name}.password" in local["description"]
+    assert "sicbo partners add demo --floor var/floor" in local["description"]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import stat
+from datetime import date
 from pathlib import Path
 
 from sicbo.infra import local_accounts
 from sicbo.infra.nats_accounts import password_envs, users
 from sicbo.infra.nats_config import conf_text
+from sicbo.infra.partner_registry import added, new_key_pair, save
 
 
 def mode(path: Path) -> int:
@@ -21,7 +23,9 @@ def test_every_user_gets_a_password_file_readable_by_the_user_only(tmp_path: Pat
         assert mode(accounts.password_file(user)) == 0o600, user
         assert len(accounts.password(user)) > 32
     assert sorted(accounts.server_env()) == sorted(password_envs())
-    assert accounts.config.read_text() == "jetstream: enabled\n" + conf_text()
+    pid_file = (tmp_path / "nats-server.pid").resolve()
+    settings = f'jetstream: "enabled"\npid_file: "{pid_file}"\n'  # a reload finds the server
+    assert accounts.config.read_text() == settings + conf_text()
     assert accounts.password("floor") not in accounts.config.read_text()
 
 
@@ -49,3 +53,12 @@ def test_a_process_gets_its_password_file_never_its_password(tmp_path: Path) -> 
     }
     assert accounts.password("lifecycle") not in str(env)
     assert accounts.connect_options("dealer")["inbox_prefix"] == "_INBOX.dealer"
+
+
+def test_the_floors_partners_get_their_accounts(tmp_path: Path) -> None:
+    """``sicbo partners add NAME --floor DATA`` registers in DATA/partners.toml: each run
+    renders those partners' accounts (their public keys; the seeds stay with them)."""
+    seed, public = new_key_pair()
+    save(tmp_path / "partners.toml", added((), "demo", public, date(2026, 12, 1)))
+    config = local_accounts.create(tmp_path).config.read_text()
+    assert "PARTNER_DEMO" in config and public in config and seed not in config

@@ -82,3 +82,20 @@ def test_no_user_no_inbox_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(nats_auth.USER_ENV, raising=False)
     monkeypatch.delenv(nats_auth.PASSWORD_FILE_ENV, raising=False)
     assert nats_auth.inbox_options("nats://a:4222") == {}
+
+
+def test_a_partner_connects_with_the_seed_file_of_nats_nkey(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(nats_auth.USER_ENV, raising=False)
+    monkeypatch.delenv(nats_auth.PASSWORD_FILE_ENV, raising=False)
+    seed = tmp_path / "acme.nk"
+    monkeypatch.setenv(nats_auth.NKEY_ENV, str(seed))
+    with pytest.raises(ValueError, match="no such file"):
+        nats_auth.connect_options()
+    seed.write_text("SUA...\n")
+    assert nats_auth.connect_options() == {"nkeys_seed": str(seed)}
+    assert nats_auth.connect_options("nats://floor:pw@a:4222") == {}  # the URL's user wins
+    monkeypatch.setenv(nats_auth.USER_ENV, "floor")
+    with pytest.raises(ValueError, match="not both"):
+        nats_auth.connect_options()
