@@ -133,7 +133,10 @@ async def main() -> None:
         while args.count is None or printed < args.count:
             message = backlog.pop(0) if backlog else decode((await queue.get()).data)
             if isinstance(message, FeedHeartbeat):
-                if message.last_source_seq > latest.get(message.table, 0):
+                # A gap only after a result of the table was seen (or read as history): a
+                # client that just started has seen none and missed none.
+                seen = latest.get(message.table)
+                if seen is not None and message.last_source_seq > seen:
                     print(f"{message.table}: result #{message.last_source_seq} not seen yet")
                 continue
             if message.source_seq <= latest.get(message.table, 0):

@@ -5,6 +5,9 @@ a stream's config); the ``sicbo provision`` command runs this once per environme
 Every resource is compared with what the server already has: missing ones are created, equal
 ones are left alone ("unchanged"), and differing ones are reported as conflicts with the fields
 that differ and are NEVER updated: changing an audit log's config is an operator's decision.
+The one exception is asked for by name (``upgrade=True``, ``sicbo provision --upgrade``): a
+stream that differs only by a setting a newer floor turns on and that changes nothing already
+stored (:data:`ADDITIVE`) gets that setting ("upgraded").
 
 We speak the raw JetStream JSON API (``$JS.API.STREAM.INFO/CREATE``, ``CONSUMER.INFO/CREATE``)
 so that the config we send and the config we compare are the server's own field names
@@ -33,9 +36,16 @@ _CONSUMER_NOT_FOUND = 10014
 _NOT_COMPARED = frozenset({"description", "metadata"})
 
 
+#: Stream settings an upgrade may turn on: each adds a capability and rewrites nothing stored.
+#: ``allow_msg_ttl``: the feed's heartbeats expire by ``Nats-TTL`` (docs/feed.md); the server
+#: lets it be turned on for an existing stream (never off again).
+ADDITIVE: Mapping[str, Any] = {"allow_msg_ttl": True}
+
+
 class Outcome(StrEnum):
     CREATED = "created"
     UNCHANGED = "unchanged"
+    UPGRADED = "upgraded"
     CONFLICT = "conflict"
 
 
@@ -101,8 +111,10 @@ async def provision(
     replicas: int = 1,
     resources: Sequence[Resource] | None = None,
     request_timeout: float = 10.0,
+    upgrade: bool = False,
 ) -> ProvisionReport:
-    """Create what is missing, leave what matches, report (never fix) what conflicts.
+    """Create what is missing, leave what matches, report (never fix) what conflicts; with
+    ``upgrade``, turn on the :data:`ADDITIVE` settings a stream lacks and differs by only.
 
     Conflicts are returned in the report (so one run lists all of them); call
     :meth:`ProvisionReport.raise_for_conflicts` to turn them into :class:`ProvisionConflict`.
@@ -114,7 +126,7 @@ async def provision(
     conflicting_streams: set[str] = set()
     for res in plan:
         if isinstance(res, StreamSpec):
-            result = await _ensure_stream(api, res)
+            result = await _ensure_stream(api, res, upgrade)
             if result.outcome is Outcome.CONFLICT:
                 conflicting_streams.add(res.stream)
         elif res.stream in conflicting_streams:
@@ -130,14 +142,24 @@ async def provision(
     return ProvisionReport(tuple(results))
 
 
-async def _ensure_stream(api: _Api, spec: StreamSpec) -> ResourceResult:
+async def _ensure_stream(api: _Api, spec: StreamSpec, upgrade: bool) -> ResourceResult:
     info = await api.call(f"STREAM.INFO.{spec.stream}", None, missing=_STREAM_NOT_FOUND)
     if info is None:
         await api.call(f"STREAM.CREATE.{spec.stream}", dict(spec.config))
         return ResourceResult(spec.kind, spec.name, Outcome.CREATED)
     diffs = differences(spec.config, info["config"])
+    if diffs and upgrade and additive_only(diffs):
+        # The server's own config with the new settings only: nothing else is touched.
+        config = {**info["config"], **{d.field: d.wanted for d in diffs}}
+        await api.call(f"STREAM.UPDATE.{spec.stream}", config)
+        return ResourceResult(spec.kind, spec.name, Outcome.UPGRADED, diffs)
     outcome = Outcome.CONFLICT if diffs else Outcome.UNCHANGED
     return ResourceResult(spec.kind, spec.name, outcome, diffs)
+
+
+def additive_only(diffs: Sequence[Difference]) -> bool:
+    """Whether every difference is an :data:`ADDITIVE` setting the plan turns on."""
+    return all(d.field in ADDITIVE and d.wanted == ADDITIVE[d.field] for d in diffs)
 
 
 async def _ensure_consumer(api: _Api, spec: ConsumerSpec) -> ResourceResult:

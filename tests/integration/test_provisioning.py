@@ -15,7 +15,15 @@ from nats.js.client import JetStreamContext
 
 from sicbo.eventstore.store import EventStore
 from sicbo.provisioning import Outcome, ProvisionConflict, ProvisionReport, provision
-from sicbo.resources import CONSUMERS, DurableConsumer, Resource, durable, event_stream, kv_bucket
+from sicbo.resources import (
+    CONSUMERS,
+    DurableConsumer,
+    Resource,
+    durable,
+    event_stream,
+    kv_bucket,
+    results_stream,
+)
 from sicbo_contracts.subjects import EVENT_STREAM, READMODELS_BUCKET, RESULTS_STREAM, TIMERS_BUCKET
 
 
@@ -175,3 +183,53 @@ def test_sicbo_provision_prints_no_password(nats_url: str) -> None:
     assert result.returncode == 0, result.stderr
     assert "pa55-w0rd" not in result.stdout + result.stderr
     assert "floor:***@" in result.stdout
+
+
+def without_metadata(config: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in config.items() if k != "metadata"}
+
+
+async def _older_results_stream(nc: NATS, name: str) -> dict[str, Any]:
+    """``name`` as a floor before the heartbeat provisioned it (no allow_msg_ttl), one result
+    stored; its config as the server reports it."""
+    older = {**results_stream(1, name=name, subjects=[f"scratch.{name}.>"]).config}
+    older.pop("allow_msg_ttl")
+    assert "error" not in await api(nc, f"STREAM.CREATE.{name}", older)
+    await nc.jetstream().publish(f"scratch.{name}.T1", b"a stored result")
+    config: dict[str, Any] = (await api(nc, f"STREAM.INFO.{name}"))["config"]
+    return config
+
+
+async def test_upgrade_turns_on_only_the_additive_setting_and_keeps_what_is_stored(
+    nc: NATS, scratch: str
+) -> None:
+    """docs/feed.md: a floor provisioned before the heartbeat lacks allow_msg_ttl. A plain
+    provision reports it and changes nothing; --upgrade turns it on and nothing else."""
+    before = await _older_results_stream(nc, scratch)
+    plan: list[Resource] = [results_stream(1, name=scratch, subjects=[f"scratch.{scratch}.>"])]
+    plain = await provision(nc, resources=plan)
+    [result] = plain.results
+    assert result.outcome is Outcome.CONFLICT
+    assert [d.field for d in result.differences] == ["allow_msg_ttl"]
+    assert (await api(nc, f"STREAM.INFO.{scratch}"))["config"] == before
+
+    upgraded = await provision(nc, resources=plan, upgrade=True)
+    assert [r.outcome for r in upgraded.results] == [Outcome.UPGRADED]
+    after = await api(nc, f"STREAM.INFO.{scratch}")
+    # The server's own metadata (the API level the stream needs) moves with the setting.
+    assert without_metadata(after["config"]) == {**without_metadata(before), "allow_msg_ttl": True}
+    assert after["state"]["messages"] == 1
+    again = await provision(nc, resources=plan, upgrade=True)
+    assert [r.outcome for r in again.results] == [Outcome.UNCHANGED]
+
+
+async def test_upgrade_leaves_a_stream_with_any_other_difference_a_conflict(
+    nc: NATS, scratch: str
+) -> None:
+    before = await _older_results_stream(nc, scratch)
+    plan: list[Resource] = [results_stream(1, name=scratch, subjects=[f"scratch.{scratch}.x"])]
+    report = await provision(nc, resources=plan, upgrade=True)
+    [result] = report.results
+    assert result.outcome is Outcome.CONFLICT
+    assert {d.field for d in result.differences} == {"allow_msg_ttl", "subjects"}
+    assert (await api(nc, f"STREAM.INFO.{scratch}"))["config"] == before

@@ -11,16 +11,16 @@ from rich.table import Table
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import redacted, servers
-from sicbo.provisioning import Outcome, ProvisionReport
+from sicbo.provisioning import Outcome, ProvisionReport, additive_only
 from sicbo.provisioning import provision as provision_floor
 
 
-async def _provision(nats_url: str, replicas: int) -> ProvisionReport:
+async def _provision(nats_url: str, replicas: int, upgrade: bool) -> ProvisionReport:
     nc = await nats.connect(
         servers(nats_url), connect_timeout=5, max_reconnect_attempts=1, **connect_options(nats_url)
     )
     try:
-        return await provision_floor(nc, replicas=replicas)
+        return await provision_floor(nc, replicas=replicas, upgrade=upgrade)
     finally:
         await nc.close()
 
@@ -30,11 +30,19 @@ def provision(
         int, typer.Option(min=1, max=5, help="stream replicas (3 in production)")
     ] = 1,
     nats_url: NatsOption = DEFAULT_NATS_URL,
+    upgrade: Annotated[
+        bool,
+        typer.Option(
+            "--upgrade",
+            help="turn on settings a newer floor adds that change nothing stored"
+            " (allow_msg_ttl for the feed's heartbeats); any other difference stays a conflict",
+        ),
+    ] = False,
 ) -> None:
     """Create what is missing, leave what matches; a conflicting config is reported, not
     overwritten (exit status 1)."""
     try:
-        report = asyncio.run(_provision(nats_url, replicas))
+        report = asyncio.run(_provision(nats_url, replicas, upgrade))
     except (OSError, nats.errors.NoServersError):
         raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
     table = Table(title=f"provisioning on {redacted(nats_url)}")
@@ -46,4 +54,6 @@ def provision(
         table.add_row(result.kind, result.name, result.outcome.value, details, style=style)
     Console().print(table)
     if not report.ok:
-        raise fail("existing configuration conflicts; nothing was overwritten", code=1)
+        additive = all(additive_only(r.differences) for r in report.conflicts if r.differences)
+        hint = " (only settings --upgrade turns on: run again with --upgrade)" if additive else ""
+        raise fail(f"existing configuration conflicts; nothing was overwritten{hint}", code=1)

@@ -92,10 +92,10 @@ def tail_command(
         raise fail(str(exc)) from None
 
 
-async def _copy(nats_url: str, replicas: int) -> ProvisionReport:
+async def _copy(nats_url: str, replicas: int, upgrade: bool) -> ProvisionReport:
     nc = await nats.connect(nats_url, connect_timeout=5, **connect_options(nats_url))
     try:
-        return await provision(nc, resources=[partner_copy(replicas)])
+        return await provision(nc, resources=[partner_copy(replicas)], upgrade=upgrade)
     finally:
         await nc.close()
 
@@ -104,11 +104,17 @@ async def _copy(nats_url: str, replicas: int) -> ProvisionReport:
 def copy_command(
     replicas: Annotated[int, typer.Option(min=1, max=5, help="stream replicas")] = 1,
     nats_url: NatsOption = DEFAULT_NATS_URL,
+    upgrade: Annotated[
+        bool,
+        typer.Option(
+            "--upgrade", help="turn on what a newer floor adds to the copy (allow_msg_ttl)"
+        ),
+    ] = False,
 ) -> None:
     """Create the partners' copy of the feed (run as the PARTNERS account's admin user;
     deploy/nats/README.md). Idempotent; a differing existing copy is reported (exit 1)."""
     try:
-        report = asyncio.run(_copy(nats_url, replicas))
+        report = asyncio.run(_copy(nats_url, replicas, upgrade))
     except (OSError, nats.errors.NoServersError):
         raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
     except ProvisionError as exc:  # e.g. not the PARTNERS admin: the request is refused

@@ -168,11 +168,14 @@ async def run_floor(
         opened: list[NATS] = [nc]
         processes: list[ServiceProcess] = []
         try:
-            report = await provision(nc)  # as the operator's tooling: user floor
+            # As the operator's tooling (user floor); the demo's own data from an older
+            # floor gets the settings a newer one turns on (heartbeats' TTL).
+            report = await provision(nc, upgrade=True)
             report.raise_for_conflicts()
             # The partners' copy of the feed, as in production (`sicbo results copy`).
             opened.append(admin := await connect(server.url, accounts, "partners-admin"))
-            (await provision(admin, resources=[partner_copy()])).raise_for_conflicts()
+            copy = await provision(admin, resources=[partner_copy()], upgrade=True)
+            copy.raise_for_conflicts()
             logs = data_dir / "logs"
             logs.mkdir(parents=True, exist_ok=True)
             demo_sign_ins = operators is None and (demo or demo_operators)
@@ -217,7 +220,8 @@ async def run_floor(
             console.print(
                 "A results-feed partner, with credentials of its own: `sicbo partners add NAME"
                 f" --floor {data_dir}`, then NATS_URL={server.url} NATS_NKEY=<the seed file it"
-                " names> python examples/results_client.py (deploy/nats/README.md, Partners).",
+                " names> python examples/results_client.py, or node examples/node/results-client.js"
+                " (docs/partners.md).",
                 soft_wrap=True,
                 markup=False,
             )

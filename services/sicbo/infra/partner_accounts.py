@@ -46,10 +46,14 @@ PARTNERS_ADMIN = User(
             f"{API}.INFO",
             f"{API}.STREAM.INFO.{PARTNER_COPY}",
             f"{API}.STREAM.CREATE.{PARTNER_COPY}",
+            # `sicbo provision --upgrade` / `make run`: turns on what a newer floor adds
+            # (allow_msg_ttl, sicbo.provisioning.ADDITIVE), nothing else of the copy.
+            f"{API}.STREAM.UPDATE.{PARTNER_COPY}",
         ),
         subscribe=(INBOX, RESULTS_ALL),
     ),
-    "the operator's user in PARTNERS: creates and inspects the copy (`sicbo results copy`)",
+    "the operator's user in PARTNERS: creates, inspects and upgrades the copy"
+    " (`sicbo results copy`)",
 )
 
 #: What a partner's user may do in its own account: receive results, ask for their history.
