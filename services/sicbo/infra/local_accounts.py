@@ -61,7 +61,7 @@ class LocalAccounts:
         return {u.password_env: self.password(u.name) for u in users().values()}
 
 
-def _write_secret(path: Path, text: str) -> None:
+def write_secret(path: Path, text: str) -> None:
     """Readable by the user only, from its creation (no window with a wider mode)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
@@ -86,6 +86,6 @@ def create(data_dir: Path) -> LocalAccounts:
     secrets_dir.chmod(0o700)
     accounts = LocalAccounts(data_dir / CONFIG, secrets_dir)
     for user in users():
-        _write_secret(accounts.password_file(user), new_password() + "\n")
+        write_secret(accounts.password_file(user), new_password() + "\n")
     accounts.config.write_text("jetstream: enabled\n" + conf_text(), encoding="utf-8")
     return accounts
