@@ -3,7 +3,9 @@
 
 Three sign-ins, a cookie each: an operator at a terminal (id and PIN; locked after
 ``idle_lock_seconds`` unused), a layout display granted by an operator (id and PIN; never
-idle-locked, nobody works at it), and a player of the online table. The cookies are HttpOnly
+idle-locked, nobody works at it), and a player of the online table (launched by their
+operator's token, :mod:`sicbo.gateway.launch`, their currency kept in the session; on the demo
+floor also by a bare id). The cookies are HttpOnly
 and SameSite=Strict; with ``https_only`` they are Secure and ``__Host-`` prefixed (this host
 only, no sub-domain can set them).
 """
