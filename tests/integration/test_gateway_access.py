@@ -20,6 +20,7 @@ import uuid
 import httpx
 import pytest
 import websockets
+import websockets.exceptions  # websockets 17 loads it lazily: the attribute alone fails
 from nats.aio.client import Client as NATS
 from websockets.typing import Origin
 
