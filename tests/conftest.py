@@ -29,7 +29,12 @@ from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.provisioning import ProvisionReport, provision
 from sicbo_contracts.subjects import EVENT_STREAM
-from tests.floor import floor, gateway, quick_lock_gateway  # noqa: F401 - session fixtures
+from tests.floor import (  # noqa: F401 - session fixtures
+    floor,
+    gateway,
+    launch_issuers,
+    quick_lock_gateway,
+)
 
 
 def _docker_answers() -> bool:

@@ -23,6 +23,7 @@ from sicbo_contracts.base import Actor, Limits, Role
 from sicbo_contracts.replies import Reply
 from sicbo_contracts.routing import command_subject
 from tests.lamps import HealthyLamps, lamps_required
+from tests.support.launch import Issuers, write_operators
 
 _reply = msgspec.json.Decoder(Reply)
 #: The shortened idle lock of ``quick_lock_gateway`` (the floor's is 300 s).
@@ -144,25 +145,40 @@ async def _gateway(floor: Floor, log_dir: Path, **options: Any) -> AsyncIterator
 
 
 @pytest.fixture(scope="session")
-async def gateway(floor: Floor, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
+def launch_issuers(tmp_path_factory: pytest.TempPathFactory) -> Issuers:
+    """The operators that launch players into the session's gateways (tests.support.launch):
+    their keys, and the list both gateways are started with."""
+    return write_operators(tmp_path_factory.mktemp("launch-operators"))
+
+
+@pytest.fixture(scope="session")
+async def gateway(
+    floor: Floor, launch_issuers: Issuers, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[str]:
     """The web gateway as its own process, on a free port; its base URL. As the demo floor's,
-    players sign in by a bare id; the tests stand in for its ingress: it believes their
-    X-Forwarded-For (``FORWARDED_FOR_TRUSTED``)."""
+    players sign in by a bare id (or are launched by ``launch_issuers``' tokens); the tests
+    stand in for its ingress: it believes their X-Forwarded-For (``FORWARDED_FOR_TRUSTED``)."""
     log_dir = tmp_path_factory.mktemp("gateway")
-    options = {"forwarded_allow_ips": FORWARDED_FOR_TRUSTED, "demo_players": True}
+    options = {
+        "forwarded_allow_ips": FORWARDED_FOR_TRUSTED,
+        "demo_players": True,
+        "launch_operators": launch_issuers.listing,
+    }
     async with _gateway(floor, log_dir, **options) as url:
         yield url
 
 
 @pytest.fixture(scope="session")
 async def quick_lock_gateway(
-    floor: Floor, tmp_path_factory: pytest.TempPathFactory
+    floor: Floor, launch_issuers: Issuers, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[str]:
     """A second gateway (a second replica of the floor's), whose terminals lock after
     QUICK_LOCK_SECONDS unused (GLI-19 §C.6.5, shortened); as a real floor's, no player signs in
-    by a bare id and no proxy is believed."""
+    by a bare id (players are launched by ``launch_issuers``' tokens) and no proxy is
+    believed."""
     log_dir = tmp_path_factory.mktemp("gateway-lock")
-    async with _gateway(floor, log_dir, idle_lock_seconds=QUICK_LOCK_SECONDS) as url:
+    options = {"idle_lock_seconds": QUICK_LOCK_SECONDS, "launch_operators": launch_issuers.listing}
+    async with _gateway(floor, log_dir, **options) as url:
         yield url
 
 

@@ -23,6 +23,7 @@ RESULTS_STREAM = "SICBO_RESULTS"
 RESULTS_ALL = "sicbo.results.>"
 TIMERS_BUCKET = "sicbo-timers"  # KV: betting countdown deadlines
 READMODELS_BUCKET = "sicbo-readmodels"  # KV: read models (statistics board, recall)
+LAUNCHES_BUCKET = "sicbo-launches"  # KV: launch tokens used (their jti), each until it expires
 TABLE_ROUND = 0  # the "round" token of table-level events
 
 _EVENTS = "sicbo.evt"

@@ -14,6 +14,7 @@ from typing import Any
 from sicbo_contracts.subjects import (
     EVENT_STREAM,
     EVENTS_ALL,
+    LAUNCHES_BUCKET,
     READMODELS_BUCKET,
     RESULTS_ALL,
     RESULTS_STREAM,
@@ -132,11 +133,17 @@ def results_stream(
     )
 
 
-def kv_bucket(bucket: str, replicas: int, *, history: int = 1) -> StreamSpec:
+#: The launch tokens used: each key lives until its token expires (a per-key TTL); the
+#: bucket's age limit is a backstop above the longest a token is accepted (5 min + leeway).
+LAUNCHES_MAX_AGE_S = 15 * 60
+
+
+def kv_bucket(bucket: str, replicas: int, *, history: int = 1, max_age_s: int = 0) -> StreamSpec:
     """A KV bucket, with the stream config nats-py's ``create_key_value`` would build.
 
     Created through the raw API like the streams, so it is compared the same way; the
-    layout matches the client's so ``js.key_value(bucket)`` works on it.
+    layout matches the client's so ``js.key_value(bucket)`` works on it. ``max_age_s``: 0
+    keeps every key until deleted.
     """
     return StreamSpec(
         bucket,
@@ -148,7 +155,7 @@ def kv_bucket(bucket: str, replicas: int, *, history: int = 1) -> StreamSpec:
             "num_replicas": replicas,
             "discard": "new",
             "max_msgs_per_subject": history,
-            "max_age": 0,
+            "max_age": max_age_s * NS_PER_S,
             "max_msgs": -1,
             "max_consumers": -1,
             "duplicate_window": 2 * 60 * NS_PER_S,
@@ -186,5 +193,6 @@ def floor_resources(replicas: int = 1) -> list[Resource]:
         results_stream(replicas),
         kv_bucket(TIMERS_BUCKET, replicas),
         kv_bucket(READMODELS_BUCKET, replicas),
+        kv_bucket(LAUNCHES_BUCKET, replicas, max_age_s=LAUNCHES_MAX_AGE_S),
         *(durable(EVENT_STREAM, c) for c in CONSUMERS),
     ]

@@ -30,11 +30,19 @@ from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.errors import TimeoutError as NatsTimeoutError
 
+from sicbo.gateway.launch_once import LaunchesUsed
+from sicbo.gateway.launch_tokens import Launch, LaunchRefused
 from sicbo.infra import nats_config
 from sicbo.infra.nats_flush import flush_sent
 from sicbo_contracts.access import HUMAN_SENDERS, SENDERS
 from sicbo_contracts.routing import SERVICE_OF_TAG
-from sicbo_contracts.subjects import EVENT_STREAM, GATEWAY_INBOX, RESULTS_STREAM, command
+from sicbo_contracts.subjects import (
+    EVENT_STREAM,
+    GATEWAY_INBOX,
+    LAUNCHES_BUCKET,
+    RESULTS_STREAM,
+    command,
+)
 from tests.deploy.nats_users import ROOT, VALUES, As, Refused, refused
 
 TABLE = "PERM1"
@@ -214,6 +222,23 @@ async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
         reply = await asker.request(subject, b"{}", timeout=5)
         assert reply.data == b'{"ok":true}', subject
         await sub.unsubscribe()
+    # Its one write: a used launch token's id, create-only (sicbo.gateway.launch_once), read
+    # back when a create is refused; the bucket's stream stays out of its reach.
+    await api_ok(gw, f"$JS.API.STREAM.INFO.KV_{LAUNCHES_BUCKET}")
+    create = {"Nats-Expected-Last-Subject-Sequence": "0"}
+    key = f"$KV.{LAUNCHES_BUCKET}.acme.probe-{time.monotonic_ns()}"
+    first = await gw.publish(key, headers=create)
+    assert first is not None and "error" not in json.loads(first.data), first
+    again = await gw.publish(key, headers=create)
+    assert again is not None and json.loads(again.data)["error"]["err_code"] == 10071
+    # ... as the gateway's own code does it, a second use refused by the server:
+    used, launch = LaunchesUsed(), Launch("acme", "p-1", "EUR", f"jti-{key}", time.time() + 60)
+    await used.start(gw.nc)
+    await used.use(launch, time.time())
+    with pytest.raises(LaunchRefused, match="used already"):
+        await used.use(launch, time.time())
+    await refused(gw, f"$JS.API.STREAM.PURGE.KV_{LAUNCHES_BUCKET}")
+    await refused(gw, f"$JS.API.CONSUMER.CREATE.KV_{LAUNCHES_BUCKET}")
     # Never a writer: no event (not even one of the lifecycle it watches), no result, no
     # command to a service no page sends to, no question to a layout controller.
     await refused(gw, "sicbo.evt.t.lc.1.round-started-v1")

@@ -287,8 +287,8 @@ async def test_a_player_bets_in_the_countdown_and_is_refused_after_it(
             await web.post(
                 f"/api/tables/{table}/slips", json={"command_id": new_id(), **slip, "player": "eve"}
             ),
-            400,
-            "invalid",
+            403,
+            "forbidden",
         )["field"]
         == "$.player"
     )

@@ -20,6 +20,7 @@ import uuid
 import httpx
 import pytest
 import websockets
+import websockets.exceptions  # websockets 17 loads it lazily: the attribute alone fails
 from nats.aio.client import Client as NATS
 from websockets.typing import Origin
 
@@ -61,11 +62,13 @@ async def test_a_player_reads_their_own_history_only(gateway: str, floor: Floor,
                 json={**slip, "wagers": [{"bet": bet, "stake": 200}]},
             )
             assert placed.status_code == 200, placed.text
-        # eve asks for pat's history every way a page could: she gets her own
-        for params in ({}, {"player": "pat"}):
+        # eve gets her own history, naming herself or no one; naming pat is refused
+        for params in ({}, {"player": "eve"}):
             history = (await eve.get(f"/api/tables/{table}/history", params=params)).json()
             assert history["player"] == "eve"
             assert [w["bet"] for s in history["slips"] for w in s["wagers"]] == ["small"]
+        asked = await eve.get(f"/api/tables/{table}/history", params={"player": "pat"})
+        assert error_of(asked, 403, "forbidden")["field"] == "player"
         mine = (await pat.get(f"/api/tables/{table}/history")).json()
         assert mine["player"] == "pat" and "eve" not in json.dumps(mine)
         async with browser(gateway) as anonymous:

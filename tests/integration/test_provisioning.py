@@ -17,6 +17,7 @@ from sicbo.eventstore.store import EventStore
 from sicbo.provisioning import Outcome, ProvisionConflict, ProvisionReport, provision
 from sicbo.resources import (
     CONSUMERS,
+    LAUNCHES_MAX_AGE_S,
     DurableConsumer,
     Resource,
     durable,
@@ -24,7 +25,13 @@ from sicbo.resources import (
     kv_bucket,
     results_stream,
 )
-from sicbo_contracts.subjects import EVENT_STREAM, READMODELS_BUCKET, RESULTS_STREAM, TIMERS_BUCKET
+from sicbo_contracts.subjects import (
+    EVENT_STREAM,
+    LAUNCHES_BUCKET,
+    READMODELS_BUCKET,
+    RESULTS_STREAM,
+    TIMERS_BUCKET,
+)
 
 
 async def api(nc: NATS, endpoint: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -54,6 +61,9 @@ async def test_provision_twice_is_unchanged(nc: NATS, provisioned: ProvisionRepo
     assert ("stream", EVENT_STREAM) in names and ("stream", RESULTS_STREAM) in names
     assert ("kv", TIMERS_BUCKET) in names and ("kv", READMODELS_BUCKET) in names
     assert {f"{EVENT_STREAM}/{c.name}" for c in CONSUMERS} <= {n for _, n in names}
+    # The used launch tokens: per-key TTLs, and an age limit as a backstop.
+    launches = (await nc.jetstream().stream_info(f"KV_{LAUNCHES_BUCKET}")).config
+    assert launches.allow_msg_ttl and launches.max_age == LAUNCHES_MAX_AGE_S
 
 
 async def test_event_stream_is_an_audit_log(

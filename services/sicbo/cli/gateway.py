@@ -3,6 +3,7 @@
 import logging
 import secrets
 from importlib import resources
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -16,6 +17,11 @@ from sicbo.cli.common import (
     fail,
 )
 from sicbo.gateway.app import Settings, create_gateway
+from sicbo.gateway.launch_operators import (
+    LaunchConfig,
+    LaunchOperatorsError,
+    parse_launch_operators,
+)
 from sicbo.gateway.operators import OperatorListError, operator_entry, parse_operators
 from sicbo.gateway.origin import allowed_origins
 from sicbo.gateway.sessions import IDLE_LOCK_SECONDS
@@ -43,6 +49,14 @@ def serve(
             " (make run, tests): never a floor, where players are launched by their operator"
         ),
     ] = False,
+    launch_operators: Annotated[
+        Path | None,
+        typer.Option(
+            envvar="SICBO_LAUNCH_OPERATORS",
+            help="the operators that launch players by signed token, with their keys (TOML:"
+            " docs/launch.md); none given: no player is launched",
+        ),
+    ] = None,
     idle_lock_seconds: Annotated[
         int, typer.Option(min=5, help="lock a terminal after this long unused (GLI-19 §C.6.5)")
     ] = IDLE_LOCK_SECONDS,
@@ -81,6 +95,7 @@ def serve(
             listed = parse_operators(operators.read_text(), str(operators))
     except (OSError, OperatorListError) as err:
         raise fail(str(err)) from None
+    launch = _launch_config(launch_operators)
     try:
         origins = allowed_origins(origin or ())
     except ValueError as err:
@@ -92,6 +107,7 @@ def serve(
         https_only=https_only,
         allowed_origins=origins,
         demo_players=demo_players,
+        launch=launch,
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     uvicorn.run(
@@ -103,6 +119,15 @@ def serve(
         forwarded_allow_ips=forwarded_allow_ips or None,
         timeout_graceful_shutdown=2,  # open event streams end with the process
     )
+
+
+def _launch_config(path: Path | None) -> LaunchConfig | None:
+    if path is None:
+        return None
+    try:
+        return parse_launch_operators(path.read_text(encoding="utf-8"), path.parent, str(path))
+    except (OSError, LaunchOperatorsError) as err:
+        raise fail(str(err)) from None
 
 
 @app.command("hash-pin")

@@ -6,6 +6,7 @@ from sicbo.cli import (
     board,
     floor,
     gateway,
+    launch,
     layout_controller,
     partners,
     provision,
@@ -31,6 +32,7 @@ app.command("send")(floor.send)
 app.command("log")(floor.log)
 app.command("run")(run.run)
 app.command("layout-controller")(layout_controller.layout_controller)
+app.command("launch-token")(launch.launch_token)
 
 if __name__ == "__main__":
     app()

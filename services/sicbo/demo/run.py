@@ -22,6 +22,7 @@ from rich.console import Console
 from sicbo.demo.client import FloorClient
 from sicbo.demo.control import TableControl
 from sicbo.demo.dealer import RoundLine, SimulatedDealer
+from sicbo.demo.launch_keys import DEMO_OPERATOR, create_demo_launch
 from sicbo.demo.local_floor import ROLE_USERS, connect, start_processes
 from sicbo.demo.players import SimulatedPlayers
 from sicbo.demo.tables import DEMO_TABLES, DemoTable
@@ -185,6 +186,8 @@ async def run_floor(
                     port_or_free(web_port),
                     operators=operators,
                     demo_players=demo_sign_ins,  # the demo floor: a player is whoever they say
+                    # ... or whom the demo operator launches (a key pair new at each start)
+                    launch_operators=create_demo_launch(data_dir) if demo_sign_ins else None,
                     log_path=logs / "gateway.log",
                 )
                 if operators is not None or demo_sign_ins
@@ -207,6 +210,15 @@ async def run_floor(
                     + (f"  (terminal sign-ins: {sign_ins})" if demo_sign_ins else ""),
                     soft_wrap=True,
                 )
+                if demo_sign_ins:
+                    console.print(
+                        f"Launch a player as the demo operator ({DEMO_OPERATOR}), as an"
+                        " operator's site would: open the URL that `sicbo launch-token PLAYER"
+                        f" --data {data_dir} --gateway {gateway.url} --table demo-online` prints"
+                        " (once, within 2 minutes).",
+                        soft_wrap=True,
+                        markup=False,
+                    )
             floor_password = accounts.password_file("floor").resolve()
             console.print(
                 "In another terminal, as the operator's tooling (NATS user floor; its password"

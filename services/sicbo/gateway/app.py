@@ -4,7 +4,8 @@ It talks to the floor only through NATS (:class:`~sicbo.gateway.floor.GatewayFlo
 live in the gateway (:mod:`~sicbo.gateway.sessions`), the cookie carries a token only; every
 command's actor is stamped from the signed-in operator, never taken from the browser.
 docs/gateway.md lists the routes; each group is a module of its own:
-:mod:`~sicbo.gateway.signin` (sign-in, sign-out, revocation), :mod:`~sicbo.gateway.commands`,
+:mod:`~sicbo.gateway.signin` (sign-in, sign-out, revocation), :mod:`~sicbo.gateway.launch`
+(players launched by their operator's token), :mod:`~sicbo.gateway.commands`,
 :mod:`~sicbo.gateway.tables` (views, board, reports, history), :mod:`~sicbo.gateway.takeover`
 (a demo table taken over and handed back) and :mod:`~sicbo.gateway.live` (events, the layout
 controller).
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from nats.aio.client import Client as NATS
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount, Route
@@ -22,6 +24,9 @@ from starlette.staticfiles import StaticFiles
 from sicbo.gateway.commands import CommandRoutes
 from sicbo.gateway.connection import Connection
 from sicbo.gateway.http import STATIC, guarded, not_found, page
+from sicbo.gateway.launch import LaunchRoutes
+from sicbo.gateway.launch_once import LaunchesUsed
+from sicbo.gateway.launch_operators import LaunchConfig
 from sicbo.gateway.live import LiveRoutes
 from sicbo.gateway.operators import Operator
 from sicbo.gateway.origin import SameOrigin
@@ -47,13 +52,21 @@ class Settings:
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
     #: Players sign in by a bare id (the demo floor only: anyone could claim any player).
     demo_players: bool = False
+    #: The operators that launch players by token (sicbo.gateway.launch); None: none do.
+    launch: LaunchConfig | None = None
 
 
 def create_gateway(settings: Settings) -> Starlette:
     store = SessionStore()
     revocations = Revocations(store)
+    launches_used = LaunchesUsed()
+
+    async def connected(nc: NATS) -> None:
+        await revocations.start(nc)
+        await launches_used.start(nc)
+
     connection = Connection(
-        settings.nats_url, on_connect=revocations.start, on_reconnect=revocations.reconnected
+        settings.nats_url, on_connect=connected, on_reconnect=revocations.reconnected
     )
     sessions = Sessions(
         settings.operators, settings.idle_lock_seconds, store=store, https_only=settings.https_only
@@ -63,6 +76,7 @@ def create_gateway(settings: Settings) -> Starlette:
         *_pages(),
         Route("/healthz", connection.healthz),
         *SessionRoutes(sessions, revocations, demo_players=settings.demo_players).routes(),
+        *LaunchRoutes(sessions, launches_used, settings.launch).routes(),
         *TableRoutes(floor, sessions).routes(_API),
         *CommandRoutes(floor, sessions).routes(_API),
         *TakeoverRoutes(floor, sessions).routes(_API),

@@ -95,7 +95,10 @@ def stamped_command(body: dict[str, Any], table: str, operator: Operator) -> dic
 
 
 def stamped_slip(body: dict[str, Any], table: str, player: str) -> dict[str, Any]:
-    """A player's bet slip as the wagers service's command: value chips only."""
+    """A player's bet slip as the wagers service's command: value chips only, as the player
+    signed in (a slip naming another player is refused)."""
+    if body.pop("player", player) != player:
+        raise ApiError(403, "forbidden", "player: a player bets as themselves", "$.player")
     unknown = body.keys() - {"command_id", "round", "wagers"}
     if unknown:
         field = sorted(unknown)[0]

@@ -24,6 +24,7 @@ class GatewayProcess(ServiceProcess):
         forwarded_allow_ips: str | None = None,
         demo_players: bool = False,
         operators: Path | None = None,
+        launch_operators: Path | None = None,
         log_path: Path | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
@@ -34,6 +35,8 @@ class GatewayProcess(ServiceProcess):
         self.demo_players = demo_players
         #: The operator list; None: the demo operators (public PINs: make run and the tests)
         self.operators = operators
+        #: The operators that launch players by token (sicbo.gateway.launch); None: none
+        self.launch_operators = launch_operators
 
     @property
     def url(self) -> str:
@@ -59,6 +62,11 @@ class GatewayProcess(ServiceProcess):
                 else ("--operators", str(self.operators))
             ),
             *(("--demo-players",) if self.demo_players else ()),
+            *(
+                ()
+                if self.launch_operators is None
+                else ("--launch-operators", str(self.launch_operators))
+            ),
             *idle,
             *proxies,
         ]

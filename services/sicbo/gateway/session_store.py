@@ -36,6 +36,9 @@ class Session:
     role: Role
     created: float
     seen: float  # the last activity (a command): the idle lock counts from here
+    #: A player launched by their operator: the currency of their account (the launch
+    #: token's); None for operators and for the demo's bare-id players.
+    currency: str | None = None
 
     def idle_for(self, now: float) -> float:
         return now - self.seen
@@ -51,10 +54,19 @@ class SessionStore:
         self.capacity = capacity
         self._kinds: dict[Kind, OrderedDict[str, Session]] = {k: OrderedDict() for k in Kind}
 
-    def open(self, token: str, kind: Kind, who: str, role: Role, now: float) -> Session:
+    def open(
+        self,
+        token: str,
+        kind: Kind,
+        who: str,
+        role: Role,
+        now: float,
+        *,
+        currency: str | None = None,
+    ) -> Session:
         """A new session under ``token`` (a fresh one each sign-in: never a token reused)."""
         sessions = self._kinds[kind]
-        session = Session(kind=kind, who=who, role=role, created=now, seen=now)
+        session = Session(kind=kind, who=who, role=role, created=now, seen=now, currency=currency)
         sessions[digest(token)] = session
         sessions.move_to_end(digest(token))
         if len(sessions) > self.capacity:

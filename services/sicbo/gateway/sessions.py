@@ -3,7 +3,9 @@
 
 Three sign-ins, a cookie each: an operator at a terminal (id and PIN; locked after
 ``idle_lock_seconds`` unused), a layout display granted by an operator (id and PIN; never
-idle-locked, nobody works at it), and a player of the online table. The cookies are HttpOnly
+idle-locked, nobody works at it), and a player of the online table (launched by their
+operator's token, :mod:`sicbo.gateway.launch`, their currency kept in the session; on the demo
+floor also by a bare id). The cookies are HttpOnly
 and SameSite=Strict; with ``https_only`` they are Secure and ``__Host-`` prefixed (this host
 only, no sub-domain can set them).
 """
@@ -79,10 +81,14 @@ class Sessions:
         return self.operator(request, activity=False, terminal=False)
 
     def player(self, request: HTTPConnection) -> str:
+        return self.player_session(request).who
+
+    def player_session(self, request: HTTPConnection) -> Session:
+        """The signed-in player's session: their id and (launched) their currency."""
         session = self._session(request, Kind.PLAYER, self.clock())
         if session is None:
             raise ApiError(401, "signed-out", "sign in as a player first")
-        return session.who
+        return session
 
     def viewer(self, request: HTTPConnection) -> Viewer:
         """Whose wagers the request may see (sicbo.gateway.redaction): floor staff signed in
@@ -107,10 +113,18 @@ class Sessions:
 
     # ---- cookies ----------------------------------------------------------------------------
 
-    def open(self, response: Response, kind: Kind, who: str, role: Role) -> None:
+    def open(
+        self,
+        response: Response,
+        kind: Kind,
+        who: str,
+        role: Role,
+        *,
+        currency: str | None = None,
+    ) -> None:
         """A fresh session (a new token: never one the browser had before) in its cookie."""
         token = secrets.token_urlsafe(32)
-        self.store.open(token, kind, who, role, self.clock())
+        self.store.open(token, kind, who, role, self.clock(), currency=currency)
         response.set_cookie(
             self.cookie(kind),
             token,

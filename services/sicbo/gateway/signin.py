@@ -113,17 +113,18 @@ class SessionRoutes:
     # ---- players ----------------------------------------------------------------------------
 
     async def get_player(self, request: Request) -> Response:
-        return JSONResponse({"player": self.sessions.player(request)})
+        session = self.sessions.player_session(request)
+        return JSONResponse({"player": session.who, "currency": session.currency})
 
     async def player_sign_in(self, request: Request) -> Response:
         """A bare player id, believed on the demo floor only: elsewhere a player is who their
-        operator's launch says (signed launch tokens: a later release)."""
+        operator's launch token says (sicbo.gateway.launch)."""
         if not self.demo_players:
             raise ApiError(
                 403,
                 "forbidden",
-                "players are launched by their operator, not signed in by id here"
-                " (bare player ids only on the demo floor: --demo-players)",
+                "players are launched by their operator (a launch token: /launch), not"
+                " signed in by id here (bare player ids only on the demo floor: --demo-players)",
             )
         self.sessions.close(request, None, Kind.PLAYER)
         player = _player_id(await read_body(request))

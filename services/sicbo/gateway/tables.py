@@ -93,7 +93,13 @@ class TableRoutes:
         return json_response(report_for(report, self.sessions.viewer(request)))
 
     async def history(self, request: Request) -> Response:
-        query = BetHistoryQuery(player=self.sessions.player(request))
+        """The signed-in player's own slips: the player comes from the session; a request
+        naming another (``?player=``) is refused, never answered for them."""
+        player = self.sessions.player(request)
+        asked = request.query_params.get("player")
+        if asked is not None and asked != player:
+            raise ApiError(403, "forbidden", "player: a player reads their own history", "player")
+        query = BetHistoryQuery(player=player)
         table = await opened_table(table_of(request), self.floor.get())
         raw = await self.floor.get().request(history_query(table), msgspec.json.encode(query))
         return reply_response(raw)

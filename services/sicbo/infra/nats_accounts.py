@@ -31,7 +31,8 @@ The web gateway (``sicbo gateway serve``) is a reader and a sender, never a writ
 as the human roles only (terminal roles and players, stamping the one signed in), asks the
 board and history queries and the demo's takeover, reads the log and watches it live (core
 ``sicbo.evt.>``), and stands in as the layout controller of the tables whose display page is
-connected to it. It appends nothing, binds to no consumer, and sends no service's command.
+connected to it. It appends nothing, binds to no consumer, and sends no service's command; its
+one write is a used launch token's id, create-only, in the KV bucket ``sicbo-launches``.
 
 Terminal roles (dealer, supervisor, inspector, operator) and the reader send as themselves
 only, and read the replies on their own inbox prefix (``_INBOX.<user>.>``: connect with
@@ -55,6 +56,7 @@ from sicbo.infra.nats_permissions import (
     User,
     appends,
     kv_bucket,
+    kv_create_and_get,
     pulls,
     reads,
     sender,
@@ -75,6 +77,7 @@ from sicbo_contracts.subjects import (
     GATEWAY_INBOX,
     GATEWAY_SESSIONS_REVOKED,
     HISTORY_QUERY,
+    LAUNCHES_BUCKET,
     PARTNER_DELIVER_ALL,
     RECALL_QUERY,
     RESULTS_ALL,
@@ -188,6 +191,7 @@ GATEWAY = User(
             demo("*", DemoAsk.RELEASE),
             demo("*", DemoAsk.CONTROL),
             GATEWAY_SESSIONS_REVOKED,  # a revocation, to every replica (sicbo.gateway.revocation)
+            *kv_create_and_get(LAUNCHES_BUCKET),  # each launch token once, on every replica
             *LOG,
         ),
         subscribe=(

@@ -94,6 +94,17 @@ def kv_bucket(bucket: str) -> tuple[str, ...]:
     )
 
 
+def kv_create_and_get(bucket: str) -> tuple[str, ...]:
+    """Write and read keys of one KV bucket, no watcher, no consumer: ``kv.create`` (a put
+    expecting no earlier revision) and the get it falls back on."""
+    stream = f"KV_{bucket}"
+    return (
+        f"$KV.{bucket}.>",
+        f"{API}.STREAM.INFO.{stream}",
+        f"{API}.DIRECT.GET.{stream}.>",
+    )
+
+
 def sends_as(*senders: str) -> tuple[str, ...]:
     """The command subjects of these senders (sicbo_contracts.access.SENDERS), each to the
     services that take one of its commands, any table: ``sicbo.cmd.*.<service>.<sender>``.

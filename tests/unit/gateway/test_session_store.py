@@ -89,3 +89,12 @@ def test_only_the_tokens_digest_is_kept() -> None:
     store.open("secret-token", Kind.OPERATOR, "ana", Role.DEALER, now=0.0)
     kept = store._kinds[Kind.OPERATOR]
     assert list(kept) == [digest("secret-token")] and "secret-token" not in repr(kept)
+
+
+def test_a_launched_players_session_keeps_their_currency_through_activity() -> None:
+    store = SessionStore()
+    opened = store.open("tok-p", Kind.PLAYER, "acme:p-1", Role.PLAYER, now=5.0, currency="EUR")
+    store.touch("tok-p", Kind.PLAYER, now=9.0)
+    session = store.get("tok-p", Kind.PLAYER, now=10.0)
+    assert session is not None and session.currency == opened.currency == "EUR"
+    assert store.open("tok-a", Kind.OPERATOR, "ana", Role.DEALER, now=5.0).currency is None

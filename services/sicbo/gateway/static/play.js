@@ -1,4 +1,5 @@
-// /tables/{t}/play: the online player table (004). Sign in with a player id, pick a chip, tap
+// /tables/{t}/play: the online player table (004). Launched by the operator (/launch), or on the
+// demo floor signed in with a player id; pick a chip, tap
 // spots to build a bet slip, confirm it; the wagers service is the judge of every slip (the
 // countdown shown here is only a guide: a late slip gets the service's refusal).
 // The slip, the history and the round's view are drawn by play-slip.js, play-history.js and
@@ -58,9 +59,10 @@ function showSignedOut() {
   $("player-id").focus();
 }
 
-function showSignedIn(id) {
+function showSignedIn(id, currency = null) {
   state.player = id;
   $("player-who").textContent = id;
+  $("player-currency").textContent = currency || "";
   $("who-box").hidden = false;
   $("signin-box").hidden = true;
   $("table-box").hidden = false;
@@ -239,7 +241,7 @@ async function start() {
   setInterval(() => tick(state.view, state.skew), 250);
   try {
     const me = await api("GET", "/api/player");
-    showSignedIn(me.player);
+    showSignedIn(me.player, me.currency);
   } catch (err) {
     showSignedOut();
     if (err.status !== 401) say(err.message, "error");
