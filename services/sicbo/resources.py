@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sicbo_contracts.subjects import (
+    ACCOUNT_STREAM,
+    ACCOUNTS_ALL,
     EVENT_STREAM,
     EVENTS_ALL,
     READMODELS_BUCKET,
@@ -27,6 +29,7 @@ NS_PER_S = 1_000_000_000
 
 EVENT_SUBJECTS = (EVENTS_ALL,)
 RESULTS_SUBJECTS = (RESULTS_ALL,)
+ACCOUNT_SUBJECTS = (ACCOUNTS_ALL,)
 DUPLICATE_WINDOW_NS = 10 * 60 * NS_PER_S  # how long a command id (Nats-Msg-Id) dedupes
 
 
@@ -106,6 +109,23 @@ def event_stream(
     )
 
 
+def account_stream(
+    replicas: int, *, name: str = ACCOUNT_STREAM, subjects: Sequence[str] = ACCOUNT_SUBJECTS
+) -> StreamSpec:
+    """Players' accounts: an audit log of money like the floor's, in a stream of its own. A
+    player bets at many tables, and the floor's log is to be partitioned by table: no table's
+    stream could hold an account. A new stream is also created by provisioning on a running
+    floor, where a subject added to ``SICBO`` would be a config conflict left alone."""
+    spec = event_stream(replicas, name=name, subjects=subjects)
+    config = {
+        **spec.config,
+        "description": "Sic Bo players' accounts: every entry of every balance (audit log)",
+        # An account's entries are single appends expecting its last sequence.
+        "allow_atomic": False,
+    }
+    return StreamSpec(name, config)
+
+
 def results_stream(
     replicas: int, *, name: str = RESULTS_STREAM, subjects: Sequence[str] = RESULTS_SUBJECTS
 ) -> StreamSpec:
@@ -181,6 +201,7 @@ def floor_resources(replicas: int = 1) -> list[Resource]:
     return [
         event_stream(replicas),
         results_stream(replicas),
+        account_stream(replicas),
         kv_bucket(TIMERS_BUCKET, replicas),
         kv_bucket(READMODELS_BUCKET, replicas),
         *(durable(EVENT_STREAM, c) for c in CONSUMERS),

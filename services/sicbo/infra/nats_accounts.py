@@ -56,12 +56,15 @@ from sicbo.infra.nats_permissions import (
     service,
 )
 from sicbo_contracts.access import HUMAN_SENDERS, ServiceAccount
+from sicbo_contracts.accounts import AccountOpened, FundsDeposited, FundsWithdrawn
 from sicbo_contracts.base import Role
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.illumination import IlluminationEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
 from sicbo_contracts.settlement import SettlementEvent
 from sicbo_contracts.subjects import (
+    ACCOUNT_SERVICE,
+    ACCOUNT_STREAM,
     EVENT_STREAM,
     EVENTS_ALL,
     GATEWAY_INBOX,
@@ -75,6 +78,7 @@ from sicbo_contracts.subjects import (
     TIMERS_BUCKET,
     Aggregate,
     DemoAsk,
+    account_events_of_type,
     commands_of,
     demo,
     layout_light,
@@ -147,6 +151,16 @@ SERVICES: tuple[User, ...] = (
         why="results feed: consumer `results-feed`; publishes to SICBO_RESULTS",
     ),
     service(
+        ACCOUNT_SERVICE,
+        publish=(
+            # The cashier's entries only; the game's (debits, returns) are not its to write.
+            *(account_events_of_type(t) for t in (AccountOpened, FundsDeposited, FundsWithdrawn)),
+            *reads(ACCOUNT_STREAM),  # its own log only: it never reads a table's
+        ),
+        subscribe=(commands_of(ACCOUNT_SERVICE),),
+        why="players' accounts: the operator's cashier's commands (SICBO_ACCOUNTS)",
+    ),
+    service(
         "board",
         publish=LOG,
         subscribe=(queries_of(STATS_QUERY), queries_of(RECALL_QUERY)),
@@ -213,7 +227,7 @@ FLOOR_ADMIN = User(
     Permissions(
         deny_publish=tuple(
             f"{API}.STREAM.{verb}.{stream}"
-            for stream in (EVENT_STREAM, RESULTS_STREAM)
+            for stream in (EVENT_STREAM, RESULTS_STREAM, ACCOUNT_STREAM)
             for verb in ("DELETE", "PURGE")
         )
     ),
