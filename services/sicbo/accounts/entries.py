@@ -123,8 +123,10 @@ def adjust(
     """A correction's difference, either way; never below a zero balance (what a correction
     may take back of winnings already staked is the settlement's policy, next slice)."""
     if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
-        refuse(f"an adjustment moves a whole, non-zero number of minor units, not {delta!r}",
-               field="$.delta")
+        refuse(
+            f"an adjustment moves a whole, non-zero number of minor units, not {delta!r}",
+            field="$.delta",
+        )
     head = _head(state, slip, currency, actor, at)
     if state.balance + delta < 0:
         refuse(

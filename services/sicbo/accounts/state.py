@@ -22,6 +22,7 @@ from sicbo_contracts.accounts import (
     FundsDeposited,
     FundsWithdrawn,
     GameEntry,
+    PlayerAccountEvent,
     ReturnCredited,
     StakeDebited,
     StakeRefunded,
@@ -70,7 +71,7 @@ def initial_state(player: str) -> AccountState:
     return AccountState(player)
 
 
-def movement(event: AccountEvent) -> int:
+def movement(event: PlayerAccountEvent) -> int:
     """How much ``event`` moves the balance (minor units, signed)."""
     match event:
         case FundsDeposited() | StakeRefunded() | ReturnCredited():

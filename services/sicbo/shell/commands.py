@@ -51,7 +51,8 @@ REFUSAL_RECHECKS = 2
 #: A command of a table, or of a keyed aggregate (a player's account), and their events.
 AnyCommand = Command | PlayerAccountCommand
 AnyEvent = Event | PlayerAccountEvent
-Hook = Callable[[Sequence[AnyEvent]], Awaitable[None]]
+#: Sees a decision's events before they are appended (the lifecycle's countdown: its own).
+Hook = Callable[[Sequence[Any]], Awaitable[None]]
 
 
 @dataclass(frozen=True, kw_only=True)
