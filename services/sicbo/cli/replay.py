@@ -24,14 +24,16 @@ from rich.markup import escape
 from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
-from sicbo.cli.replay_account import account_violations, describe, replay_account
+from sicbo.cli.replay_account import describe, read_accounts, replay_account
 from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import redacted
+from sicbo.replay.accounts import check_accounts
 from sicbo.replay.findings import Finding
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
 from sicbo.replay.verify import Verification, verify_parallel
+from sicbo.shell.headers import COMMAND_ID
 from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL, table_filter
 
 app = typer.Typer(help="Settle again from the log and compare with the record.")
@@ -48,6 +50,11 @@ async def _read(nats_url: str, subject_filter: str) -> list[StoredEvent]:
         )
     finally:
         await nc.close()
+
+
+def _read_accounts_or_exit(nats_url: str) -> list[StoredEvent]:
+    """Every player's account (``SICBO_ACCOUNTS``); exit 2 when it cannot be read."""
+    return read_accounts(nats_url)
 
 
 def _read_or_exit(nats_url: str, subject_filter: str) -> list[StoredEvent]:
@@ -183,7 +190,7 @@ def replay_verify(
     read = time.perf_counter()
     result = verify_parallel(stored, jobs=jobs, table=table, since=since_at)
     if table is None:  # every account re-folded: each entry once, balances = their entries
-        found = account_violations(nats_url)
+        found = check_accounts(_read_accounts_or_exit(nats_url), command_header=COMMAND_ID)
         result.violations += [f for f in found if since_at is None or f.time >= since_at]
     done = time.perf_counter()
     if as_json:

@@ -19,7 +19,6 @@ from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import redacted
-from sicbo.replay.accounts import check_accounts
 from sicbo.replay.findings import Finding
 from sicbo.replay.statement import Statement, statement
 from sicbo.shell.headers import COMMAND_ID
@@ -47,11 +46,6 @@ def read_accounts(nats_url: str, subject_filter: str = ACCOUNTS_ALL) -> list[Sto
             f"cannot read the accounts' stream {ACCOUNT_STREAM} ({err}): is the floor"
             " provisioned (`sicbo provision`)?"
         ) from None
-
-
-def account_violations(nats_url: str) -> list[Finding]:
-    """Every account re-folded: what ``replay verify`` adds to the log's invariants."""
-    return check_accounts(read_accounts(nats_url), command_header=COMMAND_ID)
 
 
 def replay_account(
