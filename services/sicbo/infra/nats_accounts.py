@@ -22,6 +22,10 @@ Every subject below is derived from the code that uses it (the blocks:
   never ``CONSUMER.CREATE`` (services never declare: DESIGN.md);
 - the lifecycle's countdown bucket: KV put/delete and the watcher's ordered consumer.
 
+Players' accounts live in their own stream (``SICBO_ACCOUNTS``, ``sicbo.acct.<player>.<type>``):
+the ``accounts`` user appends only the cashier's entries there and reads only that stream; the
+operator (a terminal, or the gateway for one signed in) is the only sender of its commands.
+
 Service-only commands come from their service's user only: ``CompleteRound`` from
 ``settlement`` (002 art. 4), a service's ``ReportMalfunction`` from ``illumination``
 (000 §7.6-7.7), a reading (``ReadDice``) from ``reader``; the countdown's ``CloseBetting`` is

@@ -276,8 +276,8 @@ class CommandHandler(Generic[S]):
             return Rejected(
                 command_id=command_id,
                 code="invalid",
-                reason=f"command id {command_id!r} was already used at this table for another"
-                " command; make a new id for a new command",
+                reason=f"command id {command_id!r} was already used here (this table, or this"
+                " account) for another command; make a new id for a new command",
                 field="$.command_id",
             )
         return Accepted(command_id=command_id, seq=seq, duplicate=True)
