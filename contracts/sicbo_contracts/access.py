@@ -42,6 +42,9 @@ _SLIP = (
     "bets.choose-carried.v1",  # 002/2004 art. 3(4): the player's choice (or the dealer's for them)
 )
 
+# DESIGN.md Roles: the operator's cashier opens players' accounts, takes deposits, pays out.
+_CASHIER = ("account.open.v1", "account.deposit.v1", "account.withdraw.v1")
+
 # 000 §5.6: only the dealer and the supervisors operate the game; each role its own commands.
 TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
     Role.DEALER: frozenset(
@@ -95,6 +98,7 @@ TERMINAL_ACTIONS: Mapping[Role, frozenset[str]] = {
             "paytable.approve.v1",
             "bets.redeem-color-checks.v1",  # 000 §3.5: at the cage
             "bets.issue-promo-token.v1",  # 000 §1.1: issued by the casino operator
+            *_CASHIER,
         }
     ),
 }

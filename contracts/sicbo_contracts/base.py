@@ -60,6 +60,12 @@ class Command(
     table: TableId
     actor: Actor
 
+    @property
+    def key(self) -> str:
+        """What the command is about, the token after ``sicbo.cmd.`` of its subject: its
+        table (a player account's commands: the account, :mod:`.accounts`)."""
+        return self.table
+
 
 #: A bet kind of the catalogue (RULES.md): ``small``, ``triple``, ``any-triple``...
 BetKindName = Annotated[str, Meta(pattern=r"^[a-z][a-z-]{0,23}$")]

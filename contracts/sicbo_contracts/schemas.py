@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from sicbo_contracts import (
+    accounts,
     board,
     dice,
     illumination,
@@ -47,6 +48,8 @@ UNIONS: dict[str, Any] = {
     "settlement-events": settlement.SettlementEvent,
     "illumination-events": illumination.IlluminationEvent,
     "layout-controller": illumination.LayoutMessage,
+    "account-commands": accounts.AccountCommand,
+    "account-events": accounts.AccountEvent,
     "replies": replies.Reply,
     "results": results.PublicResult,
     "results-heartbeat": results.FeedHeartbeat,

@@ -21,6 +21,9 @@ EVENT_STREAM = "SICBO"
 EVENTS_ALL = "sicbo.evt.>"
 RESULTS_STREAM = "SICBO_RESULTS"
 RESULTS_ALL = "sicbo.results.>"
+ACCOUNT_STREAM = "SICBO_ACCOUNTS"  # players' accounts: apart from every table (:mod:`.accounts`)
+ACCOUNTS_ALL = "sicbo.acct.>"
+ACCOUNT_SERVICE = "accounts"  # the service that takes the cashier's commands
 TIMERS_BUCKET = "sicbo-timers"  # KV: betting countdown deadlines
 READMODELS_BUCKET = "sicbo-readmodels"  # KV: read models (statistics board, recall)
 LAUNCHES_BUCKET = "sicbo-launches"  # KV: launch tokens used (their jti), each until it expires
@@ -30,6 +33,7 @@ _EVENTS = "sicbo.evt"
 _COMMANDS = "sicbo.cmd"
 _QUERIES = "sicbo.qry"
 _RESULTS = "sicbo.results"
+_ACCOUNTS = "sicbo.acct"
 
 
 class Aggregate(StrEnum):
@@ -136,6 +140,44 @@ def aggregate_of(subject: str) -> Aggregate | None:
     return parsed.aggregate if parsed is not None else None
 
 
+# -- player accounts -------------------------------------------------------------------------
+# ``sicbo.acct.<player>.<event-type token>``: a player's account is one aggregate, in its own
+# stream (a player bets at many tables, and the table log will be partitioned by table).
+
+
+def account_event(player: str, event_type: Any) -> str:
+    """Subject of one event of a player's account."""
+    return f"{_ACCOUNTS}.{_token(player, 'player')}.{token(event_type)}"
+
+
+def account_subject_of(evt: Any) -> str:
+    """Where an account's event is appended."""
+    return account_event(evt.player, evt)
+
+
+def account_filter(player: str) -> str:
+    """Every event of one account, in log order (its expectation filter too)."""
+    return f"{_ACCOUNTS}.{_token(player, 'player')}.>"
+
+
+def account_events_of_type(event_type: Any, player: str = "*") -> str:
+    """One event type's subjects, of an account or of every account (``*``)."""
+    return f"{_ACCOUNTS}.{player}.{token(event_type)}"
+
+
+class AccountSubject(NamedTuple):
+    player: str
+    token: str
+
+
+def parse_account_subject(subject: str) -> AccountSubject | None:
+    """The parts of an account event subject; None for any other subject."""
+    parts = subject.split(".")
+    if len(parts) != 4 or f"{parts[0]}.{parts[1]}" != _ACCOUNTS or not all(parts[2:]):
+        return None
+    return AccountSubject(parts[2], parts[3])
+
+
 # -- commands, queries, results --------------------------------------------------------------
 
 
@@ -151,7 +193,8 @@ def _token(value: str, what: str) -> str:
 
 def command(table: str, service: str, sender: str) -> str:
     """Where ``sender`` (a role or a service account, :mod:`.access`) sends ``service`` a
-    command for ``table``."""
+    command for ``table`` (the accounts service: for a player's account, ``table`` is the
+    player: the command's ``key``)."""
     return (
         f"{_COMMANDS}.{_token(table, 'table')}.{_token(service, 'service')}"
         f".{_token(sender, 'sender')}"

@@ -6,6 +6,15 @@ type lists. Who may *send* which command is :mod:`.access`.
 from collections.abc import Mapping
 from typing import Any, get_args
 
+from sicbo_contracts.accounts import (
+    AccountOpened,
+    BalanceAdjusted,
+    FundsDeposited,
+    FundsWithdrawn,
+    ReturnCredited,
+    StakeDebited,
+    StakeRefunded,
+)
 from sicbo_contracts.base import Role, tag_of
 from sicbo_contracts.dice import (
     CorrectionProposed,
@@ -120,6 +129,15 @@ def _written_by() -> dict[str, frozenset[Role]]:
         ColorChecksIssued: frozenset({_DEALER, _SUPERVISOR}),  # 000 §3.7; §3.8 a second colour
         ColorChecksRedeemed: frozenset({_DEALER, _OPERATOR}),  # 000 §3.5: the table, the cage
         PromoTokenIssued: frozenset({_OPERATOR}),  # 000 §1.1: issued by the casino operator
+        # players' accounts: the operator's cashier (DESIGN.md Roles), and the game's entries,
+        # written by wager intake (debits, refunds) and settlement (returns, adjustments)
+        AccountOpened: frozenset({_OPERATOR}),
+        FundsDeposited: frozenset({_OPERATOR}),
+        FundsWithdrawn: frozenset({_OPERATOR}),
+        StakeDebited: _SERVICES_ONLY,
+        StakeRefunded: _SERVICES_ONLY,
+        ReturnCredited: _SERVICES_ONLY,
+        BalanceAdjusted: _SERVICES_ONLY,
     }
     for cls in (*get_args(SettlementEvent), *get_args(IlluminationEvent)):
         roles[cls] = _SERVICES_ONLY

@@ -7,9 +7,16 @@ with the command: nothing here reads a clock or the network, so replay is exact.
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import NoReturn, TypedDict
+from typing import NoReturn, Protocol, TypedDict
 
 from sicbo_contracts.base import Actor, Command, Role
+
+
+class Acted(Protocol):
+    """A command of a table or of a player's account: whoever sends it names its actor."""
+
+    @property
+    def actor(self) -> Actor: ...
 
 
 class Refused(Exception):
@@ -28,7 +35,7 @@ def refuse(reason: str, *, field: str | None = None) -> NoReturn:
     raise Refused(reason, field=field)
 
 
-def require_role(command: Command, allowed: Iterable[Role], *, rule: str = "") -> None:
+def require_role(command: Acted, allowed: Iterable[Role], *, rule: str = "") -> None:
     """Refuse a command whose actor has none of the ``allowed`` roles (DESIGN.md "Roles")."""
     roles = tuple(allowed)
     if command.actor.role not in roles:

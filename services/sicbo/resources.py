@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sicbo_contracts.subjects import (
+    ACCOUNT_STREAM,
+    ACCOUNTS_ALL,
     EVENT_STREAM,
     EVENTS_ALL,
     LAUNCHES_BUCKET,
@@ -28,6 +30,7 @@ NS_PER_S = 1_000_000_000
 
 EVENT_SUBJECTS = (EVENTS_ALL,)
 RESULTS_SUBJECTS = (RESULTS_ALL,)
+ACCOUNT_SUBJECTS = (ACCOUNTS_ALL,)
 DUPLICATE_WINDOW_NS = 10 * 60 * NS_PER_S  # how long a command id (Nats-Msg-Id) dedupes
 
 
@@ -105,6 +108,23 @@ def event_stream(
             "allow_rollup_hdrs": False,  # a rollup would erase history
         },
     )
+
+
+def account_stream(
+    replicas: int, *, name: str = ACCOUNT_STREAM, subjects: Sequence[str] = ACCOUNT_SUBJECTS
+) -> StreamSpec:
+    """Players' accounts: an audit log of money like the floor's, in a stream of its own. A
+    player bets at many tables, and the floor's log is to be partitioned by table: no table's
+    stream could hold an account. A new stream is also created by provisioning on a running
+    floor, where a subject added to ``SICBO`` would be a config conflict left alone."""
+    spec = event_stream(replicas, name=name, subjects=subjects)
+    config = {
+        **spec.config,
+        "description": "Sic Bo players' accounts: every entry of every balance (audit log)",
+        # An account's entries are single appends expecting its last sequence.
+        "allow_atomic": False,
+    }
+    return StreamSpec(name, config)
 
 
 def results_stream(
@@ -191,6 +211,7 @@ def floor_resources(replicas: int = 1) -> list[Resource]:
     return [
         event_stream(replicas),
         results_stream(replicas),
+        account_stream(replicas),
         kv_bucket(TIMERS_BUCKET, replicas),
         kv_bucket(READMODELS_BUCKET, replicas),
         kv_bucket(LAUNCHES_BUCKET, replicas, max_age_s=LAUNCHES_MAX_AGE_S),

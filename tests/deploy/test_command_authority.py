@@ -1,7 +1,8 @@
 """A command's authority is its sender's NATS credential, never its payload (DESIGN.md Roles;
 000 §5.6: no one but the dealer or a supervisor operates the game's equipment),
 on a server with the floor's accounts (each generated configuration) and the lifecycle, dice
-capture and wager intake running as their own users (``NATS_USER`` / ``NATS_PASSWORD_FILE``).
+capture, wager intake and the players' accounts running as their own users (``NATS_USER`` /
+``NATS_PASSWORD_FILE``).
 
 What outside testers did with the ``dealer`` user (13 commands claiming supervisor, inspector
 or service, all accepted) is refused both ways: on the claimed role's subject by the server
@@ -33,6 +34,7 @@ from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_accounts import users
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.infra.processes import ServiceProcess
+from sicbo_contracts.accounts import DepositFunds, OpenAccount, PlayerAccountCommand
 from sicbo_contracts.base import Actor, Command, Limits, Role, tag_of
 from sicbo_contracts.dice import ConfirmResult, EnterDice, ReadDice, ResolveHeldResult
 from sicbo_contracts.lifecycle import (
@@ -52,8 +54,10 @@ from sicbo_contracts.lifecycle import (
 from sicbo_contracts.replies import Accepted, Rejected, Reply
 from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.subjects import (
+    ACCOUNT_STREAM,
     EVENT_STREAM,
     GATEWAY_INBOX,
+    account_filter,
     command,
     layout_ping,
     parse_event_subject,
@@ -61,7 +65,7 @@ from sicbo_contracts.subjects import (
 )
 from tests.deploy.nats_users import PASSWORDS, As, Refused
 
-SERVICES = ("lifecycle", "dice", "wagers")
+SERVICES = ("lifecycle", "dice", "wagers", "accounts")
 #: 000 §2.3: lamps required; no illumination service runs here, so nothing asks them.
 CONFIG = TableConfig(
     profile="cca-1992", limits=Limits(minimum=100, maximum=10_000, unit=10), layout_controller=True
@@ -129,15 +133,15 @@ async def answering(nc: NATS, subject: str, proc: ServiceProcess, seconds: float
     pytest.fail(f"{proc.service} does not answer on {subject}")
 
 
-async def send(who: As, cmd: Command, sender: str) -> Reply:
+async def send(who: As, cmd: Command | PlayerAccountCommand, sender: str) -> Reply:
     """``cmd`` on ``sender``'s subject of its service; raises Refused if the server refuses."""
-    subject = command(cmd.table, SERVICE_OF_TAG[tag_of(cmd)], sender)
+    subject = command(cmd.key, SERVICE_OF_TAG[tag_of(cmd)], sender)
     msg = await who.publish(subject, msgspec.json.encode(cmd))
     assert msg is not None, f"no service answers on {subject}"
     return _reply.decode(msg.data)
 
 
-async def accepted(who: As, cmd: Command, sender: str) -> None:
+async def accepted(who: As, cmd: Command | PlayerAccountCommand, sender: str) -> None:
     reply = await send(who, cmd, sender)
     assert isinstance(reply, Accepted), (cmd, reply)
 
@@ -246,6 +250,37 @@ async def test_the_gateway_sends_as_the_human_roles_only(
         with pytest.raises(Refused):
             await send(gateway, cmd, claimed)
         await forbidden(gateway, cmd, "dealer", store)  # ... nor a service's payload as a person
+
+
+async def test_only_the_operators_cashier_moves_a_players_money(
+    floor: Path, connect: Any, admin: NATS
+) -> None:
+    """The accounts service as its own user: the operator's commands are taken; a dealer may
+    not even publish on the cashier's subject; the operator claiming another role is refused
+    by the service; nothing of theirs is appended."""
+    player = f"P{time.monotonic_ns() % 10**9}"
+    accounts = EventStore(admin, ACCOUNT_STREAM)
+    operator = await connect("operator", inbox_prefix="_INBOX.operator")
+    cashier = by(Role.OPERATOR, "cashier-1")
+    opened = OpenAccount(command_id=new_id(), player=player, actor=cashier, currency="EUR")
+    await accepted(operator, opened, "operator")
+    deposit = DepositFunds(
+        command_id=new_id(), player=player, actor=cashier, amount=500, currency="EUR"
+    )
+    await accepted(operator, deposit, "operator")
+    before = await accounts.last_sequence(account_filter(player))
+    dealer = await connect("dealer", inbox_prefix="_INBOX.dealer")
+    as_dealer = msgspec.structs.replace(deposit, command_id=new_id(), actor=by(Role.DEALER))
+    for sender in ("operator", "dealer"):
+        with pytest.raises(Refused):  # the server: the dealer may send no account's command
+            await send(dealer, as_dealer, sender)
+    reply = await send(operator, as_dealer, "operator")  # the service: not the sender's role
+    assert isinstance(reply, Rejected) and (reply.code, reply.field) == (
+        "forbidden",
+        "$.actor.role",
+    )
+    assert await accounts.last_sequence(account_filter(player)) == before
+    assert len(await accounts.read(account_filter(player))) == 2  # opened, deposited
 
 
 async def test_sicbo_send_and_the_layout_controller_connect_as_the_environments_user(

@@ -37,6 +37,7 @@ from sicbo.infra.nats_flush import flush_sent
 from sicbo_contracts.access import HUMAN_SENDERS, SENDERS
 from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.subjects import (
+    ACCOUNT_STREAM,
     EVENT_STREAM,
     GATEWAY_INBOX,
     LAUNCHES_BUCKET,
@@ -260,6 +261,22 @@ async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
     assert not await gw.subscribe("sicbo.qry.*.stats", f"sicbo.qry.{TABLE}.stats", admin)
 
 
+async def test_accounts(connect: Any, admin: NATS) -> None:
+    """The cashier's entries on the accounts' own stream; never a game entry, never a table's
+    log; and only the operator sends it commands."""
+    accounts = await connect("accounts")
+    await appends(accounts, "sicbo.acct.alice.account-funds-deposited-v1")
+    assert await accounts.subscribe("sicbo.cmd.*.accounts.*", cmd("accounts", "operator"), admin)
+    read = {"seq": 1, "next_by_subj": "sicbo.acct.>", "batch": 1}
+    assert await accounts.publish(f"$JS.API.DIRECT.GET.{ACCOUNT_STREAM}", json.dumps(read).encode())
+    await refused(accounts, "sicbo.acct.alice.account-stake-debited-v1")  # wager intake's
+    await refused(accounts, "sicbo.acct.alice.account-return-credited-v1")  # settlement's
+    await refused(accounts, evt("bets", "bets-slip-placed-v1"))
+    await refused(accounts, f"$JS.API.DIRECT.GET.{EVENT_STREAM}")  # not a table's log
+    await refused(accounts, f"$JS.API.STREAM.PURGE.{ACCOUNT_STREAM}")
+    await refused(accounts, cmd("wagers", "operator"))  # sends no commands
+
+
 async def test_the_operators_tooling_cannot_delete_the_audit_log(connect: Any) -> None:
     floor = await connect("floor")
     info = await api_ok(floor, f"$JS.API.STREAM.INFO.{EVENT_STREAM}")
@@ -267,6 +284,7 @@ async def test_the_operators_tooling_cannot_delete_the_audit_log(connect: Any) -
     for verb in ("DELETE", "PURGE"):
         await refused(floor, f"$JS.API.STREAM.{verb}.{EVENT_STREAM}")
         await refused(floor, f"$JS.API.STREAM.{verb}.{RESULTS_STREAM}")
+        await refused(floor, f"$JS.API.STREAM.{verb}.{ACCOUNT_STREAM}")
 
 
 # -- the terminals ---------------------------------------------------------------------------
@@ -275,7 +293,7 @@ TERMINAL_COMMANDS = {
     "dealer": ("lifecycle", "dice", "wagers"),
     "supervisor": ("lifecycle", "dice", "wagers"),  # wagers: a second colour (000 §3.8)
     "inspector": ("lifecycle",),
-    "operator": ("lifecycle", "wagers"),
+    "operator": ("lifecycle", "wagers", "accounts"),  # accounts: the cashier
     "reader": ("dice",),  # an automatic dice reader: its readings
 }
 
@@ -286,7 +304,7 @@ async def test_a_terminal_sends_as_its_own_role_only(connect: Any, admin: NATS, 
     takes nothing from it are refused by the server (DESIGN.md Roles)."""
     terminal = await connect(role, inbox_prefix=f"_INBOX.{role}")
     for sender in (*TERMINAL_COMMANDS, "player", "settlement", "illumination", "countdown"):
-        for service in ("lifecycle", "dice", "wagers"):
+        for service in ("lifecycle", "dice", "wagers", "accounts"):
             subject = cmd(service, sender)
             if sender == role and service in TERMINAL_COMMANDS[role]:
                 assert await terminal.publish(subject) is None  # allowed; nobody serves it here

@@ -12,7 +12,13 @@ from nats.aio.client import Client as NATS
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.replies import Rejected
 from sicbo_contracts.routing import SERVICE_OF_TAG
-from sicbo_contracts.subjects import command, history_query, recall_query, stats_query
+from sicbo_contracts.subjects import (
+    ACCOUNT_SERVICE,
+    command,
+    history_query,
+    recall_query,
+    stats_query,
+)
 from tests.integration.conftest import Floor
 
 TAGS = sorted(SERVICE_OF_TAG)
@@ -30,7 +36,9 @@ async def request(nc: NATS, table: str, service: str, payload: bytes) -> Rejecte
 
 def bad_payloads(tag: str, table: str) -> list[tuple[bytes, str, str | None]]:
     """(payload, expected words in the reason, expected field)."""
-    head = {"type": tag, "command_id": "c-1", "table": table, "actor": ACTOR}
+    # A player's account is keyed by its player (the subject's key token), a table by itself.
+    key = "player" if SERVICE_OF_TAG[tag] == ACCOUNT_SERVICE else "table"
+    head = {"type": tag, "command_id": "c-1", key: table, "actor": ACTOR}
     return [
         (b'{"type": "' + tag.encode() + b'", "command_id": ', "malformed JSON", None),
         (b"not json at all", "malformed JSON", None),

@@ -17,16 +17,19 @@ from typing import Any
 
 import msgspec
 
+from sicbo.accounts import decider as accounts_decider
 from sicbo.decider import Refused
 from sicbo.dice import decider as dice_decider
 from sicbo.lifecycle import decider as lifecycle_decider
 from sicbo.lifecycle.state import Phase
 from sicbo.wagers import decider as wagers_decider
+from sicbo_contracts.accounts import AccountCommand
 from sicbo_contracts.base import Role
 from sicbo_contracts.dice import DiceCommand
 from sicbo_contracts.lifecycle import LifecycleCommand
 from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.wagers import WagerCommand
+from tests.support import accounts as acct
 from tests.support import lifecycle as lc
 from tests.support.common import NOW, TABLE, at
 from tests.support.example_states import (
@@ -222,12 +225,31 @@ EXAMPLES = [
         {"player": "alice", "color": "red", "count": 5},
         checks_out_closed,
     ),
+    # players' accounts: the operator's cashier (DESIGN.md Roles)
+    Example("account.open.v1", {"player": acct.PLAYER, "currency": acct.CURRENCY}, new),
+    Example(
+        "account.deposit.v1",
+        {"player": acct.PLAYER, "amount": 500, "currency": acct.CURRENCY},
+        acct.opened,
+    ),
+    Example(
+        "account.withdraw.v1",
+        {"player": acct.PLAYER, "amount": 200, "currency": acct.CURRENCY},
+        acct.account_funded,
+    ),
 ]
+
+
+def _account_fold(_table: str, events: list[Any]) -> Any:
+    """An account's examples are all of the one player's account."""
+    return accounts_decider.fold(acct.PLAYER, events)
+
 
 SERVICES: dict[str, tuple[Any, Callable[..., Any], Callable[..., Any]]] = {
     "lifecycle": (LifecycleCommand, lifecycle_decider.fold, lifecycle_decider.decide),
     "dice": (DiceCommand, dice_decider.fold, dice_decider.decide),
     "wagers": (WagerCommand, wagers_decider.fold, wagers_decider.decide),
+    "accounts": (AccountCommand, _account_fold, accounts_decider.decide),
 }
 
 
@@ -238,7 +260,8 @@ def build(example: Example, role: Role) -> Any:
     raw = {
         "type": example.tag,
         "command_id": "cmd-1",
-        "table": TABLE,
+        # A player's account is its own key (its payload's player), not a table.
+        **({} if example.service == "accounts" else {"table": TABLE}),
         "actor": {"id": who or f"{role.value}-1", "role": role.value},
         **example.payload,
     }

@@ -37,7 +37,9 @@ async def _request(nats_url: str, subject: str, payload: bytes, timeout: float) 
 
 
 def send(
-    table: Annotated[str, typer.Argument(help="table id")],
+    table: Annotated[
+        str, typer.Argument(help="table id (an account's command: the player's account id)")
+    ],
     payload: Annotated[str, typer.Argument(help="the command as JSON, or - to read it from stdin")],
     nats_url: NatsOption = DEFAULT_NATS_URL,
     timeout: Annotated[float, typer.Option(help="seconds to wait for the reply")] = 5.0,

@@ -1,7 +1,8 @@
 """``sicbo replay``: settle again from the log alone, for disputes and audits.
 
 ``sicbo replay round TABLE ROUND`` shows a round's history and each wager's result as recorded
-next to the recomputation; ``sicbo replay verify`` re-settles every settled round. Both also
+next to the recomputation; ``sicbo replay verify`` re-settles every settled round (and
+re-folds every player's account); ``sicbo replay account PLAYER`` prints a statement. Both also
 check the log's own invariants (:mod:`sicbo.replay.invariants`) and list each violation under
 "log invariants" with its stream sequence. Both exit 1 when anything recorded differs from the
 recomputation or an invariant is broken.
@@ -23,16 +24,20 @@ from rich.markup import escape
 from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
+from sicbo.cli.replay_account import describe, read_accounts, replay_account
 from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import redacted
+from sicbo.replay.accounts import check_accounts
 from sicbo.replay.findings import Finding
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
 from sicbo.replay.verify import Verification, verify_parallel
+from sicbo.shell.headers import COMMAND_ID
 from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL, table_filter
 
 app = typer.Typer(help="Settle again from the log and compare with the record.")
+app.command("account")(replay_account)
 
 
 async def _read(nats_url: str, subject_filter: str) -> list[StoredEvent]:
@@ -45,6 +50,11 @@ async def _read(nats_url: str, subject_filter: str) -> list[StoredEvent]:
         )
     finally:
         await nc.close()
+
+
+def _read_accounts_or_exit(nats_url: str) -> list[StoredEvent]:
+    """Every player's account (``SICBO_ACCOUNTS``); exit 2 when it cannot be read."""
+    return read_accounts(nats_url)
 
 
 def _read_or_exit(nats_url: str, subject_filter: str) -> list[StoredEvent]:
@@ -142,6 +152,8 @@ def _print_report(report: RoundReport) -> None:
 
 
 def _finding(f: Finding) -> str:
+    if f.account is not None:
+        return describe(f)
     return f"seq {f.seq} {f.table} round {f.round} ({f.check}, {f.event}): {f.message}"
 
 
@@ -177,6 +189,9 @@ def replay_verify(
     stored = _read_or_exit(nats_url, table_filter(table) if table else EVENTS_ALL)
     read = time.perf_counter()
     result = verify_parallel(stored, jobs=jobs, table=table, since=since_at)
+    if table is None:  # every account re-folded: each entry once, balances = their entries
+        found = check_accounts(_read_accounts_or_exit(nats_url), command_header=COMMAND_ID)
+        result.violations += [f for f in found if since_at is None or f.time >= since_at]
     done = time.perf_counter()
     if as_json:
         typer.echo(_verification_json(result, len(stored), read - started, done - read))
@@ -220,7 +235,7 @@ def _print_verification(result: Verification, events: int, read_s: float, check_
         typer.echo(f"not settled yet: {name} round {round_no}")
     if result.violations:
         typer.echo(f"log invariants: {len(result.violations)} broken")
-        for f in sorted(result.violations, key=lambda f: (f.table, f.seq)):
+        for f in sorted(result.violations, key=lambda f: (f.account or "", f.table, f.seq)):
             typer.echo(f"  VIOLATION {_finding(f)}")
     else:
         typer.echo("log invariants: none broken")
@@ -263,7 +278,7 @@ def _verification_json(result: Verification, events: int, read_s: float, check_s
         "undecodable": [{"table": t, "seq": s} for t, s in result.undecodable],
         "pending": [{"table": t, "round": r, "seq": s} for t, r, s in result.pending],
         "unsettled": [{"table": t, "round": r} for t, r in result.unsettled],
-        "violations": sorted(result.violations, key=lambda f: (f.table, f.seq)),
+        "violations": sorted(result.violations, key=lambda f: (f.account or "", f.table, f.seq)),
         "read_seconds": round(read_s, 3),
         "check_seconds": round(check_s, 3),
     }

@@ -20,6 +20,7 @@ class ServiceName(StrEnum):
     RESULTS = "results"
     ILLUMINATION = "illumination"
     BOARD = "board"
+    ACCOUNTS = "accounts"
 
 
 def serve(service: ServiceName, nats_url: NatsOption = DEFAULT_NATS_URL) -> None:

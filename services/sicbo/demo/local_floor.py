@@ -27,6 +27,7 @@ SERVICES = {
     "illumination": 1,
     "board": 1,
     "results": 1,
+    "accounts": 1,
 }
 
 #: Who sends the demo floor's commands of each role: the terminal users as themselves, and a

@@ -22,6 +22,10 @@ Every subject below is derived from the code that uses it (the blocks:
   never ``CONSUMER.CREATE`` (services never declare: DESIGN.md);
 - the lifecycle's countdown bucket: KV put/delete and the watcher's ordered consumer.
 
+Players' accounts live in their own stream (``SICBO_ACCOUNTS``, ``sicbo.acct.<player>.<type>``):
+the ``accounts`` user appends only the cashier's entries there and reads only that stream; the
+operator (a terminal, or the gateway for one signed in) is the only sender of its commands.
+
 Service-only commands come from their service's user only: ``CompleteRound`` from
 ``settlement`` (002 art. 4), a service's ``ReportMalfunction`` from ``illumination``
 (000 §7.6-7.7), a reading (``ReadDice``) from ``reader``; the countdown's ``CloseBetting`` is
@@ -66,12 +70,15 @@ from sicbo.infra.nats_permissions import (
 from sicbo.infra.partner_accounts import partner_account, partners_account
 from sicbo.infra.partner_registry import Partner
 from sicbo_contracts.access import HUMAN_SENDERS, ServiceAccount
+from sicbo_contracts.accounts import AccountOpened, FundsDeposited, FundsWithdrawn
 from sicbo_contracts.base import Role
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.illumination import IlluminationEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
 from sicbo_contracts.settlement import SettlementEvent
 from sicbo_contracts.subjects import (
+    ACCOUNT_SERVICE,
+    ACCOUNT_STREAM,
     EVENT_STREAM,
     EVENTS_ALL,
     GATEWAY_INBOX,
@@ -86,6 +93,7 @@ from sicbo_contracts.subjects import (
     TIMERS_BUCKET,
     Aggregate,
     DemoAsk,
+    account_events_of_type,
     commands_of,
     demo,
     layout_light,
@@ -158,6 +166,16 @@ SERVICES: tuple[User, ...] = (
         why="results feed: consumer `results-feed`; publishes to SICBO_RESULTS",
     ),
     service(
+        ACCOUNT_SERVICE,
+        publish=(
+            # The cashier's entries only; the game's (debits, returns) are not its to write.
+            *(account_events_of_type(t) for t in (AccountOpened, FundsDeposited, FundsWithdrawn)),
+            *reads(ACCOUNT_STREAM),  # its own log only: it never reads a table's
+        ),
+        subscribe=(commands_of(ACCOUNT_SERVICE),),
+        why="players' accounts: the operator's cashier's commands (SICBO_ACCOUNTS)",
+    ),
+    service(
         "board",
         publish=LOG,
         subscribe=(queries_of(STATS_QUERY), queries_of(RECALL_QUERY)),
@@ -225,7 +243,7 @@ FLOOR_ADMIN = User(
     Permissions(
         deny_publish=tuple(
             f"{API}.STREAM.{verb}.{stream}"
-            for stream in (EVENT_STREAM, RESULTS_STREAM)
+            for stream in (EVENT_STREAM, RESULTS_STREAM, ACCOUNT_STREAM)
             for verb in ("DELETE", "PURGE")
         )
     ),

@@ -22,7 +22,8 @@ ROUND_ORDER = "round-order"  # 4. no round before the last was settled and compl
 SETTLEMENT = "settlement"  # 5. every accepted wager settled exactly once
 CHAIN = "chain"  # 6. corrections and compensations chained to what they follow
 TOKEN = "token"  # 7. a promotional token staked as issued, once (000 §1.1)
-CHECKS = (BETTING, SUBJECT, CONTRACT, ROLE, ROUND_ORDER, SETTLEMENT, CHAIN, TOKEN)
+ACCOUNT = "account"  # 8. a player's account: each entry once, the balance its entries' sum
+CHECKS = (BETTING, SUBJECT, CONTRACT, ROLE, ROUND_ORDER, SETTLEMENT, CHAIN, TOKEN, ACCOUNT)
 
 
 class Finding(msgspec.Struct, frozen=True, kw_only=True):
@@ -35,6 +36,8 @@ class Finding(msgspec.Struct, frozen=True, kw_only=True):
     event: str  # its type tag (or the subject's token, when the message cannot be read)
     message: str  # a plain sentence, citing the rule
     time: datetime  # when the server stored it
+    #: A player's account: the finding is about the accounts' stream (``seq`` is of it).
+    account: str | None = None
 
 
 #: How a check reports: ``find(check, message)`` about the event being checked.

@@ -135,7 +135,8 @@ def service_app(
             await _require_provisioned(nc, reacts)
             health.add_consumer(nc, EVENT_STREAM, reacts.consumer)
         health.add_nats("store", nc)
-        store = EventStore(nc, EVENT_STREAM)
+        # A service's own log: the floor's, or its keyed log's stream (players' accounts).
+        store = EventStore(nc, commands.stream if commands is not None else EVENT_STREAM)
         runtime = held["rt"] = Runtime(nc, store, clock)
         if commands is not None:
             hook = before_append(nc) if before_append is not None else None

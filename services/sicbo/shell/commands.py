@@ -30,9 +30,11 @@ from sicbo.shell.aggregates import Aggregates
 from sicbo.shell.codec import digest, encode, invalid_input, peek_command_id
 from sicbo.shell.headers import COMMAND_DIGEST, COMMAND_ID, COMMAND_SERVICE
 from sicbo_contracts.access import refusal
+from sicbo_contracts.accounts import PlayerAccountCommand, PlayerAccountEvent
 from sicbo_contracts.base import DECODE_ERRORS, Command, Event, tag_of
 from sicbo_contracts.replies import Accepted, Rejected, Reply
 from sicbo_contracts.subjects import (
+    EVENT_STREAM,
     Aggregate,
     EventSubject,
     aggregate_filter,
@@ -46,20 +48,40 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 #: Times a refusal is decided again because the stream leader held more of the table's log.
 REFUSAL_RECHECKS = 2
-Hook = Callable[[Sequence[Event]], Awaitable[None]]
+#: A command of a table, or of a keyed aggregate (a player's account), and their events.
+AnyCommand = Command | PlayerAccountCommand
+AnyEvent = Event | PlayerAccountEvent
+#: Sees a decision's events before they are appended (the lifecycle's countdown: its own).
+Hook = Callable[[Sequence[Any]], Awaitable[None]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
+class KeyedLog:
+    """Where a decider's aggregate lives when it is not a table's: one aggregate per key (a
+    player's account), on a stream of its own. Its commands still come on
+    ``sicbo.cmd.<key>.<service>.<sender>`` and carry the key (``command.key``)."""
+
+    stream: str
+    #: Where an event is appended.
+    subject_of: Callable[[Any], str]
+    #: Every event of a key, in log order: what the state is folded from and what an append
+    #: expects the last sequence of.
+    filter_of: Callable[[str], str]
+
+
+@dataclass(frozen=True, kw_only=True)
 class DeciderSpec(Generic[S]):
     """A service's pure core, as the shell needs it."""
 
     service: str
-    aggregate: Aggregate  # where its events are appended
+    #: Where its events are appended: an aggregate of each table's log, or ``keyed``.
+    aggregate: Aggregate | None = None
+    keyed: KeyedLog | None = None
     command_type: Any  # the union of commands the service accepts
     event_type: Any  # the union of events its state evolves on
     initial: Callable[[str], S]
     evolve: Callable[[S, Any], S]
-    decide: Callable[[S, Any, datetime], Sequence[Event]]
+    decide: Callable[[S, Any, datetime], Sequence[AnyEvent]]
     #: The aggregates whose events the state is folded from (default: its own).
     reads: frozenset[Aggregate] = frozenset()
     #: The filter every append's expectation is stated on (default: its own aggregate).
@@ -73,17 +95,39 @@ class DeciderSpec(Generic[S]):
     #: expectation is on the lifecycle), so wager intake pipelines them.
     one_at_a_time: bool = True
 
+    def __post_init__(self) -> None:
+        if (self.aggregate is None) is (self.keyed is None):
+            raise ValueError(f"{self.service}: name either a table aggregate or a keyed log")
+
+    @property
+    def stream(self) -> str:
+        return self.keyed.stream if self.keyed is not None else EVENT_STREAM
+
+    def _own(self) -> Aggregate:
+        if self.aggregate is None:
+            raise AssertionError(f"{self.service} keeps a keyed log, not a table aggregate")
+        return self.aggregate
+
     def read_filter(self, table: str) -> str:
-        aggregates = self.reads or frozenset({self.aggregate})
+        if self.keyed is not None:
+            return self.keyed.filter_of(table)
+        aggregates = self.reads or frozenset({self._own()})
         if len(aggregates) == 1:
             return aggregate_filter(table, next(iter(aggregates)))
         return table_filter(table)  # the decoder skips the aggregates it does not read
 
     def expect_filter(self, table: str) -> str:
-        return aggregate_filter(table, self.expects_on or self.aggregate)
+        if self.keyed is not None:
+            return self.keyed.filter_of(table)
+        return aggregate_filter(table, self.expects_on or self._own())
 
     def decodes(self, subject: EventSubject) -> bool:
-        return subject.aggregate in (self.reads or frozenset({self.aggregate}))
+        return subject.aggregate in (self.reads or frozenset({self._own()}))
+
+    def subject_of(self, event: Any) -> str:
+        if self.keyed is not None:
+            return self.keyed.subject_of(event)
+        return subject_of(event, self._own())
 
 
 class CommandHandler(Generic[S]):
@@ -108,7 +152,8 @@ class CommandHandler(Generic[S]):
             evolve=spec.evolve,
             event_type=spec.event_type,
             service=spec.service,
-            decodes=spec.decodes,
+            # A keyed log holds one aggregate only: every event of the filter is folded.
+            decodes=spec.decodes if spec.keyed is None else None,
         )
 
     async def handle_raw(self, raw: bytes, subject_table: str, sender: str) -> bytes:
@@ -120,15 +165,16 @@ class CommandHandler(Generic[S]):
     ) -> Reply:
         """``in_process``: sent by the service to itself (the countdown), not over NATS."""
         try:
-            command: Command = self._decode(raw)
+            command: AnyCommand = self._decode(raw)
         except DECODE_ERRORS as err:
             return invalid_input(err, peek_command_id(raw))
-        if command.table != subject_table:
+        if command.key != subject_table:
+            what = "table" if self.spec.keyed is None else "player"
             return Rejected(
                 command_id=command.command_id,
                 code="invalid",
-                reason=f"command for table {command.table!r} sent on table {subject_table!r}",
-                field="$.table",
+                reason=f"command for {what} {command.key!r} sent on {what} {subject_table!r}",
+                field=f"$.{what}",
             )
         # DESIGN.md Roles: authority comes from the credential (the subject), not the payload.
         why = refusal(sender, command.actor.role, tag_of(command), in_process=in_process)
@@ -139,7 +185,7 @@ class CommandHandler(Generic[S]):
         rechecks = [0]  # refusals decided again on a fresher state (bounded)
         try:
             if self.spec.one_at_a_time:
-                async with self.aggregates.lock(command.table):
+                async with self.aggregates.lock(command.key):
                     return await retry_on_conflict(
                         lambda: self._attempt(command, rechecks), attempts=8
                     )
@@ -165,9 +211,9 @@ class CommandHandler(Generic[S]):
                 reason=f"event store unavailable ({err}); send the same command again",
             )
 
-    async def _attempt(self, command: Command, rechecks: list[int]) -> Reply:
+    async def _attempt(self, command: AnyCommand, rechecks: list[int]) -> Reply:
         """One read-decide-append cycle; an AppendConflict makes the caller run it again."""
-        table, command_id = command.table, command.command_id
+        table, command_id = command.key, command.command_id
         fingerprint = digest(command)
         loaded = await self.aggregates.load(table)
         # One consistent snapshot: nothing below may await before these are read.
@@ -205,7 +251,7 @@ class CommandHandler(Generic[S]):
             COMMAND_SERVICE: self.spec.service,
             COMMAND_DIGEST: fingerprint,
         }
-        items = [(subject_of(e, self.spec.aggregate), encode(e)) for e in events]
+        items = [(self.spec.subject_of(e), encode(e)) for e in events]
         if len(items) == 1:
             subject, data = items[0]
             appended = await self._store.append(
@@ -230,8 +276,8 @@ class CommandHandler(Generic[S]):
             return Rejected(
                 command_id=command_id,
                 code="invalid",
-                reason=f"command id {command_id!r} was already used at this table for another"
-                " command; make a new id for a new command",
+                reason=f"command id {command_id!r} was already used here (this table, or this"
+                " account) for another command; make a new id for a new command",
                 field="$.command_id",
             )
         return Accepted(command_id=command_id, seq=seq, duplicate=True)

@@ -10,6 +10,10 @@ from typer.testing import CliRunner
 
 from sicbo.cli import replay as cli
 from sicbo.eventstore.store import StoredEvent
+from sicbo.shell.codec import encode
+from sicbo.shell.headers import COMMAND_ID
+from sicbo_contracts.subjects import account_subject_of
+from tests.support.accounts import account_opened, deposited
 from tests.support.common import PLAYER, TABLE, at
 from tests.support.wagers import chips, placed
 from tests.unit.replay.forging import Forgery
@@ -17,12 +21,15 @@ from tests.unit.replay.forging import Forgery
 runner = CliRunner()
 
 
-def serve(monkeypatch: pytest.MonkeyPatch, f: Forgery) -> None:
+def serve(
+    monkeypatch: pytest.MonkeyPatch, f: Forgery, accounts: list[StoredEvent] | None = None
+) -> None:
     events = [
         StoredEvent(seq=e.seq, subject=e.subject, data=e.data, headers={}, time=e.time)
         for e in f.messages()
     ]
     monkeypatch.setattr(cli, "_read_or_exit", lambda url, subject_filter: events)
+    monkeypatch.setattr(cli, "_read_accounts_or_exit", lambda url: accounts or [])
 
 
 def late_slip() -> tuple[Forgery, int]:
@@ -83,3 +90,32 @@ def test_round_prints_the_round_s_violations_and_exits_1(monkeypatch: pytest.Mon
     assert as_json.exit_code == 1
     report = json.loads(as_json.output)
     assert report["status"] == "MATCH" and [x["seq"] for x in report["invariants"]] == [late]
+
+
+def test_verify_names_a_broken_account_and_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every player's account is re-folded too: a deposit recording a balance its entries do
+    not sum to is a violation of the accounts' stream, named with its account."""
+    f = Forgery()
+    f.play(1)
+    wrong = deposited(100, 250)
+    serve(
+        monkeypatch,
+        f,
+        [
+            StoredEvent(
+                seq=n,
+                subject=account_subject_of(e),
+                data=encode(e),
+                headers={COMMAND_ID: f"c-{n}"},
+                time=at(),
+            )
+            for n, e in enumerate([account_opened(), wrong], 1)
+        ],
+    )
+    out = run("verify", "--jobs", "1")
+    assert out.exit_code == 1, out.output
+    assert "log invariants: 1 broken" in out.output
+    assert "VIOLATION SICBO_ACCOUNTS seq 2 account alice (account," in out.output
+    assert "it records a balance of 250; the entries sum to 100" in out.output
+    only_a_table = run("verify", "--jobs", "1", "--table", TABLE)
+    assert only_a_table.exit_code == 0, only_a_table.output  # accounts belong to no table

@@ -14,6 +14,7 @@ import pytest
 from sicbo.illumination.lamps import ILLUMINATION_ACTOR
 from sicbo.lifecycle.countdown import COUNTDOWN_ACTOR
 from sicbo.settlement.settler import SETTLEMENT_ACTOR
+from sicbo_contracts.accounts import AccountEvent, GameEntry
 from sicbo_contracts.base import Role, tag_of
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.illumination import IlluminationEvent
@@ -38,11 +39,20 @@ def produced() -> dict[str, set[Role]]:
 
 EVENT_TAGS = {
     tag_of(cls)
-    for union in (LifecycleEvent, DiceEvent, WagerEvent, SettlementEvent, IlluminationEvent)
+    for union in (
+        LifecycleEvent,
+        DiceEvent,
+        WagerEvent,
+        SettlementEvent,
+        IlluminationEvent,
+        AccountEvent,
+    )
     for cls in get_args(union)
 }
 #: Appended by a service without a command: settlement and illumination.
 SERVICE_EVENTS = {tag_of(c) for c in (*get_args(SettlementEvent), *get_args(IlluminationEvent))}
+#: A player account's entries by the game (wager intake, settlement): no cashier command.
+GAME_ENTRIES = {tag_of(c) for c in get_args(AccountEvent) if issubclass(c, GameEntry)}
 
 
 # ---- the examples are complete and adequate ----------------------------------------------------
@@ -66,9 +76,14 @@ def test_every_event_type_is_listed_once() -> None:
     assert all(WRITTEN_BY.values())
 
 
-@pytest.mark.parametrize("tag", sorted(EVENT_TAGS - SERVICE_EVENTS))
+@pytest.mark.parametrize("tag", sorted(EVENT_TAGS - SERVICE_EVENTS - GAME_ENTRIES))
 def test_an_event_lists_exactly_the_roles_whose_commands_produce_it(tag: str) -> None:
     assert WRITTEN_BY[tag] == produced().get(tag, set()), tag
+
+
+@pytest.mark.parametrize("tag", sorted(GAME_ENTRIES))
+def test_the_games_account_entries_are_written_by_services_only(tag: str) -> None:
+    assert WRITTEN_BY[tag] == {Role.SERVICE}
 
 
 @pytest.mark.parametrize("tag", sorted(SERVICE_EVENTS))
