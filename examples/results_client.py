@@ -28,6 +28,7 @@ import asyncio
 import json
 import os
 import ssl
+import sys
 from typing import Any
 
 import msgspec
@@ -109,6 +110,29 @@ def tls_options(url: str) -> dict[str, Any]:
     return {"tls": ssl.create_default_context(cafile=ca_file), "tls_handshake_first": True}
 
 
+async def connect(url: str, seed_file: str | None) -> NATS:
+    """Connected, reconnecting by itself after an outage; a refused key stops the client with
+    one line (nats-py would otherwise try again and again)."""
+    refused: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+    async def on_error(exc: Exception) -> None:
+        if "authorization violation" in str(exc).lower() and not refused.done():
+            refused.set_result(str(exc))
+        elif not refused.done():
+            print(f"nats: {exc}", file=sys.stderr)  # e.g. a lost connection, retried
+
+    nkey = {"nkeys_seed": seed_file} if seed_file else {}  # signs the server's nonce; never sent
+    connecting: asyncio.Future[NATS] = asyncio.ensure_future(
+        nats.connect(url, error_cb=on_error, **nkey, **tls_options(url))
+    )
+    waits: list[asyncio.Future[Any]] = [connecting, refused]
+    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    if refused.done():
+        connecting.cancel()
+        raise SystemExit(f"refused by {url}: {refused.result()} (check NATS_NKEY={seed_file})")
+    return connecting.result()
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--table", help="only this table (default: every table)")
@@ -121,9 +145,7 @@ async def main() -> None:
     heartbeats = f"sicbo.results.{args.table or '*'}.heartbeat"
 
     url = os.environ.get("NATS_URL", "nats://127.0.0.1:4222")
-    seed_file = os.environ.get("NATS_NKEY")  # signs the server's nonce; never sent
-    nkey = {"nkeys_seed": seed_file} if seed_file else {}
-    nc = await nats.connect(url, **nkey, **tls_options(url))
+    nc = await connect(url, os.environ.get("NATS_NKEY"))
     queue: asyncio.Queue[Msg] = asyncio.Queue()
     subs = [await nc.subscribe(s, cb=queue.put) for s in (subjects, heartbeats)]  # first
     latest: dict[str, int] = {}  # table -> last source_seq shown: a table's results are in order
@@ -151,4 +173,7 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:  # Ctrl-C: stop quietly
+        sys.exit(130)

@@ -84,7 +84,9 @@ def operation() -> dict[str, Any]:
         "title": "Receive heartbeats",
         "summary": "A table's last result every interval (`interval_s`), through the copy.",
         "description": "No heartbeat for three intervals: the feed or the path to you is "
-        "broken; a heartbeat naming a `last_seq` you do not have: read it by Direct Get.",
+        "broken. A heartbeat whose `last_source_seq` is newer than the newest `source_seq` you "
+        "have of the table (equally: its `last_seq` than the newest `Nats-Sequence`): you "
+        "missed a result; read it by Direct Get.",
         "channel": {"$ref": f"#/channels/{CHANNEL}"},
         "messages": [{"$ref": f"#/channels/{CHANNEL}/messages/{MESSAGE}"}],
     }

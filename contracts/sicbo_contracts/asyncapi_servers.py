@@ -43,9 +43,10 @@ SERVERS: dict[str, dict[str, Any]] = {
         "summary": "Connect with `tls://{host}:{port}` and the CA you were given.",
         "description": "The operator's NATS cluster, reached over TLS only: connect to "
         "`tls://{host}:{port}` and verify the server's certificate against the CA certificate "
-        "handed to you with your credentials (nats-py: `tls=ssl.create_default_context("
-        "cafile='ca.pem')`; nats.js: `tls: {caFile: 'ca.pem'}`). A plain `nats://` connection is "
-        "refused. The server tells a client the cluster's other addresses once connected, so "
+        "handed to you with your credentials, TLS first (nats-py: "
+        "`tls=ssl.create_default_context(cafile='ca.crt'), tls_handshake_first=True`; nats.js: "
+        "`tls: {caFile: 'ca.crt', handshakeFirst: true}`). A plain `nats://` connection is "
+        "dropped. The server tells a client the cluster's other addresses once connected, so "
         "one host is enough; clients reconnect to another by themselves.",
         "variables": {
             "host": {

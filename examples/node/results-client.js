@@ -80,7 +80,8 @@ function check(msg, validate) {
 
 // The heartbeat (docs/feed.md): silence for three intervals means the path is broken.
 function describeHeartbeat(beat) {
-  return `${beat.table} last result #${beat.last_seq}, next within ${beat.interval_s} s`;
+  const last = `last result seq ${beat.last_seq} (source_seq ${beat.last_source_seq})`;
+  return `${beat.table} ${last}, next within ${beat.interval_s} s`;
 }
 
 // Results and heartbeats, each validated against its own schema, until `limit` results.
@@ -99,12 +100,12 @@ async function main() {
   process.once("SIGINT", stop);
 
   const sub = nc.subscribe(subject);
-  const beats = nc.subscribe(`${subject}.heartbeat`, {
+  nc.subscribe(`${subject}.heartbeat`, {
     callback: (error, msg) => {
       const { result: beat, errors } = error
         ? { errors: [error.message] }
         : check(msg, validateHeartbeat);
-      if (errors) return invalid(msg, errors, sub);
+      if (errors) return invalid(msg, errors, nc);
       console.log(`valid ${beat.type} ${describeHeartbeat(beat)}`);
     },
   });
@@ -114,22 +115,23 @@ async function main() {
   for await (const msg of sub) {
     const { result, errors } = check(msg, validate);
     if (errors) {
-      invalid(msg, errors, sub);
+      invalid(msg, errors, nc);
       break;
     }
     console.log(`valid ${result.type} ${describe(result)}`);
     if (++printed >= limit) break;
   }
-  beats.unsubscribe();
-  await nc.close();
+  if (!nc.isClosed()) await nc.close();
 }
 
-// Says what is wrong with a message and stops the client (exit code 1).
-function invalid(msg, errors, sub) {
+// Says what is wrong with the first message that does not match and stops the client (exit
+// code 1): the connection is closed, so nothing after it is read.
+function invalid(msg, errors, nc) {
+  if (nc.isClosed()) return;
   console.error(`INVALID message on ${msg.subject}: ${msg.string()}`);
   for (const error of errors) console.error(`  ${error}`);
   process.exitCode = 1;
-  sub.unsubscribe(); // ends the loop over results
+  nc.close(); // ends the loop over results and the heartbeats' callback
 }
 
 main().catch((error) => {

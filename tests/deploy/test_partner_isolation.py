@@ -28,6 +28,7 @@ from nats.aio.msg import Msg
 
 from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_server import LocalNatsServer
+from sicbo.infra.partner_targets import RELOADS
 from sicbo.provisioning import provision
 from sicbo.results.partners import partner_copy
 from sicbo_contracts.results import PublicResult, ResultStatus, RoundResult
@@ -244,6 +245,26 @@ async def test_a_partner_may_do_nothing_else(partners: Any) -> None:
         await acme.nc.subscribe(pattern)
         await acme.refused(f'subscription to "{pattern}"')
     assert acme.nc.is_connected  # refused, not disconnected
+
+
+async def test_a_partner_added_to_a_running_floor_reads_its_history_after_the_reloads(
+    server: LocalNatsServer, checkout: Checkout, floor: NATS, partners: Any
+) -> None:
+    """A reload creates the new account, the second wires its service imports (RELOADS):
+    the partner then reads history by Direct Get as well as receiving live results."""
+    real = await publish_result(floor, "ISO6")
+    checkout.add("late-co")
+    for _ in range(RELOADS):
+        reload_with(server, checkout)
+    late = await partners("late-co")
+    last = await late.nc.request(
+        DIRECT_GET, json.dumps({"last_by_subj": results("ISO6")}).encode(), timeout=10
+    )
+    assert _decode(last.data).round == real
+    live = await publish_result(floor, "ISO6")
+    assert (await next_result(late, "ISO6"))[1].round == live
+    checkout.remove("late-co")
+    reload_with(server, checkout)
 
 
 async def test_rotate_refuses_the_old_key_and_takes_the_new(

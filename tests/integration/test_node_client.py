@@ -258,6 +258,7 @@ async def test_the_node_client_validates_the_heartbeat_through_the_partners_copy
     first, beat, second = out.splitlines()
     assert first.startswith("valid result.v1 [") and first.endswith("N3 #1 result: 3-3-4 = 10;"
         f" winning bets: {', '.join(winners('cca-1992@v1', (3, 3, 4)))}")  # fmt: skip
-    assert beat.startswith("valid heartbeat.v1 N3 last result #"), beat
+    assert beat.startswith("valid heartbeat.v1 N3 last result seq "), beat
+    assert "(source_seq " in beat, beat
     assert beat.endswith("next within 1 s"), beat
     assert "N3 #2 result: 1-2-3" in second

@@ -9,13 +9,10 @@ the passwords of :data:`PASSWORDS`; a partner connects with the seed file the co
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +20,7 @@ import yaml
 
 from sicbo.infra.nats_accounts import password_envs
 from sicbo.infra.nats_server import LocalNatsServer
+from sicbo.infra.partner_targets import reload_server
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORDS = {env: f"{env.lower()}-test" for env in password_envs()}
@@ -87,23 +85,11 @@ def start_server(store: Path, config: Path) -> LocalNatsServer:
     return LocalNatsServer(store, config_file=config, env=PASSWORDS).start()
 
 
-RELOADED = "Reloaded server configuration"
-
-
 def reload(server: LocalNatsServer, store: Path) -> None:
-    """What ``nats-server --signal reload`` does: SIGHUP to this test's own server, by PID;
-    returns once the server's log says it has reloaded (or fails with the log's end)."""
+    """What ``nats-server --signal reload`` does, to this test's own server by PID, as
+    ``sicbo partners`` does it on a local floor; returns once the server's log says so."""
     assert server.pid is not None
-    log = store / "nats-server.log"
-    before = log.read_text(errors="replace").count(RELOADED)
-    os.kill(server.pid, signal.SIGHUP)
-    deadline = time.monotonic() + 30  # a bound for a loaded machine, not a measured time
-    while time.monotonic() < deadline:
-        text = log.read_text(errors="replace")
-        if text.count(RELOADED) > before:
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"the server did not reload: {text[-2000:]}")
+    reload_server(server.pid, store / "nats-server.log")
 
 
 def url(server: LocalNatsServer, user: str) -> str:

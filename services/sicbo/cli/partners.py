@@ -97,7 +97,11 @@ def _commit(
             seed_file.parent.mkdir(mode=0o700, parents=True)
         write_secret(seed_file, seed + "\n")  # 0600 from its creation
     registry.save(target.registry, partners)
-    for line in target.apply():
+    try:
+        lines = target.apply()
+    except TargetError as exc:  # the registry is saved: the next reload or start applies it
+        raise fail(f"{exc}; the partners are saved, reload or restart the server") from None
+    for line in lines:
         typer.echo(line)
 
 

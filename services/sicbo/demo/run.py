@@ -230,10 +230,10 @@ async def run_floor(
                 markup=False,
             )
             console.print(
-                "A results-feed partner, with credentials of its own: `sicbo partners add NAME"
-                f" --floor {data_dir}`, then NATS_URL={server.url} NATS_NKEY=<the seed file it"
-                " names> python examples/results_client.py, or node examples/node/results-client.js"
-                " (docs/partners.md).",
+                "A results-feed partner, with credentials of its own: `.venv/bin/sicbo partners"
+                f" add NAME --floor {data_dir}`, then NATS_URL={server.url} NATS_NKEY=<the seed"
+                " file it names> .venv/bin/python examples/results_client.py, or in"
+                " examples/node: npm ci, then node results-client.js (docs/partners.md).",
                 soft_wrap=True,
                 markup=False,
             )

@@ -6,13 +6,15 @@
 - :class:`LocalFloor`: the floor of ``sicbo run --data DIR`` (`make run`: ``var/floor``). The
   registry is ``DIR/partners.toml``, the seeds it made are kept in ``DIR/partners/`` (0700),
   and a change re-renders the running server's configuration and reloads it (SIGHUP, what
-  ``nats-server --signal reload`` sends), so the partner may connect at once.
+  ``nats-server --signal reload`` sends, twice: :data:`RELOADS`), so the partner may connect
+  and read the history at once.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,7 +53,10 @@ class Deployment:
             "regenerated " + ", ".join(str(p.relative_to(self.root)) for p in written),
             "commit them, then reload the servers: `nats-server --signal reload` on a server"
             " started with deploy/nats/floor.conf, or `helm upgrade` with"
-            " deploy/nats-helm/values.yaml; the change takes effect at the reload",
+            " deploy/nats-helm/values.yaml; the change takes effect at the reload. A partner"
+            " ADDED needs a second reload (or a restart) before its history reads (Direct Get)"
+            " are answered: nats-server 2.15.1 wires a new account's service imports only then"
+            ' (docs/runbook.md, "A partner\'s")',
         ]
 
 
@@ -82,8 +87,38 @@ class LocalFloor:
                 f"regenerated {accounts.config}; no server of this floor is running: the change"
                 " takes effect at the next `sicbo run` (`make run`)"
             ]
-        os.kill(pid, signal.SIGHUP)  # nats-server's reload signal
+        log = self.data_dir / SERVER_LOG
+        for _ in range(RELOADS):
+            reload_server(pid, log)
         return [f"regenerated {accounts.config} and reloaded the floor's nats-server (pid {pid})"]
+
+
+#: Where ``sicbo run``'s nats-server writes its log (LocalNatsServer's store directory).
+SERVER_LOG = Path("nats") / "nats-server.log"
+#: How many reloads a change takes: nats-server 2.15.1 creates an account that a reload adds,
+#: but wires that account's service imports (a partner's Direct Get of the copy) only at the
+#: next reload; until then its history reads get "no responders" (live results flow). The
+#: family of nats-server#8560 (an account introduced by a reload); a second reload is harmless.
+RELOADS = 2
+RELOADED = "Reloaded server configuration"
+
+
+def reload_server(pid: int, log: Path, timeout: float = 30.0) -> None:
+    """SIGHUP (``nats-server --signal reload``) to ``pid``; returns once its log says it has
+    reloaded, so that a second reload is not folded into the first. A log that cannot be
+    read: returns at once (the reload still happens)."""
+    try:
+        before = log.read_text(errors="replace").count(RELOADED)
+    except OSError:
+        before = None
+    os.kill(pid, signal.SIGHUP)
+    deadline = time.monotonic() + timeout  # a bound for a loaded machine, not a measured time
+    while before is not None and time.monotonic() < deadline:
+        if log.read_text(errors="replace").count(RELOADED) > before:
+            return
+        time.sleep(0.05)
+    if before is not None:
+        raise TargetError(f"nats-server (pid {pid}) did not reload within {timeout:.0f} s")
 
 
 def running_server(data_dir: Path) -> int | None:

@@ -2,6 +2,7 @@
 the AsyncAPI document, and only type tags the contracts have."""
 
 import re
+import tomllib
 from pathlib import Path
 from typing import Any, get_args
 
@@ -63,3 +64,9 @@ def test_every_type_tag_past_v1_is_in_the_changelog() -> None:
     named = set(_TAG.findall(_text()))
     later = {tag for tag in _tags() if not tag.endswith(".v1")}
     assert later <= named, later - named
+
+
+def test_the_contracts_package_carries_the_contract_version() -> None:
+    """`pip install ./contracts` gives a partner the version the changelog names."""
+    project = tomllib.loads((CHANGELOG.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["version"] == CONTRACT_VERSION
