@@ -78,6 +78,7 @@ DEMO_SIGN_INS = (
     ("ana", "1111", "dealer"),
     ("ben", "2222", "dealer"),
     ("sofia", "3333", "supervisor"),
+    ("sam", "6666", "supervisor"),  # a second supervisor: dual control
     ("ivan", "4444", "inspector"),
     ("omar", "5555", "operator"),
 )

@@ -40,6 +40,9 @@ DEMO_TABLES = (
             profile="macau-2004",
             limits=LIMITS,
             second_person_confirmation=True,
+            # A correction, invalidation or player's sign waits for a second supervisor: the
+            # demo's sofia proposes, sam approves (TableConfig.dual_control).
+            dual_control=True,
             layout_controller=True,
         ),
     ),

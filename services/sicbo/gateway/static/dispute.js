@@ -3,6 +3,7 @@
 
 import { api, el, hiddenText, money, notice, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces } from "/static/layout.js";
+import { markLater, renderReplay } from "/static/dispute-replay.js";
 
 const table = tableId();
 const enc = encodeURIComponent(table || "");
@@ -165,6 +166,8 @@ async function refresh() {
     setStatus(r.status, STATUS_CLASS[r.status] || "", sub);
     renderSummary(r);
     renderHistory(r.history);
+    renderReplay(r, $);
+    markLater(r, $("history").tBodies[0]);
     renderWagers(r.wagers, r.hidden);
     $("report-body").hidden = false;
   } catch (err) {

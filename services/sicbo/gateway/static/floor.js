@@ -1,7 +1,8 @@
 // The floor overview: one card per table, kept live from the gateway's lifecycle events.
 import * as common from "/static/common.js";
+import { kindLinesText, limitsText } from "/static/signs.js";
 
-const { api, watch, clock, clockSkew, secondsLeft, money, el, notice } = common;
+const { api, watch, clock, clockSkew, secondsLeft, el, notice } = common;
 /** Timer-based coalescing where common.js has it (it also runs in a background tab). */
 const coalesce = common.throttled ? (fn) => common.throttled(fn, 250) : common.debounced;
 
@@ -28,12 +29,6 @@ function when(iso) {
   const today = new Date().toDateString() === t.toDateString();
   return today ? t.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })
     : t.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
-}
-
-function limitsText(limits) {
-  if (!limits) return "";
-  const unit = limits.unit && limits.unit > 1 ? `, in steps of ${money(limits.unit)}` : "";
-  return `${money(limits.minimum)} – ${money(limits.maximum)}${unit}`;
 }
 
 /** The closing notice's time: the API gives the time itself (docs/gateway.md says {close_at}). */
@@ -91,6 +86,7 @@ function makeCard(view) {
     lastLabel: el("span", { class: "label" }, "Last result"),
     last: el("div", { class: "last-result" }),
     meta: el("p", { class: "meta" }),
+    kinds: el("ul", { class: "kind-limits", "aria-label": `${t} limits per bet`, hidden: true }),
     dispute: el("a", { class: "link dispute", hidden: true }, "Last round"),
   };
   parts.countdownStat = el("div", { class: "stat stat-countdown" },
@@ -114,6 +110,7 @@ function makeCard(view) {
       parts.countdownStat),
     el("div", { class: "last" }, parts.lastLabel, parts.last),
     parts.meta,
+    parts.kinds,
     links,
   );
   return { node, parts };
@@ -171,6 +168,14 @@ function updateCard(card, view) {
   }
   if (view.second_person_confirmation) meta.push("Second-person confirmation");
   setText(parts.meta, meta.join(" · "));
+  // 000 §4.1: the sign's own line for each bet kind that has one, as the terminal shows it.
+  const kinds = kindLinesText(view);
+  const kindsKey = JSON.stringify(kinds);
+  if (parts.kinds.dataset.key !== kindsKey) {
+    parts.kinds.dataset.key = kindsKey;
+    parts.kinds.replaceChildren(...kinds.map((line) => el("li", { "data-sign": "kind-limits" }, line)));
+    parts.kinds.hidden = kinds.length === 0;
+  }
 
   const last = lastRoundOf(view);
   parts.dispute.hidden = last === null;

@@ -34,6 +34,7 @@ export function signsOf(view, player) {
   }
   const own = player && view.player_signs ? view.player_signs[player] : null;
   if (own) signs.push(["own-limits", `Your limits ${limitsText(own)}`]);
+  if (player) signs.push(...waitingFor(view, player));
   if (view.closing_notice) signs.push(["closing", `This table closes at ${when(view.closing_notice)}`]);
   if (player && (view.vacate_notices || []).includes(player)) {
     signs.push(["vacate", "You have not bet for three rounds while every seat is taken: you may be asked to give up your seat"]);
@@ -47,4 +48,24 @@ export function renderSigns(box, view, player = null) {
   const signs = signsOf(view, player);
   box.replaceChildren(...signs.map(([kind, text]) => el("li", { "data-sign": kind }, text)));
   box.hidden = signs.length === 0;
+}
+
+/** What a player's own sign (000 §4.4) and an invalidation of the round (000 §8.4) wait for: a
+ * second supervisor's approval; until then nothing has changed. */
+function waitingFor(view, player) {
+  const signs = [];
+  for (const s of view.pending_signs || []) {
+    if (s.player !== player) continue;
+    signs.push(["own-limits-pending", `New limits for you ${limitsText(s.limits)}: waiting for a`
+      + " second supervisor's approval; until then your limits stay as they are"]);
+  }
+  const inv = view.pending_invalidation;
+  if (inv) {
+    const why = inv.reason.replaceAll("-", " ");
+    const yours = (inv.forfeits || []).includes(player)
+      ? " and your wagers in it to be kept by the house" : "";
+    signs.push(["invalidation-pending", `A supervisor has asked for round ${inv.round} to be`
+      + ` declared void (${why})${yours}; a second supervisor decides. Nothing has changed yet`]);
+  }
+  return signs;
 }

@@ -2,7 +2,7 @@
 // invalidation (000 §8.4) or player's sign (000 §4.4) waits for another supervisor, who names
 // what was proposed again to approve it; any supervisor may reject it.
 import { actionForm, field, limitsFields, readLimits, select, textInput } from "/static/terminal-forms.js";
-import { $, desk, setText, state } from "/static/terminal-state.js";
+import { $, desk, explain, me, setText, state } from "/static/terminal-state.js";
 import { el } from "/static/common.js";
 
 export const APPROVAL_TAGS = [
@@ -12,6 +12,9 @@ export const APPROVAL_TAGS = [
 
 const pendingInvalidation = () => (state.view && state.view.pending_invalidation) || null;
 const pendingSigns = () => (state.view && state.view.pending_signs) || [];
+/** Dual control: a supervisor approves only another's proposal (the server refuses their own). */
+const othersInvalidation = () => { const inv = pendingInvalidation(); return inv && inv.by !== me() ? inv : null; };
+const othersSigns = () => pendingSigns().filter((s) => s.by !== me());
 const players = (text) => text.split(/[\s,]+/).filter(Boolean);
 
 /** The approve and reject forms the session may send, and what waits. */
@@ -27,8 +30,8 @@ export function buildApprovals(reasons) {
       hint: "Another supervisor's invalidation: enter its reason and forfeits again (000 §8.4).",
       fields: [field("Reason", reason),
         field("Forfeits", textInput("approve-invalidation-forfeits", { placeholder: "player-1, player-2" }))],
-      enabled: () => !!pendingInvalidation(),
-      build: () => ({ round: pendingInvalidation()?.round, reason: reason.value,
+      enabled: () => !!othersInvalidation(),
+      build: () => ({ round: othersInvalidation()?.round, reason: reason.value,
         forfeits: players($("approve-invalidation-forfeits").value) }),
     }));
   }
@@ -47,7 +50,7 @@ export function buildApprovals(reasons) {
       hint: "Another supervisor's sign for one player: enter its limits again (000 §4.4).",
       fields: [field("Player", textInput("approve-sign-player", { required: true, placeholder: "player id" })),
         ...limitsFields("approve-sign")],
-      enabled: () => pendingSigns().length > 0,
+      enabled: () => othersSigns().length > 0,
       build: () => {
         const limits = readLimits("approve-sign");
         return limits && { player: $("approve-sign-player").value.trim(), limits };
@@ -82,4 +85,10 @@ export function showApprovals() {
     waiting.push(`limits ${s.limits.minimum}-${s.limits.maximum} for ${s.player} by ${s.by}`);
   }
   setText(box, waiting.length ? `Waiting: ${waiting.join("; ")}.` : "Nothing waits for approval.");
+  explain("round.approve-invalidation.v1", inv
+    ? "You proposed this invalidation: another supervisor approves it."
+    : "No invalidation waits for approval.");
+  explain("table.approve-player-limits.v1", pendingSigns().length
+    ? "You proposed these limits: another supervisor approves them."
+    : "No player's limits wait for approval.");
 }

@@ -3,7 +3,7 @@
 // dual-control table, approve or reject another supervisor's proposal.
 import { clock, el } from "/static/common.js";
 import { actionForm, diceInputs, field, readDice, textInput } from "/static/terminal-forms.js";
-import { $, desk, setText, state } from "/static/terminal-state.js";
+import { $, desk, explain, me, setText, state } from "/static/terminal-state.js";
 
 export const MANUAL_TAGS = [
   "dice.enter-manual-mode.v1", "dice.leave-manual-mode.v1", "dice.correct.v1",
@@ -12,15 +12,18 @@ export const MANUAL_TAGS = [
 
 const manual = () => !!(state.view && state.view.manual_mode);
 const proposals = () => (state.view && state.view.proposals) || [];
+/** Dual control: a supervisor approves only another's proposal (the server refuses their own). */
+const othersProposals = () => proposals().filter((p) => p.by !== me());
 
 function roundInput(id) {
   return el("input", { id, type: "number", min: 1, step: 1, inputmode: "numeric", placeholder: "current" });
 }
 
-/** The round a form names: its field, else the current round. */
-function roundOf(id) {
+/** The round a form names: its field, else the one proposal's waiting, else the current round. */
+function roundOf(id, waiting = []) {
   const typed = Number.parseInt($(id).value, 10);
   if (typed >= 1) return typed;
+  if (waiting.length === 1) return waiting[0].round;
   const { view } = state;
   return view && view.round ? view.round.number : null;
 }
@@ -59,8 +62,11 @@ export function buildManual() {
       tag: "dice.approve-correction.v1", title: "Approve correction", submit: "Approve",
       hint: "Another supervisor's proposal: enter its dice again (dual control).",
       fields: [field("Round", roundInput("approve-round")), field("Dice", diceInputs("approve"))],
-      enabled: () => proposals().length > 0,
-      build: () => { const dice = readDice("approve"); return dice && { round: roundOf("approve-round"), dice }; },
+      enabled: () => othersProposals().length > 0,
+      build: () => {
+        const dice = readDice("approve");
+        return dice && { round: roundOf("approve-round", othersProposals()), dice };
+      },
     }));
   }
   if (actions.has("dice.reject-correction.v1")) {
@@ -69,7 +75,7 @@ export function buildManual() {
       hint: "The result stands (a proposer may withdraw their own).",
       fields: [field("Round", roundInput("reject-round")), field("Reason", textInput("reject-reason", { required: true }))],
       enabled: () => proposals().length > 0,
-      build: () => ({ round: roundOf("reject-round"), reason: $("reject-reason").value.trim() }),
+      build: () => ({ round: roundOf("reject-round", proposals()), reason: $("reject-reason").value.trim() }),
     }));
   }
   if (actions.has("dice.leave-manual-mode.v1")) {
@@ -93,4 +99,10 @@ export function showManual() {
   const mode = m ? `Manual mode since ${clock(m.since)} (${m.by}: ${m.reason}).` : "Not in manual mode.";
   const dual = state.view.dual_control ? " Dual control: a second supervisor approves." : "";
   setText(box, `${mode}${dual}${waiting.length ? ` Waiting: ${waiting.join("; ")}.` : ""}`);
+  explain("dice.approve-correction.v1", proposals().length
+    ? "You proposed this correction: another supervisor approves it."
+    : "No correction waits for approval.");
+  const only = othersProposals();
+  const approveRound = $("approve-round");
+  if (approveRound) approveRound.placeholder = only.length === 1 ? String(only[0].round) : "current";
 }

@@ -105,3 +105,19 @@ export function gate(button, enabled) {
 export function playGate(button, enabled) {
   return gate(button, () => !demoPlays() && enabled());
 }
+
+/** The signed-in operator's id, or null. */
+export const me = () => (state.session && state.session.operator) || null;
+
+/**
+ * Why the button of ``action`` is disabled, on hover and tap (its title and data-why); "" when
+ * nothing stands in the way. Set after the gates, which decide whether it is disabled.
+ */
+export function explain(action, why) {
+  const button = document.querySelector(`button[data-action="${action}"]`);
+  if (!button) return;
+  const text = button.disabled ? why : "";
+  if (button.title !== text) button.title = text;
+  if (text) button.dataset.why = text;
+  else delete button.dataset.why;
+}
