@@ -10,6 +10,7 @@ from importlib import resources
 import pytest
 
 from sicbo.demo.run import DEMO_SIGN_INS
+from sicbo.demo.tables import DEMO_TABLES
 from sicbo.gateway.operators import (
     Operator,
     OperatorListError,
@@ -250,3 +251,12 @@ def test_the_demo_list_has_every_terminal_role() -> None:
         Role.INSPECTOR,
         Role.OPERATOR,
     }
+
+
+def test_the_demo_list_has_two_supervisors_for_dual_control() -> None:
+    """A demo table under dual control (demo-macau04) needs a second supervisor to approve
+    what the first proposes (TableConfig.dual_control)."""
+    supervisors = sorted(o.id for o in demo_list().values() if o.role is Role.SUPERVISOR)
+    assert supervisors == ["sam", "sofia"]
+    dual = [t.table for t in DEMO_TABLES if t.config.dual_control]
+    assert dual == ["demo-macau04"]
