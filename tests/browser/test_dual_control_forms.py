@@ -52,7 +52,9 @@ async def test_000_4_4_a_sign_proposed_by_sofia_is_approved_by_sam_at_his_termin
     await sofia.fill("#override-reason", "high roller")
     await sofia.click('button[data-action="table.override-player-limits.v1"]')
     await wait_for(store, table_level(table), "table-player-limits-override-proposed-v1")
-    await expect(sofia.locator("#approvals-status")).to_contain_text("for eve by sofia")
+    await expect(sofia.locator("#approvals-status")).to_contain_text(
+        "limits 1.00 \u2013 90.00 (steps 0.10) for eve by sofia"  # money, as the signs write it
+    )
     # her own proposal: the server would refuse her approval, so the button says why it is off
     await expect(sofia.locator(APPROVE_SIGN)).to_be_disabled()
     await expect(sofia.locator(APPROVE_SIGN)).to_have_attribute(

@@ -161,6 +161,10 @@ async def test_a_player_sees_what_waits_for_a_second_supervisor_000_4_4_and_8_4(
         " to be kept by the house; a second supervisor decides. Nothing has changed yet"
     )
     await screenshot(pat, "play-waiting-for-second-supervisor")
+    await pat.set_viewport_size({"width": 390, "height": 844})  # a phone: the lines wrap
+    fits = "(box) => box.scrollWidth <= box.clientWidth"
+    assert await signs.evaluate(fits)
+    await screenshot(pat, "play-waiting-for-second-supervisor-phone")
 
     other = await browser.new_context(base_url=gateway)  # another player's own cookies
     quinn = console_errors.watch(await other.new_page())

@@ -4,6 +4,7 @@
 import { actionForm, field, limitsFields, readLimits, select, textInput } from "/static/terminal-forms.js";
 import { $, desk, explain, me, setText, state } from "/static/terminal-state.js";
 import { el } from "/static/common.js";
+import { limitsText } from "/static/signs.js";
 
 export const APPROVAL_TAGS = [
   "round.approve-invalidation.v1", "round.reject-invalidation.v1",
@@ -82,7 +83,7 @@ export function showApprovals() {
     waiting.push(`invalidation of round ${inv.round} (${inv.reason}${lost}) by ${inv.by}`);
   }
   for (const s of pendingSigns()) {
-    waiting.push(`limits ${s.limits.minimum}-${s.limits.maximum} for ${s.player} by ${s.by}`);
+    waiting.push(`limits ${limitsText(s.limits)} for ${s.player} by ${s.by}`);
   }
   setText(box, waiting.length ? `Waiting: ${waiting.join("; ")}.` : "Nothing waits for approval.");
   explain("round.approve-invalidation.v1", inv
