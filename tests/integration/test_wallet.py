@@ -192,7 +192,7 @@ async def test_a_debit_without_its_slip_is_refunded_when_betting_closes(
     key = f"debit:{table_id}:1:lost-slip:v1"
     slip: Slip = {"table": table_id, "round": 1, "slip_id": "lost-slip", "key": key}
     writer = AccountWriter(nc)
-    intake = Actor(id=player, role=Role.PLAYER)
+    intake = Actor(id="wagers", role=Role.SERVICE)
     await writer.write(
         player, lambda a: debit_stake(a, slip, 250, "EUR", intake, datetime.now(UTC))
     )

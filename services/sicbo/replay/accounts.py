@@ -143,7 +143,7 @@ def _problems(account: _Account, event: AccountEvent, command_id: str | None) ->
                 f"a refund of {event.amount} of {event.debit_key!r}: only {debit.outstanding}"
                 " of it is outstanding"
             )
-    if isinstance(event, BalanceAdjusted) and event.delta == 0:
+    if isinstance(event, BalanceAdjusted) and event.delta == 0 and event.owed == 0:
         problems.append("an adjustment that moves nothing")
     if isinstance(event, MoneyEntry):
         after = state.balance + movement(event)

@@ -35,9 +35,12 @@ from sicbo.decider import Refused
 from sicbo.wagers.stakes import SlipMove, move_of
 from sicbo.wagers.state import WagerState
 from sicbo_contracts.accounts import GameEntry, StakeDebited
-from sicbo_contracts.base import Event
+from sicbo_contracts.base import Actor, Event, Role
 
 log = logging.getLogger(__name__)
+
+#: Who writes the game's entries (contracts.writers: a service, never the player).
+INTAKE = Actor(id="wagers", role=Role.SERVICE)
 
 
 class Held(NamedTuple):
@@ -97,7 +100,7 @@ class StakeWallet:
                         field="$.wagers",
                     )
                 entry: Slip = {"table": m.table, "round": m.round, "slip_id": m.slip_id, "key": k}
-                return debit_stake(account, entry, rise, account.currency or "", e.actor, e.at)
+                return debit_stake(account, entry, rise, account.currency or "", INTAKE, e.at)
 
             written = await self._writer.write(move.player, decide)
             if isinstance(written, StakeDebited):
@@ -133,7 +136,7 @@ def _square(account: AccountState, *, move: SlipMove, tag: str, event: Event) ->
         move.after,
         tag=tag,
         reason="the slip's stakes were lowered or withdrawn",
-        actor=event.actor,
+        actor=INTAKE,
         at=event.at,
     )
 
@@ -154,6 +157,6 @@ def _refund_whole(account: AccountState, *, held: Held, why: str) -> GameEntry |
         held.key,
         debit.outstanding,
         f"the slip was not stored: {why}"[:500],
-        held.event.actor,
+        INTAKE,
         held.event.at,
     )
