@@ -15,7 +15,7 @@ account named, under check ``account`` unless said):
   of the account and never more than is outstanding of it, an adjustment moves something.
 
 Whether each debit has its slip or its refund, and each settled wager its return, joins the
-accounts with the tables' logs: that is the next slice's, with intake and settlement wired.
+accounts with the tables' logs: :mod:`.money`.
 """
 
 from __future__ import annotations
