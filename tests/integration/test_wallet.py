@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections import Counter
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,6 +23,9 @@ from sicbo.accounts.writer import AccountWriter
 from sicbo.eventstore.store import EventStore
 from sicbo.provisioning import ProvisionReport
 from sicbo.settlement.money import RoundMoney
+from sicbo.shell.commands import CommandHandler
+from sicbo.wagers.service import SPEC
+from sicbo.wagers.wallet import StakeWallet
 from sicbo_contracts.accounts import (
     AccountEvent,
     BalanceAdjusted,
@@ -31,12 +35,13 @@ from sicbo_contracts.accounts import (
     StakeDebited,
     StakeRefunded,
 )
-from sicbo_contracts.base import Actor, Role
+from sicbo_contracts.base import Actor, Event, Role
+from sicbo_contracts.lifecycle import CloseBetting
 from sicbo_contracts.replies import Accepted, Rejected
 from sicbo_contracts.settlement import WagerOutcome, WagersSettled
 from sicbo_contracts.subjects import ACCOUNT_STREAM, Aggregate, account_filter, round_filter
 from sicbo_contracts.wagers import PlaceSlip, Wager, WithdrawSlip
-from tests.integration.conftest import Floor, new_id
+from tests.integration.conftest import DEALER, Floor, new_id
 from tests.integration.test_settlement import (
     close_and_uncover,
     confirm,
@@ -263,3 +268,39 @@ async def test_a_correction_moves_only_the_difference(
     assert sorted(a.delta for a in adjustments) == [-100, 1_900]
     assert all(a.owed == 0 for a in adjustments)
     assert await balance(accounts, player) == 1_000 - 200 + 300 - 100 + 1_900
+
+
+async def test_a_slip_refused_after_its_debit_leaves_no_net_debit(
+    floor: Floor, nc: NATS, store: EventStore, accounts: EventStore, table_id: str
+) -> None:
+    """The dealer calls "no more bets" between the decision and the append: the slip is
+    debited, its append refused by the server, decided again on the closed round and refused;
+    the debit is refunded at once (000 §3.9: no wager after "no more bets")."""
+    player = await funded(floor, nc, 1_000)
+    await open_table(floor, nc, table_id, "cca-1992", currency="EUR")
+    await open_round(floor, nc, table_id, 1)
+    calls: list[int] = []
+
+    async def dealer_calls_no_more_bets(events: Sequence[Event]) -> None:
+        calls.append(len(events))
+        if len(calls) == 1:
+            await ok(
+                floor, nc, CloseBetting(command_id=new_id(), table=table_id, actor=DEALER, round=1)
+            )
+
+    handler: CommandHandler[Any] = CommandHandler(
+        SPEC,
+        store,
+        lambda: datetime.now(UTC),
+        before_append=dealer_calls_no_more_bets,
+        escrow=StakeWallet(AccountWriter(nc)),
+    )
+    late = slip_of(table_id, 1, player, 300)
+    reply = await handler.handle(msgspec.json.encode(late), table_id, "player")
+    assert isinstance(reply, Rejected) and "betting is closed" in reply.reason, reply
+    es = await entries(accounts, player)
+    debits = [e for e in es if isinstance(e, StakeDebited)]
+    refunds = [e for e in es if isinstance(e, StakeRefunded)]
+    assert [(d.slip_id, d.amount) for d in debits] == [(late.command_id, 300)]
+    assert [(r.debit_key, r.amount) for r in refunds] == [(debits[0].key, 300)]
+    assert net_debit(es) == 0 and await balance(accounts, player) == 1_000
