@@ -8,6 +8,8 @@ duplicate that appends nothing."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import random
 import uuid
 from collections import Counter
 from collections.abc import Sequence
@@ -20,11 +22,16 @@ from nats.aio.client import Client as NATS
 
 from sicbo.accounts.entries import Slip, debit_stake
 from sicbo.accounts.writer import AccountWriter
+from sicbo.demo.client import FloorClient
+from sicbo.demo.players import SimulatedPlayers
+from sicbo.demo.tables import DEMO_FUNDS, DEMO_TABLES
+from sicbo.demo.wallets import open_demo_accounts
 from sicbo.eventstore.store import EventStore
 from sicbo.provisioning import ProvisionReport
 from sicbo.settlement.money import RoundMoney
 from sicbo.shell.commands import CommandHandler
 from sicbo.wagers.service import SPEC
+from sicbo.wagers.stakes import move_of
 from sicbo.wagers.wallet import StakeWallet
 from sicbo_contracts.accounts import (
     AccountEvent,
@@ -40,7 +47,7 @@ from sicbo_contracts.lifecycle import CloseBetting
 from sicbo_contracts.replies import Accepted, Rejected
 from sicbo_contracts.settlement import WagerOutcome, WagersSettled
 from sicbo_contracts.subjects import ACCOUNT_STREAM, Aggregate, account_filter, round_filter
-from sicbo_contracts.wagers import PlaceSlip, Wager, WithdrawSlip
+from sicbo_contracts.wagers import PlaceSlip, Wager, WagerEvent, WithdrawSlip
 from tests.integration.conftest import DEALER, Floor, new_id
 from tests.integration.test_settlement import (
     close_and_uncover,
@@ -57,6 +64,7 @@ CASHIER = Actor(id="cashier-1", role=Role.OPERATOR)
 SETTLER = Actor(id="settlement", role=Role.SERVICE)
 _entry = msgspec.json.Decoder(AccountEvent)
 _results = msgspec.json.Decoder(WagersSettled)
+_bets: msgspec.json.Decoder[WagerEvent] = msgspec.json.Decoder(WagerEvent)
 
 
 @pytest.fixture
@@ -304,3 +312,27 @@ async def test_a_slip_refused_after_its_debit_leaves_no_net_debit(
     assert [(d.slip_id, d.amount) for d in debits] == [(late.command_id, 300)]
     assert [(r.debit_key, r.amount) for r in refunds] == [(debits[0].key, 300)]
     assert net_debit(es) == 0 and await balance(accounts, player) == 1_000
+
+
+async def test_the_demo_online_players_bet_from_accounts_with_demo_funds(
+    floor: Floor, nc: NATS, store: EventStore, accounts: EventStore, table_id: str
+) -> None:
+    """``make run``'s online table (issue 14 item 5): its simulated players' accounts are
+    opened and funded once (fixed command ids: a restarted floor deposits nothing more), and
+    every chip they stake is debited from them."""
+    client = FloorClient(nc)
+    assert await open_demo_accounts(client) == []
+    assert await open_demo_accounts(client) == []
+    online = next(t for t in DEMO_TABLES if t.config.currency is not None)
+    await open_table(floor, nc, table_id, "online-live", currency=online.config.currency)
+    await open_round(floor, nc, table_id, 1)
+    demo = dataclasses.replace(online, table=table_id)
+    await SimulatedPlayers(client, demo, random.Random(7)).place_slips(1, "online-live@v1")
+    staked: Counter[str] = Counter()
+    for s in await store.read(round_filter(table_id, Aggregate.BETS, 1)):
+        move = move_of(_bets.decode(s.data))
+        if move is not None:
+            staked[move.player] += move.after
+    assert staked and set(staked) <= set(online.players)
+    for player in online.players:
+        assert await balance(accounts, player) == DEMO_FUNDS - staked[player]
