@@ -21,15 +21,19 @@ from sicbo.accounts.entries import Slip, debit_stake
 from sicbo.accounts.writer import AccountWriter
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_server import LocalNatsServer
+from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import provision
 from sicbo.shell.codec import encode
 from sicbo_contracts.accounts import AccountEvent, DepositFunds, OpenAccount, ReturnCredited
 from sicbo_contracts.base import Actor, Role
+from sicbo_contracts.settlement import WagersSettled
 from sicbo_contracts.subjects import (
     ACCOUNT_STREAM,
     EVENT_STREAM,
+    Aggregate,
     account_filter,
     account_subject_of,
+    round_filter,
 )
 from sicbo_contracts.wagers import Wager
 from tests.floor import Floor, start_services
@@ -47,6 +51,7 @@ from tests.integration.test_settlement import (
 CASHIER = Actor(id="cashier-1", role=Role.OPERATOR)
 SERVICE = Actor(id="settlement", role=Role.SERVICE)
 _entry = msgspec.json.Decoder(AccountEvent)
+_settled = msgspec.json.Decoder(WagersSettled)
 
 
 @pytest.fixture(scope="module")
@@ -127,3 +132,72 @@ async def test_verify_proves_the_money_and_fails_on_a_forged_second_credit(
     assert "log invariants: 2 broken" in failed.stdout, failed.stdout
     assert f"'return:{table}:1:{slip_id}:7': no settlement in the log owes it" in failed.stdout
     assert f"debit 'debit:{table}:1:lost:v1' has no stored slip and 50" in failed.stdout
+
+
+async def test_a_settler_killed_while_paying_pays_every_wager_once(tmp_path: Path) -> None:
+    """SIGKILL the only settlement process as the round's result is confirmed (while it
+    settles and pays 20 players' accounts); a new process finishes (the message redelivered):
+    every settled wager credited exactly once, and replay verify finds the balances = their
+    entries and every payment owed and made (exit 0)."""
+    with LocalNatsServer(tmp_path / "nats") as server:
+        nc = await nats.connect(server.url)
+        services = {"lifecycle": 1, "dice": 1, "wagers": 1, "accounts": 1, "settlement": 1}
+        (await provision(nc)).raise_for_conflicts()
+        processes = start_services(server.url, services, tmp_path, tmp_path)
+        try:
+            for procs in processes.values():
+                for proc in procs:
+                    await proc.wait_ready()
+            floor = Floor(server.url, processes, tmp_path)
+            players = [f"k-{n}" for n in range(20)]
+            for player in players:
+                await ok(
+                    floor,
+                    nc,
+                    OpenAccount(command_id=new_id(), player=player, actor=CASHIER, currency="EUR"),
+                )
+                await ok(
+                    floor,
+                    nc,
+                    DepositFunds(
+                        command_id=new_id(),
+                        player=player,
+                        actor=CASHIER,
+                        amount=10_000,
+                        currency="EUR",
+                    ),
+                )
+            table = "kill1"
+            await open_table(floor, nc, table, "cca-1992", currency="EUR")
+            await open_round(floor, nc, table, 1)
+            bets = ["big", "small", "total:11", "single:3", "double:3"]
+            for player in players:
+                await place(floor, nc, table, 1, player, [Wager(bet=b, stake=100) for b in bets])
+            await close_and_uncover(floor, nc, table, 1)
+            await confirm(floor, nc, table, 1, (3, 3, 5))
+            processes["settlement"][0].kill()  # as it settles and pays
+            second = ServiceProcess("settlement", server.url, log_path=tmp_path / "s2.log")
+            processes["settlement"].append(second.start())
+            await second.wait_ready()
+            store = EventStore(nc, EVENT_STREAM)
+            await wait_completed(store, table, 1, seconds=60)
+            returned: dict[str, list[int]] = {p: [] for p in players}
+            for stored in await store.read(round_filter(table, Aggregate.SETTLE, 1)):
+                if stored.subject.endswith("wagers-settled-v1"):
+                    for r in _settled.decode(stored.data).wagers:
+                        if r.returned:
+                            returned[r.player].append(r.returned)
+            accounts = EventStore(nc, ACCOUNT_STREAM)
+            for player in players:
+                es = [_entry.decode(s.data) for s in await accounts.read(account_filter(player))]
+                credits = [e for e in es if isinstance(e, ReturnCredited)]
+                assert len({c.key for c in credits}) == len(credits), credits  # each once
+                assert sorted(c.amount for c in credits) == sorted(returned[player]) != []
+                assert es[-1].balance == 10_000 - 500 + sum(returned[player])
+            passed = verify(floor.nats_url)
+            assert passed.returncode == 0, passed.stdout + passed.stderr
+        finally:
+            for procs in processes.values():
+                for proc in procs:
+                    proc.stop()
+            await nc.close()
