@@ -135,8 +135,9 @@ async def test_verify_proves_the_money_and_fails_on_a_forged_second_credit(
 
 
 async def test_a_settler_killed_while_paying_pays_every_wager_once(tmp_path: Path) -> None:
-    """SIGKILL the only settlement process as the round's result is confirmed (while it
-    settles and pays 20 players' accounts); a new process finishes (the message redelivered):
+    """SIGKILL the only settlement process as the round's result is confirmed (where it stands
+    in settling and paying 20 players' accounts is not pinned); a new process finishes (the
+    message redelivered):
     every settled wager credited exactly once, and replay verify finds the balances = their
     entries and every payment owed and made (exit 0)."""
     with LocalNatsServer(tmp_path / "nats") as server:
