@@ -47,7 +47,7 @@ from sicbo_contracts.lifecycle import CloseBetting
 from sicbo_contracts.replies import Accepted, Rejected
 from sicbo_contracts.settlement import WagerOutcome, WagersSettled
 from sicbo_contracts.subjects import ACCOUNT_STREAM, Aggregate, account_filter, round_filter
-from sicbo_contracts.wagers import PlaceSlip, Wager, WagerEvent, WithdrawSlip
+from sicbo_contracts.wagers import ChangeSlip, PlaceSlip, Wager, WagerEvent, WithdrawSlip
 from tests.integration.conftest import DEALER, Floor, new_id
 from tests.integration.test_settlement import (
     close_and_uncover,
@@ -336,3 +336,40 @@ async def test_the_demo_online_players_bet_from_accounts_with_demo_funds(
     assert staked and set(staked) <= set(online.players)
     for player in online.players:
         assert await balance(accounts, player) == DEMO_FUNDS - staked[player]
+
+
+async def test_a_slip_placed_before_the_account_stays_chips_at_the_table(
+    floor: Floor, nc: NATS, accounts: EventStore, table_id: str
+) -> None:
+    """Its change up is not debited (settlement would otherwise credit a slip the account
+    paid only part of): a slip's money is the account's from its placing, or never."""
+    player = f"p-{uuid.uuid4().hex[:10]}"
+    await open_table(floor, nc, table_id, "cca-1992", currency="EUR")
+    await open_round(floor, nc, table_id, 1)
+    placed = slip_of(table_id, 1, player, 200)
+    await ok(floor, nc, placed)
+    await ok(
+        floor, nc, OpenAccount(command_id=new_id(), player=player, actor=CASHIER, currency="EUR")
+    )
+    await ok(
+        floor,
+        nc,
+        DepositFunds(
+            command_id=new_id(), player=player, actor=CASHIER, amount=1_000, currency="EUR"
+        ),
+    )
+    await ok(
+        floor,
+        nc,
+        ChangeSlip(
+            command_id=new_id(),
+            table=table_id,
+            round=1,
+            player=player,
+            slip_id=placed.command_id,
+            actor=placed.actor,
+            wagers=[Wager(bet="big", stake=500)],
+        ),
+    )
+    assert await balance(accounts, player) == 1_000
+    assert not any(isinstance(e, StakeDebited) for e in await entries(accounts, player))

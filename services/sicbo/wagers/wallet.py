@@ -28,7 +28,7 @@ from functools import partial
 from typing import NamedTuple
 
 from sicbo.accounts.entries import Slip, debit_stake, refund_stake
-from sicbo.accounts.squaring import net_debit, refund_excess
+from sicbo.accounts.squaring import debited, net_debit, refund_excess
 from sicbo.accounts.state import AccountState
 from sicbo.accounts.writer import AccountWriter
 from sicbo.decider import Refused
@@ -88,8 +88,11 @@ class StakeWallet:
                         " account, never converted",
                         field="$.player",
                     )
+                net = net_debit(account, m.table, m.slip_id)
+                if m.before > 0 and not debited(account, m.table, m.slip_id):
+                    return None  # placed with chips at the table (before the account): stays so
                 # What the account already holds for the slip (a retried decision) counts.
-                rise = m.after - max(m.before, net_debit(account, m.table, m.slip_id))
+                rise = m.after - max(m.before, net)
                 if rise <= 0:
                     return None
                 if rise > account.free:
