@@ -133,10 +133,14 @@ class ReturnCredited(GameEntry, frozen=True, kw_only=True, tag="account.return-c
 
 
 class BalanceAdjusted(GameEntry, frozen=True, kw_only=True, tag="account.balance-adjusted.v1"):
-    """A correction's difference (GLI-19 §4.18.4): ``delta`` minor units, either way."""
+    """A correction's or a cancellation's difference (GLI-19 §4.18.4): ``delta`` minor units
+    moved, either way. A correction never takes the balance below zero (docs/rules.md "Player
+    accounts"): what it would take back beyond the balance is not taken but recorded as
+    ``owed``, for the operator to recover only where its terms disclose that (GLI-19)."""
 
     delta: int
     reason: Reason
+    owed: Money = 0
 
 
 AccountEvent = (

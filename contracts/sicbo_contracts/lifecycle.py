@@ -8,6 +8,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+from sicbo_contracts.accounts import Currency
 from sicbo_contracts.base import Command, Event, Id, Limits, Reason, RoundNo, Stake, Time
 from sicbo_contracts.invalidation import ApproveInvalidation as ApproveInvalidation
 from sicbo_contracts.invalidation import InvalidateRound as InvalidateRound
@@ -63,6 +64,10 @@ class TableConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     #: The most the table pays in winnings on one round, whatever the dice (a house limit, no
     #: seed clause): a slip that would raise the round's worst case above it is refused.
     max_payout_per_round: Stake | None = None
+    #: The money the table plays in (ISO 4217): a player with an account bets from it only in
+    #: this currency (issue 14: a slip on a table of another currency is refused). None: not
+    #: stated, and then a player with an account cannot bet here from it (refused, $.player).
+    currency: Currency | None = None
     #: How many colours the table's set of colour checks has (000 §3.3 "subdivided into
     #: various colors", §2.7.1 the marker buttons). A player gets a second colour only while
     #: enough stay free for every other seat (000 §3.8); None: not stated, so no second colour.

@@ -120,18 +120,17 @@ def adjust(
     actor: Actor,
     at: datetime,
 ) -> BalanceAdjusted:
-    """A correction's difference, either way; never below a zero balance (what a correction
-    may take back of winnings already staked is the settlement's policy, next slice)."""
+    """A correction's difference, either way, never below a zero balance: what a correction
+    would take back beyond the balance (winnings the player already staked or withdrew) is
+    not taken but recorded as ``owed`` (docs/rules.md "Player accounts"; GLI-19 lets winnings
+    be recovered only where that was disclosed)."""
     if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
         refuse(
             f"an adjustment moves a whole, non-zero number of minor units, not {delta!r}",
             field="$.delta",
         )
     head = _head(state, slip, currency, actor, at)
-    if state.balance + delta < 0:
-        refuse(
-            f"an adjustment of {delta} {currency} is over the free balance of {state.free}"
-            f" {currency} of {state.player!r}",
-            field="$.delta",
-        )
-    return BalanceAdjusted(**head, delta=delta, reason=reason, balance=state.balance + delta)
+    moved = max(delta, -state.balance)
+    return BalanceAdjusted(
+        **head, delta=moved, reason=reason, owed=moved - delta, balance=state.balance + moved
+    )

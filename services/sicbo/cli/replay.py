@@ -31,6 +31,7 @@ from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import redacted
 from sicbo.replay.accounts import check_accounts
 from sicbo.replay.findings import Finding
+from sicbo.replay.money import check_money
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
 from sicbo.replay.verify import Verification, verify_parallel
 from sicbo.shell.headers import COMMAND_ID
@@ -190,7 +191,10 @@ def replay_verify(
     read = time.perf_counter()
     result = verify_parallel(stored, jobs=jobs, table=table, since=since_at)
     if table is None:  # every account re-folded: each entry once, balances = their entries
-        found = check_accounts(_read_accounts_or_exit(nats_url), command_header=COMMAND_ID)
+        entries = _read_accounts_or_exit(nats_url)
+        found = check_accounts(entries, command_header=COMMAND_ID)
+        # Joined with the tables: each debit its slip or refund, each wager paid once.
+        found += check_money(stored, entries)
         result.violations += [f for f in found if since_at is None or f.time >= since_at]
     done = time.perf_counter()
     if as_json:

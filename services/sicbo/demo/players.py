@@ -3,7 +3,7 @@
 import random
 
 from sicbo.demo.client import FloorClient, new_id
-from sicbo.demo.tables import OPERATOR, PLAYERS, DemoTable
+from sicbo.demo.tables import OPERATOR, DemoTable
 from sicbo.game.profiles import parse_paytable_ref
 from sicbo_contracts.base import Actor, Role
 from sicbo_contracts.replies import Rejected
@@ -20,11 +20,12 @@ class SimulatedPlayers:
     async def place_slips(self, number: int, paytable_ref: str) -> None:
         bets = [b.id for b in parse_paytable_ref(paytable_ref).offered_bets()]
         limits = self.demo.config.limits
-        for player in self.rng.sample(PLAYERS, self.rng.randint(2, len(PLAYERS))):
+        players = self.demo.players
+        for player in self.rng.sample(players, self.rng.randint(2, len(players))):
             wagers = []
             for _ in range(self.rng.randint(1, 4)):
                 stake = limits.minimum + limits.unit * self.rng.randint(0, 20)
-                if player == PLAYERS[0] and self.demo.config.profile == "cca-1992":
+                if player == players[0] and self.demo.config.profile == "cca-1992":
                     wagers.append(
                         Wager(
                             bet=self.rng.choice(bets), stake=400, medium=Medium.COLOR, color="red"

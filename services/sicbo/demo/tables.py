@@ -11,6 +11,11 @@ SUPERVISOR = Actor(id="supervisor-1", role=Role.SUPERVISOR)
 OPERATOR = Actor(id="operator-1", role=Role.OPERATOR)
 INSPECTOR = Actor(id="inspector-1", role=Role.INSPECTOR)
 PLAYERS = tuple(f"player-{n}" for n in range(1, 6))
+#: The online table's simulated players: launched by the demo operator (``<operator>:<sub>``,
+#: docs/launch.md), each with an account opened with demo funds (:mod:`sicbo.demo.wallets`).
+ONLINE_PLAYERS = tuple(f"demo:player-{n}" for n in range(1, 4))
+DEMO_CURRENCY = "EUR"
+DEMO_FUNDS = 5_000_000  # minor units each: 50 000.00 EUR of demo money
 LIMITS = Limits(minimum=100, maximum=50_000, unit=100)
 
 
@@ -21,6 +26,8 @@ class DemoTable:
     #: The fault of the table's simulated layout controller (``sicbo layout-controller``).
     layout_fault: str = "none"
     layout_fault_every: int = 1
+    #: Who bets here; players with an account bet from it (the online table's).
+    players: tuple[str, ...] = PLAYERS
 
 
 DEMO_TABLES = (
@@ -49,7 +56,12 @@ DEMO_TABLES = (
     DemoTable(
         "demo-online",
         TableConfig(
-            profile="online-live", limits=LIMITS, betting_seconds=5, layout_controller=True
+            profile="online-live",
+            limits=LIMITS,
+            betting_seconds=5,
+            layout_controller=True,
+            currency=DEMO_CURRENCY,
         ),
+        players=ONLINE_PLAYERS,
     ),
 )

@@ -70,7 +70,15 @@ from sicbo.infra.nats_permissions import (
 from sicbo.infra.partner_accounts import partner_account, partners_account
 from sicbo.infra.partner_registry import Partner
 from sicbo_contracts.access import HUMAN_SENDERS, ServiceAccount
-from sicbo_contracts.accounts import AccountOpened, FundsDeposited, FundsWithdrawn
+from sicbo_contracts.accounts import (
+    AccountOpened,
+    BalanceAdjusted,
+    FundsDeposited,
+    FundsWithdrawn,
+    ReturnCredited,
+    StakeDebited,
+    StakeRefunded,
+)
 from sicbo_contracts.base import Role
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.illumination import IlluminationEvent
@@ -129,9 +137,16 @@ SERVICES: tuple[User, ...] = (
     ),
     service(
         "wagers",
-        publish=(*appends(Aggregate.BETS, WagerEvent), *LOG),
+        publish=(
+            *appends(Aggregate.BETS, WagerEvent),
+            *LOG,
+            # Debit-then-slip: a slip's stakes from the player's account, refunded if the
+            # slip is not stored (issue 14); it reads the account it debits.
+            *(account_events_of_type(t) for t in (StakeDebited, StakeRefunded)),
+            *reads(ACCOUNT_STREAM),
+        ),
         subscribe=(commands_of("wagers"), queries_of(HISTORY_QUERY)),
-        why="wager intake: bet slips and colour checks; a player's bet history",
+        why="wager intake: bet slips and colour checks, stakes debited; a player's bet history",
     ),
     service(
         "settlement",
@@ -140,8 +155,12 @@ SERVICES: tuple[User, ...] = (
             *LOG,
             *pulls(EVENT_STREAM, "settlement"),
             *sends_as(ServiceAccount.SETTLEMENT),  # CompleteRound once settled (002 art. 4)
+            # Returns credited, voids refunded, corrections adjusted; debits without a slip
+            # refunded when betting closes (issue 14).
+            *(account_events_of_type(t) for t in (StakeRefunded, ReturnCredited, BalanceAdjusted)),
+            *reads(ACCOUNT_STREAM),
         ),
-        why="settlement: consumer `settlement`; settles, then completes the round",
+        why="settlement: consumer `settlement`; settles, pays the accounts, completes the round",
     ),
     service(
         "illumination",

@@ -15,7 +15,7 @@ account named, under check ``account`` unless said):
   of the account and never more than is outstanding of it, an adjustment moves something.
 
 Whether each debit has its slip or its refund, and each settled wager its return, joins the
-accounts with the tables' logs: that is the next slice's, with intake and settlement wired.
+accounts with the tables' logs: :mod:`.money`.
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def _problems(account: _Account, event: AccountEvent, command_id: str | None) ->
                 f"a refund of {event.amount} of {event.debit_key!r}: only {debit.outstanding}"
                 " of it is outstanding"
             )
-    if isinstance(event, BalanceAdjusted) and event.delta == 0:
+    if isinstance(event, BalanceAdjusted) and event.delta == 0 and event.owed == 0:
         problems.append("an adjustment that moves nothing")
     if isinstance(event, MoneyEntry):
         after = state.balance + movement(event)

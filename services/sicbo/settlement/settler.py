@@ -50,6 +50,7 @@ from sicbo.settlement.decider import (
     initial_state,
 )
 from sicbo.settlement.facts import FactEvent
+from sicbo.settlement.money import RoundMoney
 from sicbo.settlement.reads import EarlierRounds, paid_wagers
 from sicbo.shell.codec import encode
 from sicbo.shell.follower import Follower
@@ -96,6 +97,7 @@ ADJUST_ON = token(ResultCorrected)
 #: round's wagers are read ahead then: at the result only the last few events are left to read.
 PREFETCH_ON = tokens(BettingClosed, Uncovered)
 TRIGGERS = SETTLE_ON | {ADJUST_ON} | PREFETCH_ON
+_BETTING_CLOSED = token(BettingClosed)
 #: The settlement events folded: the summaries, not the wager results (megabytes a round).
 _SUMMARIES = tokens(RoundSettled, SettlementAdjusted, SettlementVoided)
 
@@ -156,6 +158,8 @@ class Settler:
             wants=_folded,  # the summaries: the wager results (megabytes a round) are read past
             trim=forget_old,
         )
+        #: The players' accounts: debits squared at "no more bets", the round paid (issue 14).
+        self._money = RoundMoney(store, nc, actor, clock)
         #: Rounds the table's state has forgotten, read again alone (GLI-19 §4.18.4).
         self._earlier = EarlierRounds(store, _evolve, _decoder, _folded)
 
@@ -170,6 +174,9 @@ class Settler:
             # Never on a partial read: up to the event, and to what the leader holds.
             if parsed.token in PREFETCH_ON:
                 await self._state(table, seq or 0)
+                if parsed.token == _BETTING_CLOSED:
+                    # Before the round can settle: a debit whose slip was never stored.
+                    await self._money.reconcile(table, round_no)
                 return
             try:
                 await self._steps(table, round_no, seq or 0)
@@ -181,6 +188,8 @@ class Settler:
             state, alone = await self._state_of(table, round_no, at_least)
             step = due(state, round_no)
             if step is None:
+                # Settled (and adjusted or voided since): paid into the accounts, once each.
+                await self._money.pay(table, round_no)
                 return
             if alone and isinstance(step, Settle):
                 # A round read alone has no facts to settle from (see sicbo.settlement.reads).
@@ -207,6 +216,8 @@ class Settler:
     async def _carry_out(self, table: str, round_no: int, step: Due) -> int:
         """Do one step; the stream sequence the next read must reach (0: what it finds)."""
         if isinstance(step, Complete):
+            # 004 "winnings will be paid to the player": before the round is completed.
+            await self._money.pay(table, round_no)
             await self._complete(table, round_no, list(step.players))
             return 0
         if isinstance(step, Settle):

@@ -40,7 +40,7 @@ from sicbo.infra.nats_auth import broker_security, connect_options
 from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_urls import servers
 from sicbo.infra.telemetry import setup_tracing
-from sicbo.shell.commands import Clock, CommandHandler, DeciderSpec, Hook
+from sicbo.shell.commands import Clock, CommandHandler, DeciderSpec, Escrow, Hook
 from sicbo.shell.listener import CommandListener, Concurrent, QueryHandler
 from sicbo.shell.reacting import Job
 from sicbo_contracts.subjects import EVENT_STREAM, service_ping
@@ -100,6 +100,7 @@ def service_app(
     clock: Clock = utc_now,
     commands: DeciderSpec[Any] | None = None,
     before_append: Callable[[NATS], Hook] | None = None,
+    escrow: Callable[[NATS], Escrow] | None = None,
     reacts: Reacts | None = None,
     queries: Callable[[Runtime], Mapping[str, QueryHandler]] | None = None,
     on_start: Component | None = None,
@@ -140,7 +141,10 @@ def service_app(
         runtime = held["rt"] = Runtime(nc, store, clock)
         if commands is not None:
             hook = before_append(nc) if before_append is not None else None
-            runtime.handler = CommandHandler(commands, store, clock, before_append=hook)
+            wallet = escrow(nc) if escrow is not None else None
+            runtime.handler = CommandHandler(
+                commands, store, clock, before_append=hook, escrow=wallet
+            )
             tracer = provider.get_tracer("sicbo.shell")
             listener = CommandListener(
                 nc, runtime.handler, service, tracer, max_in_flight=MAX_IN_FLIGHT

@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -53,6 +53,27 @@ AnyCommand = Command | PlayerAccountCommand
 AnyEvent = Event | PlayerAccountEvent
 #: Sees a decision's events before they are appended (the lifecycle's countdown: its own).
 Hook = Callable[[Sequence[Any]], Awaitable[None]]
+
+
+class Escrow(Protocol):
+    """Money a decision takes elsewhere before its events are appended (wager intake: the
+    stakes from the player's account, :mod:`sicbo.wagers.wallet`). ``hold`` runs after each
+    decision (raise ``Refused`` to refuse the command) and returns what it took; ``stored``
+    runs once the events are stored; ``release`` gives back every hold of a command that ended
+    without its events stored (refused on a fresher state, conflicted). When the store fails
+    (the events may be stored or not) neither runs: a reconciler squares it later."""
+
+    async def hold(self, state: Any, events: Sequence[Any]) -> Sequence[Any]: ...
+
+    async def stored(self, state: Any, events: Sequence[Any]) -> None: ...
+
+    async def release(self, held: Sequence[Any], why: str) -> None: ...
+
+
+@dataclass
+class _Holds:
+    held: list[Any]
+    stored: tuple[Any, Sequence[Any]] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -138,8 +159,10 @@ class CommandHandler(Generic[S]):
         clock: Clock,
         *,
         before_append: Hook | None = None,
+        escrow: Escrow | None = None,
     ) -> None:
         self.spec = spec
+        self._escrow = escrow
         self._store = store
         self._clock = clock
         self._before_append = before_append
@@ -182,14 +205,31 @@ class CommandHandler(Generic[S]):
             return Rejected(
                 command_id=command.command_id, code="forbidden", reason=why, field="$.actor.role"
             )
+        holds = _Holds([])
+        reply = await self._run(command, holds)
+        if self._escrow is None:
+            return reply
+        try:
+            if holds.stored is not None:
+                await self._escrow.stored(*holds.stored)
+            elif holds.held and isinstance(reply, Rejected) and reply.code != "unavailable":
+                await self._escrow.release(holds.held, reply.reason)
+        except (StoreError, TimeoutError, AppendConflict):
+            # The command's reply stands; what is left is squared by the reconciler.
+            log.exception("%s: escrow of %s left to the reconciler", self.spec.service, command)
+        return reply
+
+    async def _run(self, command: AnyCommand, holds: _Holds) -> Reply:
         rechecks = [0]  # refusals decided again on a fresher state (bounded)
         try:
             if self.spec.one_at_a_time:
                 async with self.aggregates.lock(command.key):
                     return await retry_on_conflict(
-                        lambda: self._attempt(command, rechecks), attempts=8
+                        lambda: self._attempt(command, rechecks, holds), attempts=8
                     )
-            return await retry_on_conflict(lambda: self._attempt(command, rechecks), attempts=8)
+            return await retry_on_conflict(
+                lambda: self._attempt(command, rechecks, holds), attempts=8
+            )
         except Refused as refused:
             return Rejected(
                 command_id=command.command_id,
@@ -211,7 +251,7 @@ class CommandHandler(Generic[S]):
                 reason=f"event store unavailable ({err}); send the same command again",
             )
 
-    async def _attempt(self, command: AnyCommand, rechecks: list[int]) -> Reply:
+    async def _attempt(self, command: AnyCommand, rechecks: list[int], holds: _Holds) -> Reply:
         """One read-decide-append cycle; an AppendConflict makes the caller run it again."""
         table, command_id = command.key, command.command_id
         fingerprint = digest(command)
@@ -239,6 +279,8 @@ class CommandHandler(Generic[S]):
             raise AssertionError(f"{self.spec.service}: a decision appended nothing")
         if self._before_append is not None:
             await self._before_append(events)
+        if self._escrow is not None:
+            holds.held.extend(await self._escrow.hold(state, events))
         expect = Expect(self.spec.expect_filter(table), expect_seq)
         msg_id = (
             self.spec.msg_id_of(state, command)
@@ -261,6 +303,7 @@ class CommandHandler(Generic[S]):
                 if not await self._stored_as(appended.seq, headers):
                     # Another command took this msg id first: decide again on fresh state.
                     raise self._stale(table, expect_seq, f"msg id {msg_id} taken")
+                holds.stored = (state, events)
                 return Accepted(command_id=command_id, seq=appended.seq, duplicate=True)
             seq = appended.seq
         else:
@@ -268,6 +311,7 @@ class CommandHandler(Generic[S]):
                 items, expect=expect, msg_id=msg_id, headers=headers
             )
             seq = batch[-1].seq
+        holds.stored = (state, events)
         return Accepted(command_id=command_id, events=[tag_of(e) for e in events], seq=seq)
 
     @staticmethod

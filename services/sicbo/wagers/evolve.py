@@ -73,6 +73,7 @@ def evolve(state: WagerState, event: Fact) -> WagerState:
                 seats=config.seats,
                 check_colors=config.check_colors,
                 max_payout=config.max_payout_per_round,
+                currency=config.currency,
             )
         case TableClosed():
             # The signs come down with the table (as the lifecycle folds it); colour checks

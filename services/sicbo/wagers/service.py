@@ -13,11 +13,13 @@ player's checks, and a token is used or returned, as settlement paid it (sicbo.w
 
 from faststream import FastStream
 
+from sicbo.accounts.writer import AccountWriter
 from sicbo.shell.bootstrap import Runtime, service_app
 from sicbo.shell.commands import DeciderSpec
 from sicbo.shell.listener import QueryHandler
 from sicbo.wagers import decider
 from sicbo.wagers.queries import HistoryQueries
+from sicbo.wagers.wallet import StakeWallet
 from sicbo_contracts.dice import DiceEvent
 from sicbo_contracts.lifecycle import LifecycleEvent
 from sicbo_contracts.settlement import SettlementEvent
@@ -43,4 +45,11 @@ def app(nats_url: str) -> FastStream:
     def queries(runtime: Runtime) -> dict[str, QueryHandler]:
         return {queries_of(HISTORY_QUERY): HistoryQueries(runtime.store).on_request}
 
-    return service_app(SPEC.service, nats_url, commands=SPEC, queries=queries)
+    return service_app(
+        SPEC.service,
+        nats_url,
+        commands=SPEC,
+        queries=queries,
+        # Stakes from the player's account, debited before the slip is stored (issue 14).
+        escrow=lambda nc: StakeWallet(AccountWriter(nc)),
+    )

@@ -59,6 +59,7 @@ class WagerState:
     check_colors: int | None = None  # colours of its set of colour checks (000 §3.3, §3.8)
     player_limits: Mapping[str, Limits] = field(default_factory=empty)  # 000 §4.4
     max_payout: int | None = None  # TableConfig.max_payout_per_round (a house limit)
+    currency: str | None = None  # TableConfig.currency: what players' accounts pay in
     suspended: bool = False  # an equipment fault not yet cleared (000 §7.7; 004)
     excluded: frozenset[str] = frozenset()  # players excluded from the game (000 §8.3.2)
     round: CurrentRound | None = None

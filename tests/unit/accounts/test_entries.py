@@ -100,12 +100,15 @@ def test_a_refund_returns_a_stored_debit_never_more_than_is_outstanding() -> Non
 def test_an_adjustment_moves_the_difference_either_way_never_below_zero() -> None:
     state = account(funded(100))
     up = adjust(state, slip(kind="adjust"), 50, CURRENCY, "corrected", INTAKE, NOW)
-    assert up.balance == 150
+    assert (up.delta, up.owed, up.balance) == (50, 0, 150)
+    down = adjust(state, slip(kind="adjust"), -60, CURRENCY, "corrected", INTAKE, NOW)
+    assert (down.delta, down.owed, down.balance) == (-60, 0, 40)
+    # docs/rules.md "Player accounts": what is not in the balance is recorded as owed, not taken.
+    over = adjust(state, slip(kind="adjust"), -130, CURRENCY, "corrected", INTAKE, NOW)
+    assert (over.delta, over.owed, over.balance) == (-100, 30, 0)
     with pytest.raises(Refused) as caught:
-        adjust(state, slip(kind="adjust"), -101, CURRENCY, "corrected", INTAKE, NOW)
-    assert field_of(caught) == "$.delta"
-    with pytest.raises(Refused):
         adjust(state, slip(kind="adjust"), 0, CURRENCY, "corrected", INTAKE, NOW)
+    assert field_of(caught) == "$.delta"
 
 
 @pytest.mark.parametrize("amount", [0, -1, 1.5])

@@ -1,0 +1,153 @@
+"""Settlement's part of the players' money (issue 14 items 3): the reconciler at "no more bets"
+and the round's payments once settled.
+
+- :meth:`RoundMoney.reconcile`, when betting closes (``BettingClosed``, before the round can
+  settle): every debit of the round whose slip was never stored (a crash between the debit and
+  the slip) or that runs ahead of the slip as stored is refunded, once
+  (:func:`sicbo.accounts.squaring.refund_excess`). After "no more bets" no slip of the round
+  can be stored any more (the lifecycle's expectation), so what is not stored now never will be.
+- :meth:`RoundMoney.pay`, once the round's settlement is stored: every payment of
+  :mod:`.payments`, each once by its key, before the round is completed.
+
+Both are idempotent: a redelivery or a second replica decides on the account as read and finds
+the keys already entered (nothing appended). A job that fails is redelivered (NotDone).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from functools import partial
+
+import msgspec
+from nats.aio.client import Client as NATS
+
+from sicbo.accounts.squaring import refund_excess
+from sicbo.accounts.state import AccountState
+from sicbo.accounts.writer import AccountWriter
+from sicbo.eventstore.store import EventStore
+from sicbo.settlement.payments import Paying, entry_for, payments_of
+from sicbo.wagers.stakes import move_of
+from sicbo_contracts.accounts import StakeDebited, StakeRefunded
+from sicbo_contracts.base import Actor
+from sicbo_contracts.settlement import SettlementAdjusted, SettlementVoided, WagersSettled
+from sicbo_contracts.subjects import (
+    ACCOUNT_STREAM,
+    Aggregate,
+    account_events_of_type,
+    round_filter,
+    tokens,
+)
+from sicbo_contracts.wagers import WagerEvent
+
+log = logging.getLogger(__name__)
+
+_debits = msgspec.json.Decoder(StakeDebited)
+_slips: msgspec.json.Decoder[WagerEvent] = msgspec.json.Decoder(WagerEvent)
+_paying: msgspec.json.Decoder[Paying] = msgspec.json.Decoder(
+    WagersSettled | SettlementAdjusted | SettlementVoided
+)
+_PAYING_TYPES = tokens(WagersSettled, SettlementAdjusted, SettlementVoided)
+
+
+class RoundMoney:
+    def __init__(
+        self, store: EventStore, nc: NATS, actor: Actor, clock: Callable[[], datetime]
+    ) -> None:
+        self._store = store
+        self._accounts = EventStore(nc, ACCOUNT_STREAM)
+        self._writer = AccountWriter(nc)
+        self._actor = actor
+        self._clock = clock
+
+    async def reconcile(self, table: str, round_no: int) -> int:
+        """Refund the round's debits that no stored slip holds; how many refunds appended."""
+        debits = [
+            d
+            for d in (
+                _debits.decode(s.data)
+                for s in await self._accounts.read(account_events_of_type(StakeDebited))
+            )
+            if d.table == table and d.round == round_no
+        ]
+        if not debits:
+            return 0
+        standing = await self._standing(table, {round_no} | {d.round for d in debits})
+        refunds = 0
+        for player, slip_id in sorted({(d.player, d.slip_id) for d in debits}):
+            stored = standing.get((player, slip_id), 0)
+            at = self._clock()
+            square = partial(
+                _square,
+                table=table,
+                slip_id=slip_id,
+                stored=stored,
+                tag=f"r{round_no}",
+                actor=self._actor,
+                at=at,
+            )
+            while await self._writer.write(player, square):
+                refunds += 1
+        if refunds:
+            log.info(
+                "round %s of %s: %s debits without their slip refunded", round_no, table, refunds
+            )
+        return refunds
+
+    async def _standing(self, table: str, rounds: set[int]) -> dict[tuple[str, str], int]:
+        """(player, slip) -> its chips stake as the last stored event of it says."""
+        stored = []
+        for r in rounds:
+            stored.extend(await self._store.read(round_filter(table, Aggregate.BETS, r)))
+        standing: dict[tuple[str, str], int] = {}
+        for s in sorted(stored, key=lambda e: e.seq):
+            move = move_of(_slips.decode(s.data))
+            if move is not None:
+                standing[(move.player, move.slip_id)] = move.after
+        return standing
+
+    async def pay(self, table: str, round_no: int) -> int:
+        """Pay the round's settlement into the accounts; how many entries appended."""
+        await self.reconcile(table, round_no)
+        paid = 0
+        for s in await self._store.read(round_filter(table, Aggregate.SETTLE, round_no)):
+            if s.subject.rsplit(".", 1)[-1] not in _PAYING_TYPES:
+                continue
+            for payment in payments_of(_paying.decode(s.data)):
+                at = self._clock()
+                decide = partial(
+                    entry_for,
+                    table=table,
+                    round_no=round_no,
+                    pay=payment,
+                    actor=self._actor,
+                    at=at,
+                )
+                written = await self._writer.write(payment.player, decide)
+                paid += written is not None
+        return paid
+
+
+def _square(
+    account: AccountState,
+    *,
+    table: str,
+    slip_id: str,
+    stored: int,
+    tag: str,
+    actor: Actor,
+    at: datetime,
+) -> StakeRefunded | None:
+    if not account.open:
+        return None
+    return refund_excess(
+        account,
+        table,
+        slip_id,
+        stored,
+        tag=tag,
+        reason="the slip was not stored by no more bets: its stakes returned",
+        actor=actor,
+        at=at,
+    )

@@ -1,0 +1,113 @@
+"""Replay's join of the accounts with the tables' logs (pure): each debit of a closed round its
+slip or its refund, each payment owed by a settlement and of its amount, each owed one paid."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sicbo.replay.money import check_money
+from sicbo.shell.codec import encode
+from sicbo_contracts.accounts import ReturnCredited, StakeDebited
+from sicbo_contracts.lifecycle import BettingClosed
+from sicbo_contracts.settlement import WagerOutcome, WagerResult, WagersSettled
+from sicbo_contracts.subjects import Aggregate, account_subject_of, subject_of
+from sicbo_contracts.wagers import SlipPlaced, Wager
+from tests.support.accounts import INTAKE, PLAYER, account_opened, deposited
+from tests.support.common import NOW, TABLE
+
+AT = datetime(2026, 12, 1, tzinfo=UTC)
+
+
+@dataclass
+class Stored:
+    seq: int
+    subject: str
+    data: bytes
+    time: datetime = AT
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def table_log(*, slip: bool = True) -> list[Stored]:
+    events: list[tuple[Any, Aggregate]] = []
+    if slip:
+        placed = SlipPlaced(
+            table=TABLE,
+            actor=INTAKE,
+            at=NOW,
+            round=1,
+            slip_id="s-1",
+            player=PLAYER,
+            wagers=[Wager(bet="big", stake=300)],
+        )
+        events.append((placed, Aggregate.BETS))
+    events.append((BettingClosed(table=TABLE, actor=INTAKE, at=NOW, round=1), Aggregate.LIFECYCLE))
+    if slip:
+        result = WagerResult(
+            slip_id="s-1",
+            index=0,
+            player=PLAYER,
+            bet="big",
+            stake=300,
+            medium="chips",
+            outcome=WagerOutcome.WIN,
+            winnings=300,
+            returned=600,
+        )
+        settled = WagersSettled(table=TABLE, actor=INTAKE, at=NOW, round=1, part=1, wagers=[result])
+        events.append((settled, Aggregate.SETTLE))
+    return [Stored(n, subject_of(e, a), encode(e)) for n, (e, a) in enumerate(events, 1)]
+
+
+def account(*credits: tuple[str, int]) -> list[Stored]:
+    common: dict[str, Any] = {
+        "player": PLAYER,
+        "actor": INTAKE,
+        "at": NOW,
+        "currency": "EUR",
+        "table": TABLE,
+        "round": 1,
+        "slip_id": "s-1",
+    }
+    events: list[Any] = [
+        account_opened(),
+        deposited(1_000, 1_000),
+        StakeDebited(**common, key=f"debit:{TABLE}:1:s-1:v1", amount=300, balance=700),
+    ]
+    balance = 700
+    for key, amount in credits:
+        balance += amount
+        events.append(ReturnCredited(**common, key=key, amount=amount, balance=balance))
+    return [Stored(n, account_subject_of(e), encode(e)) for n, e in enumerate(events, 1)]
+
+
+RETURN = f"return:{TABLE}:1:s-1:0"
+
+
+def messages(table: list[Stored], accounts: list[Stored]) -> list[str]:
+    return [f.message for f in check_money(table, accounts)]
+
+
+def test_a_round_paid_once_has_no_finding() -> None:
+    assert messages(table_log(), account((RETURN, 600))) == []
+
+
+def test_a_settled_wager_not_credited_is_found() -> None:
+    assert messages(table_log(), account()) == [
+        f"'{RETURN}' (600) is owed by the settlement and not in the account"
+    ]
+
+
+def test_a_forged_credit_and_a_wrong_amount_are_found() -> None:
+    found = messages(table_log(), account((RETURN, 650), (f"return:{TABLE}:1:s-1:3", 5)))
+    assert len(found) == 2, found
+    assert found[0] == f"'{RETURN}' pays 650; the settlement owes 600"
+    assert "no settlement in the log owes it (a forged credit)" in found[1]
+
+
+def test_a_debit_of_a_closed_round_without_its_slip_or_refund_is_found() -> None:
+    found = messages(table_log(slip=False), account())
+    assert found == [
+        f"debit 'debit:{TABLE}:1:s-1:v1' has no stored slip and 300 of it was never refunded"
+    ]
