@@ -23,11 +23,11 @@ from functools import partial
 import msgspec
 from nats.aio.client import Client as NATS
 
-from sicbo.accounts.squaring import refund_excess
+from sicbo.accounts.squaring import debited, refund_excess
 from sicbo.accounts.state import AccountState
 from sicbo.accounts.writer import AccountWriter
 from sicbo.eventstore.store import EventStore
-from sicbo.settlement.payments import Paying, entry_for, payments_of
+from sicbo.settlement.payments import Paying, Payment, entry_for, payments_of
 from sicbo.wagers.stakes import move_of
 from sicbo_contracts.accounts import StakeDebited, StakeRefunded
 from sicbo_contracts.base import Actor
@@ -110,23 +110,32 @@ class RoundMoney:
     async def pay(self, table: str, round_no: int) -> int:
         """Pay the round's settlement into the accounts; how many entries appended."""
         await self.reconcile(table, round_no)
+        payments = [
+            payment
+            for s in await self._store.read(round_filter(table, Aggregate.SETTLE, round_no))
+            if s.subject.rsplit(".", 1)[-1] in _PAYING_TYPES
+            for payment in payments_of(_paying.decode(s.data))
+        ]
         paid = 0
-        for s in await self._store.read(round_filter(table, Aggregate.SETTLE, round_no)):
-            if s.subject.rsplit(".", 1)[-1] not in _PAYING_TYPES:
-                continue
-            for payment in payments_of(_paying.decode(s.data)):
-                at = self._clock()
-                decide = partial(
-                    entry_for,
-                    table=table,
-                    round_no=round_no,
-                    pay=payment,
-                    actor=self._actor,
-                    at=at,
-                )
-                written = await self._writer.write(payment.player, decide)
-                paid += written is not None
+        for payment in await self._debited(table, payments):
+            at = self._clock()
+            decide = partial(
+                entry_for, table=table, round_no=round_no, pay=payment, actor=self._actor, at=at
+            )
+            written = await self._writer.write(payment.player, decide)
+            paid += written is not None
         return paid
+
+    async def _debited(self, table: str, payments: list[Payment]) -> list[Payment]:
+        """The payments of slips debited from an account, reading each player's account once
+        (a round of chips at the table reads one account per player, not one per wager). A
+        slip's debit precedes the slip, so none can appear after this read."""
+        accounts = {p: (await self._writer.read(p))[0] for p in {p.player for p in payments}}
+        return [
+            p
+            for p in payments
+            if accounts[p.player].open and debited(accounts[p.player], table, p.slip_id)
+        ]
 
 
 def _square(
