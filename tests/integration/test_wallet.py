@@ -174,6 +174,20 @@ async def test_a_table_of_another_currency_is_refused_naming_the_player(
     assert await balance(accounts, player) == 1_000
 
 
+async def test_at_a_table_that_states_no_currency_a_player_with_an_account_bets_chips(
+    floor: Floor, nc: NATS, accounts: EventStore, table_id: str
+) -> None:
+    """A land table's chips: its slips touch no account, whoever places them."""
+    player = await funded(floor, nc, 1_000)
+    before = await entries(accounts, player)
+    await open_table(floor, nc, table_id, "cca-1992")
+    await open_round(floor, nc, table_id, 1)
+    accepted = await floor.send(nc, slip_of(table_id, 1, player, 200))
+    assert not isinstance(accepted, Rejected), accepted
+    assert await entries(accounts, player) == before
+    assert await balance(accounts, player) == 1_000
+
+
 async def test_racing_slips_on_two_tables_never_spend_more_than_the_funds(
     floor: Floor, nc: NATS, accounts: EventStore, table_id: str
 ) -> None:

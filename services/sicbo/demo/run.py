@@ -26,7 +26,7 @@ from sicbo.demo.launch_keys import DEMO_OPERATOR, create_demo_launch
 from sicbo.demo.local_floor import ROLE_USERS, connect, start_processes
 from sicbo.demo.players import SimulatedPlayers
 from sicbo.demo.tables import DEMO_TABLES, DemoTable
-from sicbo.demo.wallets import open_demo_accounts
+from sicbo.demo.wallets import open_demo_accounts, opened_without_currency
 from sicbo.gateway.server_process import GatewayProcess
 from sicbo.infra.local_accounts import create as create_accounts
 from sicbo.infra.nats_server import LocalNatsServer, free_port
@@ -248,8 +248,17 @@ async def run_floor(
                 by_user[ROLE_USERS[Role.PLAYER]],  # reads the log too (the gateway user may)
                 senders={role: by_user[user] for role, user in ROLE_USERS.items()},
             )
-            # The online table's players bet from accounts with demo funds (issue 14).
-            for problem in await open_demo_accounts(client):
+            # The online table's players bet from accounts with demo funds (issue 14), unless
+            # this data has the table open from before the wallet, without a currency.
+            stale = await opened_without_currency(client)
+            for table in sorted(stale):
+                console.print(
+                    f"{table} was opened on this data without a currency (by an older floor):"
+                    " its players bet chips at the table; for accounts, start on fresh data"
+                    " (remove var/floor, or sicbo run --data DIR)",
+                    markup=False,
+                )
+            for problem in await open_demo_accounts(client, stale):
                 console.print(f"demo account: {problem}", markup=False)
             dealers = [
                 simulated_table(

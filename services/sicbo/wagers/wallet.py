@@ -14,8 +14,9 @@ closed meanwhile, the append conflicted and the decision changed):
   be money from nothing);
 - a debit whose command was not stored is refunded at once (``refund:<debit key>``).
 
-A player without an account bets with chips at the table, as before. When the store fails
-after a debit (the slip may or may not be stored) nothing is refunded here: settlement's
+A player without an account bets with chips at the table, as before, and so does everyone at
+a table that states no currency (a land table's chips; its slips read no account). When the
+store fails after a debit (the slip may or may not be stored) nothing is refunded here: settlement's
 reconciler squares every debit of the round with the slips stored when betting closes
 (:mod:`sicbo.settlement.money`).
 """
@@ -61,6 +62,8 @@ class StakeWallet:
 
     async def hold(self, state: WagerState, events: Sequence[object]) -> list[Held]:
         held: list[Held] = []
+        if state.currency is None:
+            return held  # a table that states no currency plays chips at the table: no read
         for event in events:
             move = move_of(event)
             if move is None or move.after <= move.before:
@@ -75,12 +78,6 @@ class StakeWallet:
             ) -> GameEntry | None:
                 if not account.open:
                     return None  # chips at the table: no account to debit
-                if state.currency is None:
-                    raise Refused(
-                        f"player {m.player!r} bets from an account in"
-                        f" {account.currency}; table {m.table} states no currency",
-                        field="$.player",
-                    )
                 if state.currency != account.currency:
                     raise Refused(
                         f"table {m.table} plays in {state.currency}; the account of"
@@ -115,6 +112,8 @@ class StakeWallet:
             await self._writer.write(h.player, partial(_refund_whole, held=h, why=why))
 
     async def stored(self, state: WagerState, events: Sequence[object]) -> None:
+        if state.currency is None:
+            return  # chips at the table: nothing was debited (a table's currency never changes)
         for event in events:
             move = move_of(event)
             if move is None or move.after >= move.before or not isinstance(event, Event):
