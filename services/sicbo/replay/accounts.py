@@ -78,29 +78,30 @@ def check_accounts(
             continue
         if subject is None:
             why = f"{e.subject} is not an account's subject (sicbo.acct.<player>.<type>)"
-            findings.append(_finding(e, SUBJECT, why, None))
+            findings.append(entry_finding(e, SUBJECT, why, None))
             continue
         try:
             event = _decode(e.data)
         except DECODE_ERRORS as error:
             why = f"it is not an event of the account contracts: {error}"
-            findings.append(_finding(e, CONTRACT, why, None))
+            findings.append(entry_finding(e, CONTRACT, why, None))
             continue
         if event.player != subject.player or subject.token != token(event):
             why = f"stored on {e.subject}, not its own account's subject"
-            findings.append(_finding(e, SUBJECT, why, event))
+            findings.append(entry_finding(e, SUBJECT, why, event))
             continue
         if not may_write(event.actor.role, tag_of(event)):
             why = f"written by a {event.actor.role.value}, who writes no {tag_of(event)}"
-            findings.append(_finding(e, ROLE, why, event))
+            findings.append(entry_finding(e, ROLE, why, event))
         account = accounts.setdefault(subject.player, _Account(subject.player))
         for problem in _problems(account, event, e.headers.get(command_header)):
-            findings.append(_finding(e, ACCOUNT, problem, event))
+            findings.append(entry_finding(e, ACCOUNT, problem, event))
         account.state = evolve(account.state, event)
     return findings
 
 
-def _finding(e: StoredEntry, check: str, message: str, event: Any) -> Finding:
+def entry_finding(e: StoredEntry, check: str, message: str, event: Any) -> Finding:
+    """A finding at an account's stored entry (its table and round if a game entry)."""
     entry = event if isinstance(event, GameEntry) else None
     subject = parse_account_subject(e.subject)
     return Finding(

@@ -16,12 +16,12 @@ does not hold are not joined (``--table``, or a log of the accounts alone).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from datetime import datetime
-from typing import Any, Protocol
+from collections.abc import Iterable
+from typing import Any
 
 import msgspec
 
+from sicbo.replay.accounts import StoredEntry, entry_finding
 from sicbo.replay.findings import ACCOUNT, Finding
 from sicbo.settlement.payments import Payment, payments_of
 from sicbo.wagers.stakes import move_of
@@ -55,19 +55,6 @@ _BETTING_CLOSED = token(BettingClosed)
 _PAY_KEYS = ("return:", "void:", "adjust:", "cancel:")
 
 
-class Stored(Protocol):
-    @property
-    def seq(self) -> int: ...
-    @property
-    def subject(self) -> str: ...
-    @property
-    def data(self) -> bytes: ...
-    @property
-    def time(self) -> datetime: ...
-    @property
-    def headers(self) -> Mapping[str, str]: ...
-
-
 class _Owed(msgspec.Struct):
     table: str
     round: int
@@ -77,7 +64,7 @@ class _Owed(msgspec.Struct):
 _Log = tuple[set[str], set[tuple[str, str]], dict[str, _Owed], set[tuple[str, int]]]
 
 
-def _table_log(events: Iterable[Stored]) -> _Log:
+def _table_log(events: Iterable[StoredEntry]) -> _Log:
     """The tables in the log, the (table, slip) stored, what settlement owes by key, and the
     rounds whose betting closed (only then is a debit without its slip left open)."""
     closed: set[tuple[str, int]] = set()
@@ -110,13 +97,15 @@ def _moved(entry: GameEntry) -> int:
     return int(getattr(entry, "amount", 0))
 
 
-def check_money(table_events: Iterable[Stored], account_events: Iterable[Stored]) -> list[Finding]:
+def check_money(
+    table_events: Iterable[StoredEntry], account_events: Iterable[StoredEntry]
+) -> list[Finding]:
     tables, slips, owed, closed = _table_log(table_events)
     findings: list[Finding] = []
-    debits: dict[str, tuple[Stored, StakeDebited, int]] = {}  # key -> (where, debit, refunded)
+    debits: dict[str, tuple[StoredEntry, StakeDebited, int]] = {}  # key -> (where, debit, refunded)
     paid: dict[tuple[str, str], set[str]] = {}  # (player, table) -> payment keys entered
     debited_slips: set[tuple[str, str, str]] = set()  # (player, table, slip)
-    last: Stored | None = None
+    last: StoredEntry | None = None
     for e in account_events:
         last = e
         if parse_account_subject(e.subject) is None:
@@ -138,20 +127,22 @@ def check_money(table_events: Iterable[Stored], account_events: Iterable[Stored]
             due = owed.get(entry.key)
             if due is None or due.payment.player != entry.player:
                 findings.append(
-                    _finding(
+                    entry_finding(
                         e,
-                        entry,
+                        ACCOUNT,
                         f"{tag_of(entry)} {entry.key!r}: no"
                         " settlement in the log owes it (a forged credit)",
+                        entry,
                     )
                 )
             elif _moved(entry) != due.payment.amount:
                 findings.append(
-                    _finding(
+                    entry_finding(
                         e,
-                        entry,
+                        ACCOUNT,
                         f"{entry.key!r} pays {_moved(entry)}; the"
                         f" settlement owes {due.payment.amount}",
+                        entry,
                     )
                 )
     for where, debit, refunded in debits.values():
@@ -159,11 +150,12 @@ def check_money(table_events: Iterable[Stored], account_events: Iterable[Stored]
             continue  # betting is open: its slip may be on its way
         if (debit.table, debit.slip_id) not in slips and refunded < debit.amount:
             findings.append(
-                _finding(
+                entry_finding(
                     where,
-                    debit,
+                    ACCOUNT,
                     f"debit {debit.key!r} has no stored slip and"
                     f" {debit.amount - refunded} of it was never refunded",
+                    debit,
                 )
             )
     for key, due in owed.items():
@@ -187,16 +179,3 @@ def check_money(table_events: Iterable[Stored], account_events: Iterable[Stored]
                 )
             )
     return findings
-
-
-def _finding(e: Stored, entry: GameEntry, message: str) -> Finding:
-    return Finding(
-        seq=e.seq,
-        table=entry.table,
-        round=entry.round,
-        check=ACCOUNT,
-        event=tag_of(entry),
-        message=message,
-        time=e.time,
-        account=entry.player,
-    )
