@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -69,15 +69,32 @@ class ConsoleErrors(list[str]):
             self.append(message.text)
 
 
+Profiles = Callable[[], Awaitable[BrowserContext]]
+
+
 @pytest.fixture
-async def context(browser: Browser, gateway: str) -> AsyncIterator[BrowserContext]:
-    """A fresh browser profile (its own cookies) on the session's gateway, tablet-sized."""
-    ctx = await browser.new_context(base_url=gateway, viewport={"width": 1280, "height": 900})
-    ctx.set_default_timeout(15_000)
+async def profiles(browser: Browser, gateway: str) -> AsyncIterator[Profiles]:
+    """Makes fresh browser profiles (each its own cookies: another person) on the session's
+    gateway, tablet-sized; each closed after the test."""
+    made: list[BrowserContext] = []
+
+    async def profile() -> BrowserContext:
+        ctx = await browser.new_context(base_url=gateway, viewport={"width": 1280, "height": 900})
+        ctx.set_default_timeout(15_000)
+        made.append(ctx)
+        return ctx
+
     try:
-        yield ctx
+        yield profile
     finally:
-        await ctx.close()
+        for ctx in made:
+            await ctx.close()
+
+
+@pytest.fixture
+async def context(profiles: Profiles) -> BrowserContext:
+    """A fresh browser profile (its own cookies) on the session's gateway, tablet-sized."""
+    return await profiles()
 
 
 @pytest.fixture

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import msgspec
 from nats.aio.client import Client as NATS
-from playwright.async_api import Browser, BrowserContext, Page, expect
+from playwright.async_api import BrowserContext, expect
 
 from sicbo.eventstore.store import EventStore
 from sicbo.replay.report import round_report
 from sicbo_contracts.dice import ResultCorrected
 from sicbo_contracts.subjects import Aggregate, round_filter, table_filter, table_level
 from sicbo_contracts.wagers import Wager
-from tests.browser.conftest import ConsoleErrors, screenshot
+from tests.browser.conftest import ConsoleErrors, Profiles, screenshot
 from tests.browser.test_pages import sign_in
 from tests.integration.conftest import Floor
 from tests.integration.test_gateway import opened
@@ -27,16 +27,8 @@ APPROVE_CORRECTION = 'button[data-action="dice.approve-correction.v1"]'
 SIGN = (("player", "eve"), ("minimum", "100"), ("maximum", "9000"), ("unit", "10"))
 
 
-async def second_supervisor(browser: Browser, gateway: str, errors: ConsoleErrors) -> Page:
-    """A page in a browser of its own (its own cookies): the second supervisor's terminal."""
-    other = await browser.new_context(base_url=gateway, viewport={"width": 1280, "height": 900})
-    other.set_default_timeout(15_000)
-    return errors.watch(await other.new_page())
-
-
 async def test_000_4_4_a_sign_proposed_by_sofia_is_approved_by_sam_at_his_terminal(
-    browser: Browser,
-    gateway: str,
+    profiles: Profiles,
     context: BrowserContext,
     floor: Floor,
     nc: NATS,
@@ -61,7 +53,7 @@ async def test_000_4_4_a_sign_proposed_by_sofia_is_approved_by_sam_at_his_termin
         "title", "You proposed these limits: another supervisor approves them."
     )
 
-    sam = await second_supervisor(browser, gateway, console_errors)
+    sam = console_errors.watch(await (await profiles()).new_page())  # his own cookies
     await sign_in(sam, table, "sam", "6666")
     await expect(sam.locator("#approvals-status")).to_contain_text("for eve by sofia")
     await expect(sam.locator(APPROVE_SIGN)).to_be_enabled()
@@ -76,8 +68,7 @@ async def test_000_4_4_a_sign_proposed_by_sofia_is_approved_by_sam_at_his_termin
 
 
 async def test_gli_19_4_18_4_sam_approves_sofias_correction_and_the_dispute_page_tells_it(
-    browser: Browser,
-    gateway: str,
+    profiles: Profiles,
     context: BrowserContext,
     floor: Floor,
     nc: NATS,
@@ -106,7 +97,7 @@ async def test_gli_19_4_18_4_sam_approves_sofias_correction_and_the_dispute_page
         "title", "You proposed this correction: another supervisor approves it."
     )
 
-    sam = await second_supervisor(browser, gateway, console_errors)
+    sam = console_errors.watch(await (await profiles()).new_page())  # his own cookies
     await sign_in(sam, table, "sam", "6666")
     await expect(sam.locator("#manual-status")).to_contain_text("by sofia")
     await expect(sam.locator(APPROVE_CORRECTION)).to_be_enabled()
