@@ -45,6 +45,22 @@ def main() -> None:
         f" accept p50 {intake.percentile(0.5):.1f} ms, p99 {intake.percentile(0.99):.1f} ms",
         ">= 1.0x reference",
     )
+    wallet = floor.wallet
+    table.add_row(
+        f"wager intake with the wallet: a table in a currency, {wallet.clients} players with"
+        f" funded accounts, each slip debited ({wallet.wagers:,} wagers)",
+        f"{wallet.per_second:,.0f} wagers/s = {wallet.per_second / intake.per_second:.2f}x"
+        f" intake without it; accept p50 {wallet.percentile(0.5):.1f} ms,"
+        f" p99 {wallet.percentile(0.99):.1f} ms",
+        ">= 0.70x intake without it",
+    )
+    paid = floor.wallet_paid
+    table.add_row(
+        f"the wallet round's {paid.wagers:,} wagers settled and paid into the accounts"
+        " (result confirmed -> round completed; one entry per winning wager)",
+        f"{paid.milliseconds:,.0f} ms",
+        "",
+    )
     for s in floor.settlements:
         table.add_row(
             f"settlement of a {s.wagers:,}-wager round (result confirmed -> settlement stored)",
