@@ -139,7 +139,7 @@ async def bet_until(
                 bets.accepted[cmd.command_id] = (who, round_no, stake)
             else:
                 bets.refused[cmd.command_id] = reply.reason
-            await asyncio.sleep(rng.uniform(0, 0.1))
+            await asyncio.sleep(rng.uniform(0, 0.1 if isinstance(reply, Accepted) else 0.4))
 
     await asyncio.gather(*(player(p) for p in PLAYERS))
 
