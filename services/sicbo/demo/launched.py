@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 import msgspec
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from sicbo.demo.launch_keys import DEMO_AUDIENCE, DEMO_OPERATOR, key_file, load_private_key
 from sicbo.gateway.launch_mint import mint_launch_token
@@ -39,14 +40,14 @@ class LaunchedPlayers:
     def __init__(
         self,
         gateway_url: str,
-        data_dir: Path,
+        key: Ed25519PrivateKey,
         currency: str,
         *,
-        operator: str = DEMO_OPERATOR,
-        audience: str = DEMO_AUDIENCE,
+        operator: str,
+        audience: str,
     ) -> None:
         self.gateway_url = gateway_url.rstrip("/")
-        self._key = load_private_key(key_file(data_dir, operator))
+        self._key = key
         self.operator = operator
         self.audience = audience
         self.currency = currency
@@ -86,6 +87,10 @@ class LaunchedPlayers:
             raise LaunchFailed(f"launched {launched.get('player')!r}, not {player!r}")
         return browser
 
+    def browser_of(self, player: str) -> httpx.AsyncClient | None:
+        """The player's browser (its session's cookie), once launched."""
+        return self._browsers.get(player)
+
     async def place(self, slip: PlaceSlip) -> tuple[bool, str]:
         """The slip placed as its player (launched first if need be): accepted, and the
         refusal's reason if not."""
@@ -107,6 +112,12 @@ class LaunchedPlayers:
         except msgspec.DecodeError:
             reason = answer.text
         return False, f"{answer.status_code}: {reason}"
+
+    @classmethod
+    def of_demo(cls, gateway_url: str, data_dir: Path, currency: str) -> LaunchedPlayers:
+        """The demo operator's players (``make run``: its key made at this start)."""
+        key = load_private_key(key_file(data_dir, DEMO_OPERATOR))
+        return cls(gateway_url, key, currency, operator=DEMO_OPERATOR, audience=DEMO_AUDIENCE)
 
     async def close(self) -> None:
         for browser in self._browsers.values():
