@@ -24,6 +24,7 @@ from sicbo.gateway.view_rules import (
     kind_lines,
     start_ways_view,
 )
+from sicbo.game.profiles import load_profile
 from sicbo.lifecycle.evolve import evolve as evolve_lifecycle
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.base import Dice, Limits
@@ -208,6 +209,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     limits_by_kind: list[KindLineView]
     seats: dict[int, str]
     betting_seconds: int | None
+    #: Whether players bet here from their own devices (the profile's, 004's online table):
+    #: the player page offers betting, and the gateway takes a player's slip, only then.
+    remote_players: bool
     second_person_confirmation: bool
     layout_controller: bool
     dual_control: bool  # a correction needs a second supervisor (TableConfig.dual_control)
@@ -253,6 +257,7 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableV
         limits_by_kind=kind_lines(config.limits if config else None),
         seats=dict(state.seats),
         betting_seconds=config.betting_seconds if config else None,
+        remote_players=load_profile(config.profile).takes_remote_players if config else False,
         second_person_confirmation=config.second_person_confirmation if config else False,
         layout_controller=config.layout_controller if config else False,
         dual_control=config.dual_control if config else False,
