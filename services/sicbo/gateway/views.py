@@ -9,6 +9,7 @@ illumination service's verdict).
 """
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from datetime import datetime
 
 import msgspec
@@ -24,7 +25,10 @@ from sicbo.gateway.view_rules import (
     kind_lines,
     start_ways_view,
 )
-from sicbo.game.profiles import load_profile
+from sicbo.game.dice import make_roll
+from sicbo.game.errors import GameError
+from sicbo.game.evaluation import winning_bets
+from sicbo.game.profiles import load_profile, parse_paytable_ref
 from sicbo.lifecycle.evolve import evolve as evolve_lifecycle
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.base import Dice, Limits
@@ -42,6 +46,7 @@ from sicbo_contracts.lifecycle import (
 class LastResult:
     round: int
     dice: Dice
+    paytable: str | None = None  # the round's: what its dice won
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,14 +88,16 @@ def evolve_table(state: TableFold, event: LifecycleEvent | DiceEvent) -> TableFo
             # An earlier round's (GLI-19 §4.18.4): the last result stays the later round's.
             previous = state.previous_result
             if previous is not None and previous.round == number:
-                previous = LastResult(number, dice)
+                previous = LastResult(number, dice, previous.paytable)
             return replace(state, lifecycle=lifecycle, previous_result=previous)
         case ResultConfirmed(round=number, dice=dice) | ResultCorrected(round=number, after=dice):
             previous = last if last is not None and last.round != number else state.previous_result
+            current = state.lifecycle.round
+            paytable = current.paytable if current and current.number == number else None
             return replace(
                 state,
                 lifecycle=lifecycle,
-                last_result=LastResult(number, dice),
+                last_result=LastResult(number, dice, paytable),
                 previous_result=previous,
             )
         case RoundCancelled(round=number) | RoundInvalidated(round=number) if (
@@ -101,6 +108,15 @@ def evolve_table(state: TableFold, event: LifecycleEvent | DiceEvent) -> TableFo
                 state, lifecycle=lifecycle, last_result=state.previous_result, previous_result=None
             )
     return replace(state, lifecycle=lifecycle)
+
+
+@lru_cache(maxsize=256)
+def _winning(paytable: str, dice: Dice) -> tuple[str, ...]:
+    """What ``dice`` win under ``paytable``, in catalogue order (read on every view: kept)."""
+    try:
+        return tuple(bet.id for bet in winning_bets(parse_paytable_ref(paytable), make_roll(dice)))
+    except GameError:  # a paytable of a newer version than this gateway knows
+        return ()
 
 
 def initial_lamps(table: str) -> Lamps:
@@ -223,6 +239,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     round: RoundView | None
     next_round: int
     last_result: ResultView | None
+    #: The bets the last result won under its round's paytable (the player page lights them,
+    #: lamps or none); empty when that paytable is not known here.
+    last_winning: list[str]
     lit: LitView | None
     fault: str | None
     suspended: SuspensionView | None
@@ -294,6 +313,7 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableV
         last_result=None
         if last is None
         else ResultView(round=last.round, dice=last.dice, total=sum(last.dice)),
+        last_winning=list(_winning(last.paytable, last.dice)) if last and last.paytable else [],
         lit=LitView(round=lamps.round, dice=lamps.dice, spots=list(lamps.spots))
         if lamps.round
         else None,

@@ -201,8 +201,25 @@ def test_a_correction_updates_the_last_result_gli_19_4_18_4() -> None:
     assert v.round is not None
     assert v.round.result == (1, 4, 6) and v.round.corrections == 1
     assert log_of(opened() + ROUND_1 + ROUND_2 + [correction]).last_result == LastResult(
-        2, (1, 4, 6)
+        2, (1, 4, 6), "online-live@v1"
     )
+
+
+def test_the_view_names_the_bets_the_last_result_won_and_whether_players_bet_remotely() -> None:
+    v = view(opened() + ROUND_1)  # 2 3 5: total 10, small, even (004: online-live)
+    assert {"small", "even", "total:10", "single:2", "combo:2-3"} <= set(v.last_winning)
+    assert not {"big", "odd", "total:9", "single:1"} & set(v.last_winning)
+    assert v.remote_players is True
+    land = [
+        event(
+            TableOpened,
+            "supervisor",
+            at=at(-120),
+            config=config("cca-1992"),
+            paytable=default_paytable("cca-1992"),
+        )
+    ]
+    assert view(land).remote_players is False and view(land).last_winning == []
 
 
 def test_a_correction_of_an_earlier_round_keeps_the_later_last_result_gli_19_4_18_4() -> None:
