@@ -3,6 +3,7 @@
 
 import { api, el, hiddenText, money, notice, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces } from "/static/layout.js";
+import { offerPlay } from "/static/common.js";
 
 const table = tableId();
 const enc = encodeURIComponent(table || "");
@@ -11,7 +12,7 @@ const $ = (id) => document.getElementById(id);
 let shown = { stats: null, recall: null }; // the as_of of what is on screen
 
 $("link-layout").href = `/tables/${enc}/layout`;
-$("link-play").href = `/tables/${enc}/play`;
+offerPlay($("link-play"), table);
 if (table) {
   $("title").textContent = `Sic Bo — ${table} · board`;
   document.title = `Sic Bo — ${table} — board`;

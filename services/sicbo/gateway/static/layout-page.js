@@ -5,6 +5,7 @@
 import { api, el, notice, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces, lightSpots, litSpots, renderLayout } from "/static/layout.js";
 import { renderSigns } from "/static/signs.js";
+import { offerPlay } from "/static/common.js";
 
 const table = tableId();
 const controller = new URLSearchParams(location.search).get("controller") === "1";
@@ -21,7 +22,7 @@ let view = null; // the last TableView read
 let requested = { round: null, spots: [] }; // controller mode: the last light request
 
 document.getElementById("link-board").href = `/tables/${enc}/board`;
-document.getElementById("link-play").href = `/tables/${enc}/play`;
+offerPlay(document.getElementById("link-play"), table);
 
 function phaseText(phase) {
   return phase || "";
