@@ -22,7 +22,7 @@ from playwright.async_api import BrowserContext, Page, expect
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.base import KindLimits
 from sicbo_contracts.lifecycle import ChangeLimits
-from tests.browser.conftest import ConsoleErrors, screenshot
+from tests.browser.conftest import SCREENSHOTS, ConsoleErrors, screenshot
 from tests.browser.test_pages import signed_in_player
 from tests.floor import browser as api_browser
 from tests.integration.conftest import LIMITS, SUPERVISOR, Floor, new_id
@@ -173,6 +173,31 @@ async def returns_won(page: Page, table: str, round_no: int) -> int:
     )
 
 
+SIZES = ((1400, 900), (768, 1024), (390, 844))
+#: The main column's and the history's own widths: nothing wider than the screen or its box.
+FITS = """() => {
+  const root = document.documentElement;
+  const history = document.querySelector("#history");
+  return {
+    page: root.scrollWidth <= window.innerWidth,
+    main: document.querySelector("main.play").scrollWidth <= window.innerWidth,
+    history: history.scrollWidth <= history.parentElement.clientWidth,
+  };
+}"""
+
+
+async def at_three_sizes(page: Page, name: str) -> None:
+    """Screenshots at a desktop's, a tablet's and a phone's size; on each, no sideways
+    scrolling of the page, its main column or the history table."""
+    for width, height in SIZES:
+        await page.set_viewport_size({"width": width, "height": height})
+        await screenshot(page, f"{name}-{width}x{height}")
+        shot = SCREENSHOTS / f"{name}-{width}x{height}-screen.png"
+        await page.screenshot(path=str(shot))  # what the screen shows, unscrolled
+        assert await page.evaluate(FITS) == {"page": True, "main": True, "history": True}, width
+    await page.set_viewport_size({"width": 1280, "height": 900})
+
+
 async def test_the_result_is_held_with_what_the_player_won_until_betting_opens_again(
     context: BrowserContext,
     floor: Floor,
@@ -208,6 +233,7 @@ async def test_the_result_is_held_with_what_the_player_won_until_betting_opens_a
             await expect(player.locator(f"{spot(player, bet)}.lit")).to_have_count(1)
         await expect(player.locator(f"{spot(player, 'small')}.lit")).to_have_count(0)
         await screenshot(player, "play-you-won")
+        await at_three_sizes(player, "play-result")
 
         await dealt(dealer, table, 2, "round.start.v1")  # the next round, betting not open yet
         await expect(player.locator("#round-no")).to_have_text("2")

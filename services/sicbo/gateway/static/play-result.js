@@ -56,6 +56,7 @@ export function showResult(view, history) {
   const box = $("result");
   const held = resultHeld(view);
   box.hidden = !held;
+  $("last-result").hidden = held; // the same result, once is enough
   const layout = $("layout");
   if (!held) {
     lightSpots(layout, []);

@@ -15,8 +15,10 @@ export function showView(view, player = null) {
   phase.textContent = phaseWords(view);
   phase.dataset.phase = round ? round.phase : "none";
   const open = Boolean(round && round.phase === "betting-open" && !view.suspended);
+  const shown = Boolean(round && ["result-confirmed", "completed"].includes(round.phase));
   phase.classList.toggle("open", open);
-  phase.classList.toggle("closed", !open);
+  phase.classList.toggle("shown", shown);
+  phase.classList.toggle("closed", !open && !shown);
   const last = view.last_result;
   const lr = $("last-result");
   lr.replaceChildren();
