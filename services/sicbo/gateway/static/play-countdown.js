@@ -51,6 +51,7 @@ export function drawRing(parts, now, view) {
   const left = now.open && now.leftMs !== null ? Math.ceil(now.leftMs / 1000) : null;
   seconds.textContent = left === null ? "" : String(left);
   box.dataset.left = left === null ? "" : String(left);
+  box.classList.toggle("long", left !== null && left >= 100);
   if (now.open) label.textContent = left === null ? "Bets open" : "place bets";
   else if (waiting || (view.round && view.round.phase === "started")) label.textContent = "Next round soon";
   else label.textContent = "No more bets";

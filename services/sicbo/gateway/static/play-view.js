@@ -18,7 +18,7 @@ export function showView(view, player = null) {
   const shown = Boolean(round && ["result-confirmed", "completed"].includes(round.phase));
   phase.classList.toggle("open", open);
   phase.classList.toggle("shown", shown);
-  phase.classList.toggle("closed", !open && !shown);
+  phase.classList.toggle("closed", Boolean(round) && !open && !shown);
   const last = view.last_result;
   const lr = $("last-result");
   lr.replaceChildren();
