@@ -9,14 +9,18 @@ illumination service's verdict).
 """
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from datetime import datetime
+from functools import lru_cache
 
 import msgspec
 
 from sicbo.dice.state import DiceState
 from sicbo.dice.state import evolve as evolve_dice
 from sicbo.dice.state import initial_state as initial_dice
+from sicbo.game.dice import make_roll
+from sicbo.game.errors import GameError
+from sicbo.game.evaluation import winning_bets
+from sicbo.game.profiles import load_profile, parse_paytable_ref
 from sicbo.gateway.view_rules import (
     CancellationView,
     KindLineView,
@@ -25,10 +29,6 @@ from sicbo.gateway.view_rules import (
     kind_lines,
     start_ways_view,
 )
-from sicbo.game.dice import make_roll
-from sicbo.game.errors import GameError
-from sicbo.game.evaluation import winning_bets
-from sicbo.game.profiles import load_profile, parse_paytable_ref
 from sicbo.lifecycle.evolve import evolve as evolve_lifecycle
 from sicbo.lifecycle.state import LifecycleState, initial_state
 from sicbo_contracts.base import Dice, Limits

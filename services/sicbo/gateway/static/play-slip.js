@@ -93,6 +93,14 @@ export function betsOf(n) {
   return out;
 }
 
+/** Signed out: nothing of this player's stays on the layout for the next one. */
+export function forgetBets() {
+  confirmed.clear();
+  slip.clear();
+  undoStack.length = 0;
+  renderSlip();
+}
+
 /** A slip the service just accepted (before the history shows it). */
 export function noteConfirmed(slipId, number, wagers) {
   confirmed.set(slipId, { round: number, wagers });

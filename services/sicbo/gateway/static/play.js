@@ -13,7 +13,7 @@ import { startBetting } from "/static/play-bet.js";
 import { renderHistory } from "/static/play-history.js";
 import { showResult } from "/static/play-result.js";
 import { refreshRoad } from "/static/play-road.js";
-import { clearSlip, renderMarkers, syncConfirmed } from "/static/play-slip.js";
+import { forgetBets, renderMarkers, syncConfirmed } from "/static/play-slip.js";
 import { showView } from "/static/play-view.js";
 
 const table = tableId();
@@ -57,7 +57,8 @@ function showSignedOut() {
   $("table-box").hidden = true;
   $("signin-box").hidden = false;
   main.insertBefore(noticeBox, $("signin-box"));
-  clearSlip();
+  state.history = null;
+  forgetBets();
   $("player-id").focus();
 }
 
