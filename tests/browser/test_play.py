@@ -152,6 +152,7 @@ async def test_confirmed_chips_stay_with_the_total_and_undo_double_rebet(
         await player.click("#double-slip")  # chips on the slip doubled
         await expect(player.locator(f"{spot(player, 'big')} {MARK}.pending")).to_have_text("10.00")
         await expect(total).to_have_text("20.00")
+        await at_three_sizes(player, "play-betting")
         await player.click("#confirm-slip")
         await expect(player.locator(f"{spot(player, 'total:10')} {MARK}.confirmed")).to_have_text(
             "10.00"

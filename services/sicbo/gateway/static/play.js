@@ -15,6 +15,7 @@ import { showResult } from "/static/play-result.js";
 import { refreshRoad } from "/static/play-road.js";
 import { forgetBets, renderMarkers, syncConfirmed } from "/static/play-slip.js";
 import { showView } from "/static/play-view.js";
+import { plainly } from "/static/play-words.js";
 
 const table = tableId();
 const enc = encodeURIComponent(table || "");
@@ -87,7 +88,7 @@ $("signin-form").addEventListener("submit", async (event) => {
     say("");
     showSignedIn(answer.player || id);
   } catch (err) {
-    say(err.message, "error");
+    say(plainly(err.message), "error", 0, err.message);
   } finally {
     button.disabled = false;
   }
@@ -161,7 +162,9 @@ async function refreshView() {
     refreshRoad(table, last ? last.round : null);
     showTable();
   } catch (err) {
-    if (!lostSession(err)) say(err.status === 404 ? `Table ${table} is not open` : err.message, "error");
+    if (lostSession(err)) return;
+    if (err.status === 404) say("This table is not open.", "error");
+    else say("The table cannot be read just now: the page tries again by itself.", "error", 6000, err.message);
   }
 }
 
@@ -178,7 +181,7 @@ async function refreshHistory() {
     syncConfirmed(history);
     showTable();
   } catch (err) {
-    if (!lostSession(err)) say(`Your bets could not be read just now: ${err.message}`, "error", 6000);
+    if (!lostSession(err)) say("Your bets could not be read just now: the page tries again by itself.", "error", 6000, err.message);
   }
 }
 
