@@ -287,6 +287,12 @@ async def test_a_refusal_is_said_plainly_and_cleared_at_the_next_round(
         await expect(notice).to_be_visible()  # through the result: it still tells what happened
         await dealt(dealer, table, 2, "round.start.v1", "round.open-betting.v1")
         await expect(notice).to_be_hidden()
+
+        await player.click(spot(player, "big"))  # refused again, then the slip changed
+        await player.click("#confirm-slip")
+        await expect(notice).to_have_text("Big: above the maximum of 2.00.")
+        await player.click("#undo-slip")
+        await expect(notice).to_be_hidden()
     assert console_errors == []
 
 

@@ -31,10 +31,12 @@ export function startBetting(page) {
   }
   selectChip(state.chip);
 
-  $("undo-slip").addEventListener("click", undo);
-  $("clear-slip").addEventListener("click", clearSlip);
-  $("rebet-slip").addEventListener("click", rebet);
-  $("double-slip").addEventListener("click", double);
+  // A refusal is of the slip as it was: changing the slip leaves it behind.
+  const changing = (fn) => () => { fn(); clearRefusal(); };
+  $("undo-slip").addEventListener("click", changing(undo));
+  $("clear-slip").addEventListener("click", changing(clearSlip));
+  $("rebet-slip").addEventListener("click", changing(rebet));
+  $("double-slip").addEventListener("click", changing(double));
   $("confirm-slip").addEventListener("click", confirm);
 
   /** The round bets go to: the current one, else the next. */
@@ -100,6 +102,6 @@ export function startBetting(page) {
 
   return {
     tick,
-    addChip: (bet) => addToSlip(bet, state.chip),
+    addChip: (bet) => { if (addToSlip(bet, state.chip)) clearRefusal(); },
   };
 }
