@@ -68,16 +68,24 @@ class AccountsRoutes:
 
     # ---- the player's own ---------------------------------------------------------------
 
-    async def my_balance(self, request: Request) -> Response:
+    def own(self, request: Request) -> str:
+        """The signed-in player; a request naming another player is refused."""
         player = self.sessions.player(request)
-        return json_response(balance_answer(await self.reads().statement(player)))
+        if request.query_params.get("player", player) != player:
+            why = "player: a player reads their own account only"
+            raise ApiError(403, "forbidden", why, "player")
+        return player
+
+    async def my_balance(self, request: Request) -> Response:
+        found = await self.reads().statement(self.own(request))
+        return json_response(balance_answer(found))
 
     async def my_statement(self, request: Request) -> Response:
-        player = self.sessions.player(request)
-        return json_response(statement_answer(await self.reads().statement(player)))
+        found = await self.reads().statement(self.own(request))
+        return json_response(statement_answer(found))
 
     async def my_events(self, request: Request) -> Response:
-        player = account_id(self.sessions.player(request))
+        player = account_id(self.own(request))
         stream = _balance_changes(self.hub.get(), account_filter(player))
         return StreamingResponse(stream, media_type="text/event-stream", headers=_HEADERS)
 
