@@ -12,6 +12,7 @@ import { renderLayout } from "/static/layout.js";
 import { renderHistory } from "/static/play-history.js";
 import { addToSlip, clearSlip, renderMarkers, renderSlip, slip, slipTotal } from "/static/play-slip.js";
 import { showLit, showView, tick } from "/static/play-view.js";
+import { startWallet, stopWallet, walletView } from "/static/play-wallet.js";
 
 const table = tableId();
 const enc = encodeURIComponent(table || "");
@@ -56,6 +57,7 @@ function showSignedOut() {
   $("signin-box").hidden = false;
   main.insertBefore(noticeBox, $("signin-box"));
   clearSlip();
+  stopWallet();
   $("player-id").focus();
 }
 
@@ -68,6 +70,7 @@ function showSignedIn(id, currency = null) {
   $("table-box").hidden = false;
   $("controls").append(noticeBox);
   startTable();
+  startWallet(table);
 }
 
 $("signin-form").addEventListener("submit", async (event) => {
@@ -137,6 +140,7 @@ async function refreshView() {
     state.view = answer;
     if (!state.layoutPaytable || (answer.paytable && answer.paytable !== state.layoutPaytable)) await loadLayout();
     showView(state.view, state.skew, state.player);
+    walletView(state.view);
   } catch (err) {
     if (!lostSession(err)) say(err.status === 404 ? `Table ${table} is not open` : err.message, "error");
   }
