@@ -14,11 +14,10 @@ statement and live changes, and the operator's cashier (docs/gateway.md "Account
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import AsyncIterator
 
 import msgspec
+from nats.aio.msg import Msg
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
@@ -40,6 +39,7 @@ from sicbo.gateway.http import (
     read_body,
     reply_response,
 )
+from sicbo.gateway.live import SSE_HEADERS, event_stream
 from sicbo.gateway.operators import Operator
 from sicbo.gateway.sessions import Sessions
 from sicbo_contracts.access import may_send
@@ -47,8 +47,6 @@ from sicbo_contracts.accounts import AccountCommand
 from sicbo_contracts.routing import command_subject
 from sicbo_contracts.subjects import account_filter, parse_account_subject
 
-KEEPALIVE_SECONDS = 15.0
-_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
 _PLAYER = r"{player:str}"
 
 
@@ -86,8 +84,8 @@ class AccountsRoutes:
 
     async def my_events(self, request: Request) -> Response:
         player = account_id(self.own(request))
-        stream = _balance_changes(self.hub.get(), account_filter(player))
-        return StreamingResponse(stream, media_type="text/event-stream", headers=_HEADERS)
+        stream = event_stream(self.hub.get(), account_filter(player), _balance_frame)
+        return StreamingResponse(stream, media_type="text/event-stream", headers=SSE_HEADERS)
 
     # ---- the cashier ----------------------------------------------------------------------
 
@@ -141,17 +139,10 @@ class AccountsRoutes:
         ]
 
 
-async def _balance_changes(hub: ChangeHub, subject: str) -> AsyncIterator[bytes]:
-    """``event: balance`` per entry of the one account watched; a comment when none comes."""
-    async with hub.watch(subject) as changes:
-        yield b": connected\n\n"
-        while True:
-            try:
-                msg = await asyncio.wait_for(changes.get(), KEEPALIVE_SECONDS)
-            except TimeoutError:
-                yield b": keep-alive\n\n"
-                continue
-            parsed = parse_account_subject(msg.subject)
-            if parsed is not None:
-                change = {"player": parsed.player, "type": parsed.token}
-                yield b"event: balance\ndata: " + json.dumps(change).encode() + b"\n\n"
+def _balance_frame(msg: Msg) -> bytes | None:
+    """``event: balance`` of an entry of the one account watched."""
+    parsed = parse_account_subject(msg.subject)
+    if parsed is None:
+        return None
+    change = {"player": parsed.player, "type": parsed.token}
+    return b"event: balance\ndata: " + json.dumps(change).encode() + b"\n\n"
