@@ -2,7 +2,8 @@
 
 - a player launched by the demo operator's token bets from their account and sees it move:
   the balance goes down with the slip, the round's result comes, what they won shows, and the
-  balance goes up; the round's balance before and after stays in the history;
+  balance goes up; the round's balance before and after stays in the history; a deposit
+  shows without a reload;
 - the cashier page opens an account, shows a deposit's new balance, shows a bad amount's error
   at the amount, and launches the player as the demo operator's page does.
 """
@@ -77,6 +78,13 @@ async def test_a_launched_player_sees_the_balance_go_down_the_result_and_the_win
     await expect(row).to_contain_text("€10.00")  # before
     await expect(row).to_contain_text("€15.00")  # after
     await screenshot(page, "player-wallet-won")
+    # A deposit moves no table: the page hears of it from the player's own account, live.
+    async with api_browser(gateway) as cash:
+        await api_sign_in(cash, *CASHIER)
+        deposit = {"command_id": f"cash-{uuid.uuid4().hex[:12]}", "amount": 250, "currency": "EUR"}
+        answer = await cash.post(f"/api/cashier/accounts/{player}/deposits", json=deposit)
+        assert answer.status_code == 200, answer.text
+    await expect(balance).to_have_attribute("data-minor", "1750")
     assert console_errors == []
 
 
