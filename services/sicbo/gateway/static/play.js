@@ -16,6 +16,7 @@ import { refreshRoad } from "/static/play-road.js";
 import { forgetBets, renderMarkers, syncConfirmed } from "/static/play-slip.js";
 import { showView } from "/static/play-view.js";
 import { plainly } from "/static/play-words.js";
+import { startWallet, stopWallet, walletView } from "/static/play-wallet.js";
 
 const table = tableId();
 const enc = encodeURIComponent(table || "");
@@ -60,6 +61,7 @@ function showSignedOut() {
   main.insertBefore(noticeBox, $("signin-box"));
   state.history = null;
   forgetBets();
+  stopWallet();
   $("player-id").focus();
 }
 
@@ -72,6 +74,7 @@ function showSignedIn(id, currency = null) {
   $("table-box").hidden = false;
   $("controls").append(noticeBox);
   startTable();
+  startWallet(table);
 }
 
 $("signin-form").addEventListener("submit", async (event) => {
@@ -161,6 +164,7 @@ async function refreshView() {
     if (last && (!before || before.round !== last.round)) historySoon();
     refreshRoad(table, last ? last.round : null);
     showTable();
+    walletView(state.view);
   } catch (err) {
     if (lostSession(err)) return;
     if (err.status === 404) say("This table is not open.", "error");
