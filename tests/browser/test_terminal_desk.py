@@ -73,7 +73,9 @@ async def test_the_keyboard_presses_the_dice_and_enter_enters_them_not_from_a_fi
     await expect(echo).to_have_class(re.compile(r"\bentered\b"))
     await expect(page.locator("#round-info")).to_contain_text("Entered 6 4 1 by ana")
     await expect(page.locator(CONFIRM)).to_be_enabled()
-    await screenshot(page, "terminal-entered-by-keyboard")
+    for width, height in ((1400, 900), (768, 1024)):
+        await page.set_viewport_size({"width": width, "height": height})
+        await screenshot(page, f"terminal-entered-{width}x{height}")
     assert console_errors == []
 
 
@@ -178,7 +180,9 @@ async def test_a_dealer_records_a_players_chips_and_the_round_settles_them_000_3
     await expect(page.locator("#slip-total")).to_have_text("Total 27.50")
     await page.click("#slip-record")
     await expect(page.locator("#slip-recorded")).to_contain_text("Recorded for pia")
-    await screenshot(page, "terminal-players-chips")
+    for width, height in ((1400, 900), (768, 1024)):
+        await page.set_viewport_size({"width": width, "height": height})
+        await screenshot(page, f"terminal-players-chips-{width}x{height}")
 
     await press(page, "round.close-betting.v1", "betting-closed")
     await expect(page.locator("#slip-add")).to_be_disabled()

@@ -4,6 +4,7 @@
 
 import { api, el, notice, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces, lightSpots, litSpots, renderLayout } from "/static/layout.js";
+import { tablePhaseWords } from "/static/phases.js";
 import { renderSigns } from "/static/signs.js";
 
 const table = tableId();
@@ -22,10 +23,9 @@ let requested = { round: null, spots: [] }; // controller mode: the last light r
 
 document.getElementById("link-board").href = `/tables/${enc}/board`;
 document.getElementById("link-play").href = `/tables/${enc}/play`;
+document.getElementById("link-display").href = `/tables/${enc}/display`;
 
-function phaseText(phase) {
-  return phase || "";
-}
+const phaseCall = document.getElementById("phase-call");
 
 async function loadLayout() {
   const layout = await api("GET", `/api/tables/${enc}/layout`);
@@ -82,8 +82,11 @@ function faultLines(fault) {
 function showView() {
   const round = view.round;
   now.textContent = round
-    ? `now: round ${round.number} · ${phaseText(round.phase)}${round.held ? " · held" : ""}`
+    ? `now round ${round.number}${round.held ? " · result held" : ""}`
     : `next round ${view.next_round ?? "—"}`;
+  const phase = round ? round.phase : "none";
+  phaseCall.dataset.phase = phase;
+  phaseCall.textContent = tablePhaseWords(phase);
   const lines = [];
   if (view.fault) lines.push(...faultLines(view.fault));
   if (view.suspended) {

@@ -87,7 +87,8 @@ function otherStarts() {
   return OTHER_STARTS.map(({ activation, label }) => {
     const button = el("button", { type: "button", class: "round-action start-other",
       dataset: { activation }, onclick: () => roundAction("round.start.v1", activation) }, label);
-    playGate(button, () => state.view.status !== "closed" && startable(state.view.round) && !!startWay(activation));
+    playGate(button, () => state.view.status !== "closed" && startable(state.view.round) && !!startWay(activation)
+      && !refusal("round.start.v1"), () => roundWhy(ROUND_BUTTONS[0]));
     desk.ui.starts.push([button, activation]);
     return button;
   });

@@ -48,12 +48,13 @@ export function buildSlips() {
   const form = el("form", { id: "slip-form", class: "slip-form", autocomplete: "off", onsubmit: recordSlip },
     el("label", { class: "field" }, "Player", ui.slipPlayer, ui.slipSeated),
     el("label", { class: "field" }, "Bet spot", ui.slipBet),
-    el("label", { class: "field" }, "Amount", ui.slipStake, ui.slipLimits),
+    el("label", { class: "field" }, "Amount", ui.slipStake),
     el("div", { class: "slip-buttons" }, add),
     ui.slipLines, ui.slipTotal, el("div", { class: "slip-buttons" }, record));
   ui.slipSection = el("section", { id: "player-chips", class: "panel player-chips", "aria-label": "players' chips" },
     el("h2", {}, "Players' chips on the layout"),
-    el("p", { class: "hint" }, "Record each player's chips while bets are open: they settle with the round."),
+    el("p", { class: "hint" }, "Record each player's chips while bets are open: they settle with the round. ",
+      ui.slipLimits),
     form, ui.slipRecorded);
   return ui.slipSection;
 }
@@ -121,7 +122,7 @@ export function showSlips() {
     el("option", { value: player }, `seat ${seat}`));
   if (ui.slipSeated.childElementCount !== seated.length) ui.slipSeated.replaceChildren(...seated);
   const l = view.limits;
-  setText(ui.slipLimits, l ? `table limits ${money(l.minimum)} to ${money(l.maximum)}, in steps of ${money(l.unit)}` : "");
+  setText(ui.slipLimits, l ? `Table limits ${money(l.minimum)} to ${money(l.maximum)}, in steps of ${money(l.unit)}.` : "");
   const key = JSON.stringify([slip.lines, slip.recorded.length]);
   if (ui.slipLines.dataset.key !== key) { // redrawn only when it changed: a press is never lost
     ui.slipLines.dataset.key = key;
