@@ -84,32 +84,39 @@ async def test_the_results_board_shows_the_last_results_in_big_digits_marked(
     console_errors: ConsoleErrors,
 ) -> None:
     table = await opened(floor, nc, "cca-1992")
-    rounds: list[Dice] = [(1, 2, 3), (4, 4, 4), (3, 5, 6), (1, 1, 2), (2, 5, 6)]
+    # Round 1 is the 21st result back: off the board. Rounds 2-16 fill it up to the last five.
+    filler: list[Dice] = [(1, 2, 3) if n % 2 else (3, 4, 6) for n in range(16)]
+    rounds: list[Dice] = [*filler, (1, 2, 3), (4, 4, 4), (3, 5, 6), (1, 1, 2), (2, 5, 6)]
     await played(floor, nc, store, table, rounds)
     for width, height in SCREENS:
         page = console_errors.watch(await on_screen(browser, gateway, f"/tables/{table}/display", (width, height)))
         latest = page.locator("#latest")
-        await expect(latest).to_have_attribute("data-round", "5")
+        await expect(latest).to_have_attribute("data-round", "21")
         await expect(latest.locator(".total")).to_have_text("13")
         await expect(latest.locator(".marks")).to_have_text(re.compile("BIG.*ODD"))
         items = page.locator("#results-list [data-round]")
-        await expect(items).to_have_count(4)  # the ones before the latest, newest first
+        await expect(items).to_have_count(19)  # the ones before the latest, newest first
         rows = await items.evaluate_all(
             "rs => rs.map(r => [r.dataset.round, r.querySelector('.total').textContent,"
             " r.querySelector('.marks').textContent])"
         )
-        assert [r[:2] for r in rows] == [["4", "4"], ["3", "14"], ["2", "12"], ["1", "6"]]
+        assert [r[0] for r in rows] == [str(n) for n in range(20, 1, -1)]  # not round 1
+        assert [r[1] for r in rows[:4]] == ["4", "14", "12", "6"]
         assert [r[2] for r in rows[:2]] == ["SMALL EVEN", "BIG EVEN"]
         # A triple is neither big nor small (RULES.md "Triples"): marked as a triple.
         assert rows[2][2].startswith("TRIPLE") and "BIG" not in rows[2][2]
         assert rows[3][2] == "SMALL EVEN"
         await expect(page.locator("#display-note")).to_contain_text("do not predict")
+        await expect(page.locator("#display-counts")).to_contain_text("Last 20")
         # The last result is the largest on the screen.
         latest_size = await latest.locator(".total").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
         other_size = await items.first.locator(".total").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
         assert latest_size > other_size >= 40  # big digits, readable from metres
-        overflow = await page.evaluate("document.documentElement.scrollHeight - innerHeight")
-        assert overflow <= 0  # one screen, no scrolling
+        overflow = await page.evaluate(
+            "[document.documentElement.scrollWidth - innerWidth,"
+            " document.documentElement.scrollHeight - innerHeight]"
+        )
+        assert overflow[0] <= 0 and overflow[1] <= 0  # one screen, no scrolling
         await screenshot(page, f"board-display-cca-1992-{width}x{height}")
         await page.context.close()
     assert console_errors == []
