@@ -24,6 +24,7 @@ from tests.integration.test_settlement import (
 from tests.unit.game.oracle import offered, oracle_pay
 
 SCREENS = [(1920, 1080), (1400, 900)]
+FONT_SIZE = "e => parseFloat(getComputedStyle(e).fontSize)"
 
 
 async def played(floor: Floor, nc: NATS, store: EventStore, table: str, rounds: list[Dice]) -> None:
@@ -53,8 +54,9 @@ async def test_the_layout_fills_its_screen_lights_the_winners_and_says_the_phase
     table = await opened(floor, nc, "cca-1992")
     await played(floor, nc, store, table, [(2, 5, 6)])
     winners = {b for b in offered("cca-1992") if oracle_pay("cca-1992", b, (2, 5, 6)) is not None}
+    path = f"/tables/{table}/layout"
     for width, height in SCREENS:
-        page = console_errors.watch(await on_screen(browser, gateway, f"/tables/{table}/layout", (width, height)))
+        page = console_errors.watch(await on_screen(browser, gateway, path, (width, height)))
         await expect(page.locator(".spot.lit")).to_have_count(len(winners))
         await expect(page.locator("#phase-call")).to_have_text("Waiting for the next round")
         box = await page.locator("#layout").bounding_box()
@@ -66,7 +68,7 @@ async def test_the_layout_fills_its_screen_lights_the_winners_and_says_the_phase
         await page.context.close()
 
     # A round in play: the display calls the phase in words.
-    page = console_errors.watch(await on_screen(browser, gateway, f"/tables/{table}/layout", SCREENS[0]))
+    page = console_errors.watch(await on_screen(browser, gateway, path, SCREENS[0]))
     await open_round(floor, nc, table, 2)
     await expect(page.locator("#phase-call")).to_have_text("Place your bets")
     await close_and_uncover(floor, nc, table, 2)
@@ -88,8 +90,9 @@ async def test_the_results_board_shows_the_last_results_in_big_digits_marked(
     filler: list[Dice] = [(1, 2, 3) if n % 2 else (3, 4, 6) for n in range(16)]
     rounds: list[Dice] = [*filler, (1, 2, 3), (4, 4, 4), (3, 5, 6), (1, 1, 2), (2, 5, 6)]
     await played(floor, nc, store, table, rounds)
+    path = f"/tables/{table}/display"
     for width, height in SCREENS:
-        page = console_errors.watch(await on_screen(browser, gateway, f"/tables/{table}/display", (width, height)))
+        page = console_errors.watch(await on_screen(browser, gateway, path, (width, height)))
         latest = page.locator("#latest")
         await expect(latest).to_have_attribute("data-round", "21")
         await expect(latest.locator(".total")).to_have_text("13")
@@ -109,8 +112,8 @@ async def test_the_results_board_shows_the_last_results_in_big_digits_marked(
         await expect(page.locator("#display-note")).to_contain_text("do not predict")
         await expect(page.locator("#display-counts")).to_contain_text("Last 20")
         # The last result is the largest on the screen.
-        latest_size = await latest.locator(".total").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
-        other_size = await items.first.locator(".total").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+        latest_size = await latest.locator(".total").evaluate(FONT_SIZE)
+        other_size = await items.first.locator(".total").evaluate(FONT_SIZE)
         assert latest_size > other_size >= 40  # big digits, readable from metres
         overflow = await page.evaluate(
             "[document.documentElement.scrollWidth - innerWidth,"

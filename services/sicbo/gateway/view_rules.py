@@ -96,20 +96,22 @@ def round_refusals(state: LifecycleState, at: datetime) -> dict[str, str | None]
     """For each of the dealer's round buttons (its command's type tag), the lifecycle
     decider's refusal were a dealer to press it at ``at``, or None when it would be accepted:
     the terminal disables a button the server would refuse and shows this reason."""
-    common = {"command_id": "terminal-check", "table": state.table, "actor": _DEALER}
+    table, check = state.table, "terminal-check"
     ways = start_ways(state, at)
     way = ways[0] if ways else None
     number = state.round.number if state.round is not None else state.next_round
     commands: list[LifecycleCommand] = [
         StartRound(
-            **common,
+            command_id=check,
+            table=table,
+            actor=_DEALER,
             round=state.next_round,
             tumbles=way.min_tumbles if way else 3,
             activation=way.activation if way else Activation.HANDLE,
         ),
-        OpenBetting(**common, round=number),
-        CloseBetting(**common, round=number),
-        Uncover(**common, round=number),
+        OpenBetting(command_id=check, table=table, actor=_DEALER, round=number),
+        CloseBetting(command_id=check, table=table, actor=_DEALER, round=number),
+        Uncover(command_id=check, table=table, actor=_DEALER, round=number),
     ]
     refusals: dict[str, str | None] = {}
     for command in commands:
