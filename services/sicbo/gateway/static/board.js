@@ -11,6 +11,7 @@ const $ = (id) => document.getElementById(id);
 let shown = { stats: null, recall: null }; // the as_of of what is on screen
 
 $("link-layout").href = `/tables/${enc}/layout`;
+$("link-display").href = `/tables/${enc}/display`;
 $("link-play").href = `/tables/${enc}/play`;
 if (table) {
   $("title").textContent = `Sic Bo — ${table} · board`;

@@ -131,20 +131,21 @@ async function roundAction(tag, activation) {
 export function buildNoResult() {
   const { ui } = desk;
   const inPlay = () => IN_PLAY.has(state.view?.round?.phase);
+  const notInPlay = () => (state.view.round ? "The round already has its outcome." : "No round in play.");
   ui.noResultForm = el("form", { id: "no-result-form", class: "no-result-form", hidden: true, onsubmit: declareNoResult },
     el("label", {}, "Reason",
       el("select", { id: "no-result-reason", required: true },
         ...NO_RESULT_REASONS.map(([value, label]) => el("option", { value }, label)))),
     el("label", {}, "Detail (optional)",
       el("input", { id: "no-result-detail", type: "text", maxlength: 500, autocomplete: "off" })),
-    playGate(el("button", { type: "submit", id: "no-result-submit", class: "danger" }, "Declare no result"), inPlay));
+    playGate(el("button", { type: "submit", id: "no-result-submit", class: "danger" }, "Declare no result"), inPlay, notInPlay));
   const toggle = playGate(el("button", { type: "button", class: "danger no-result-toggle",
     dataset: { action: "round.declare-no-result.v1" }, "aria-expanded": "false", "aria-controls": "no-result-form",
     onclick: () => {
       ui.noResultForm.hidden = !ui.noResultForm.hidden;
       toggle.setAttribute("aria-expanded", String(!ui.noResultForm.hidden));
       if (!ui.noResultForm.hidden) $("no-result-reason").focus();
-    } }, "No result…"), inPlay);
+    } }, "No result…"), inPlay, notInPlay);
   return el("section", { id: "no-result", class: "panel no-result", "aria-label": "no result" },
     el("div", { class: "no-result-head" }, toggle,
       el("span", { class: "muted" }, "All wagers are then dealt with by the table's rules")),

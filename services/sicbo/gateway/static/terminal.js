@@ -53,7 +53,8 @@ function start() {
     document.title = `${table} · terminal`;
     $("table-links").append(
       el("a", { href: `${base}/layout` }, "Layout"),
-      el("a", { href: `${base}/board` }, "Board"));
+      el("a", { href: `${base}/board` }, "Board"),
+      el("a", { href: `${base}/display` }, "Results display"));
   } else {
     flash("No table in this address: open /tables/{table}/terminal.", "error");
   }
