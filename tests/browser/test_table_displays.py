@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from nats.aio.client import Client as NATS
 from playwright.async_api import Browser, Page, expect
 
@@ -74,6 +75,41 @@ async def test_the_layout_fills_its_screen_lights_the_winners_and_says_the_phase
     await close_and_uncover(floor, nc, table, 2)
     await expect(page.locator("#phase-call")).to_contain_text("No more bets")
     await page.context.close()
+    assert console_errors == []
+
+
+@pytest.mark.parametrize("profile", ["macau-2003", "macau-2004", "online-live"])
+async def test_every_profiles_layout_fills_its_screen_without_scrolling(
+    browser: Browser,
+    gateway: str,
+    floor: Floor,
+    nc: NATS,
+    profile: str,
+    console_errors: ConsoleErrors,
+) -> None:
+    config = {"betting_seconds": 20} if profile == "online-live" else {}
+    table = await opened(floor, nc, profile, **config)
+    for width, height in SCREENS:
+        page = console_errors.watch(
+            await on_screen(browser, gateway, f"/tables/{table}/layout", (width, height))
+        )
+        await expect(page.locator(".spot[data-bet]")).to_have_count(len(offered(profile)))
+        await screenshot(page, f"layout-{profile}-{width}x{height}")
+        box = await page.locator("#layout").bounding_box()
+        assert box is not None
+        assert box["width"] >= 0.95 * width and box["height"] >= 0.7 * height, (box, width)
+        overflow = await page.evaluate(
+            "[document.documentElement.scrollWidth - innerWidth,"
+            " document.documentElement.scrollHeight - innerHeight]"
+        )
+        assert overflow[0] <= 0 and overflow[1] <= 0, overflow
+        # Every spot is inside the layout's box: none squeezed out of sight.
+        outside = await page.locator(".spot[data-bet]").evaluate_all(
+            "(spots, h) => spots.filter(s => s.getBoundingClientRect().bottom > h + 1).length",
+            height,
+        )
+        assert outside == 0
+        await page.context.close()
     assert console_errors == []
 
 

@@ -34,11 +34,26 @@ async function loadLayout() {
   if (key === layoutKey) return;
   layoutKey = key;
   renderLayout(box, layout);
+  fit();
   const title = layout.title || `Sic Bo — ${table}`;
   document.getElementById("title").textContent = controller ? `${title} · controller` : title;
   document.title = `${title} — layout${controller ? " controller" : ""}`;
   relight();
 }
+
+/**
+ * Shrink the layout's sizes (--fit) until every row fits the screen: the rows stretch to fill
+ * it, but a layout of many rows would otherwise run below its edge.
+ */
+function fit() {
+  let scale = 1;
+  box.style.setProperty("--fit", "1");
+  while (scale > 0.5 && box.scrollHeight > box.clientHeight + 1) {
+    scale -= 0.05;
+    box.style.setProperty("--fit", scale.toFixed(2));
+  }
+}
+window.addEventListener("resize", throttled(async () => fit(), 200));
 
 /** Light what this page should show: the controller's request, or the recorded lamps. */
 function relight() {
@@ -110,6 +125,7 @@ async function refresh() {
     showView();
     relight();
     notice("");
+    fit(); // the fault and sign lines above it change the height it has
   } catch (err) {
     notice(err.status === 404 ? `Table ${table} is not open` : err.message, "error");
     throw err;
