@@ -179,7 +179,9 @@ async def test_a_dealer_records_a_players_chips_and_the_round_settles_them_000_3
     await page.click("#slip-add")
     await expect(page.locator("#slip-total")).to_have_text("Total 27.50")
     await page.click("#slip-record")
-    await expect(page.locator("#slip-recorded")).to_contain_text("Recorded for pia")
+    await expect(page.locator("#slip-recorded")).to_have_text(
+        "Recorded for pia: Big 25.00, Total 11 2.50"
+    )
     for width, height in ((1400, 900), (768, 1024)):
         await page.set_viewport_size({"width": width, "height": height})
         await screenshot(page, f"terminal-players-chips-{width}x{height}")

@@ -2,6 +2,7 @@
 // wager, the dealer may assist), for a round played at the table: one slip per player, sent as
 // bets.place-slip.v1 with the player named; the gateway stamps the dealer as its actor.
 import { api, el, money } from "/static/common.js";
+import { betName } from "/static/layout.js";
 import { send } from "/static/terminal-gateway.js";
 import { desk, flash, page, playGate, setText, state, tableApi } from "/static/terminal-state.js";
 
@@ -66,7 +67,7 @@ async function loadSpots(paytable) {
     slip.spots = new Map();
     const groups = (layout.groups || []).map((g) => el("optgroup", { label: g.title },
       ...g.spots.map((s) => {
-        const name = `${g.name === "totals" ? "Total " : g.name === "singles" ? "Number " : ""}${s.label}`;
+        const name = betName(s.bet);
         slip.spots.set(s.bet, name);
         return el("option", { value: s.bet }, `${name} — pays ${s.pays}`);
       })));
