@@ -13,6 +13,7 @@ let shown = { stats: null, recall: null }; // the as_of of what is on screen
 
 $("link-layout").href = `/tables/${enc}/layout`;
 offerPlay($("link-play"), table);
+$("link-display").href = `/tables/${enc}/display`;
 if (table) {
   $("title").textContent = `Sic Bo — ${table} · board`;
   document.title = `Sic Bo — ${table} — board`;
