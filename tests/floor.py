@@ -23,6 +23,7 @@ from sicbo_contracts.base import Actor, Limits, Role
 from sicbo_contracts.replies import Reply
 from sicbo_contracts.routing import command_subject
 from tests.lamps import HealthyLamps, lamps_required
+from tests.support.launch import OPERATOR as LAUNCH_OPERATOR
 from tests.support.launch import Issuers, write_operators
 
 _reply = msgspec.json.Decoder(Reply)
@@ -166,6 +167,9 @@ async def gateway(
         "forwarded_allow_ips": FORWARDED_FOR_TRUSTED,
         "demo_players": True,
         "launch_operators": launch_issuers.listing,
+        # Its cashier page launches acme's players, as make run's the demo operator's.
+        "demo_launch_key": launch_issuers.private_key_file(log_dir),
+        "demo_launch_operator": LAUNCH_OPERATOR,
     }
     async with _gateway(floor, log_dir, **options) as url:
         yield url

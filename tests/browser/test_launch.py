@@ -51,7 +51,7 @@ async def test_a_player_launched_by_token_lands_on_the_play_page_and_bets(
     await player.click('.spot[data-bet="big"]')
     await player.click("#confirm-slip")
     await expect(player.locator("#notice")).to_have_class(re.compile(r"\bok\b"))
-    await expect(player.locator("#history")).to_contain_text("big")
+    await expect(player.locator("#history")).to_contain_text("Big")
     await screenshot(player, "player-launched")
     await player.go_back()  # the launch left no entry holding the token behind
     assert "token" not in player.url

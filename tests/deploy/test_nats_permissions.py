@@ -212,6 +212,12 @@ async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
     assert await gw.publish(f"$JS.API.DIRECT.GET.{EVENT_STREAM}", json.dumps(LOG_READ).encode())
     # ... and watches it live (core NATS; the probe goes to a table of its own: it is stored).
     assert await gw.subscribe("sicbo.evt.>", "sicbo.evt.PROBE.lc.0.probe-v1", admin)
+    # The players' accounts too: a player's own balance and statement, the cashier's look-ups
+    # (each page is told of its own player's entries only: sicbo.gateway.accounts_routes).
+    read = {"seq": 1, "next_by_subj": "sicbo.acct.>", "batch": 1}
+    assert await gw.publish(f"$JS.API.DIRECT.GET.{ACCOUNT_STREAM}", json.dumps(read).encode())
+    assert await gw.subscribe("sicbo.acct.>", "sicbo.acct.probe.probe-v1", admin)
+    await refused(gw, "sicbo.acct.alice.account-funds-deposited-v1")  # never an entry
     # It answers (allow_responses) its ping, and, for a table whose display page is connected
     # in controller mode, the illumination service's light request and the layout ping.
     lamp = await connect("illumination")

@@ -75,6 +75,39 @@ async def test_a_player_reads_their_own_history_only(gateway: str, floor: Floor,
             error_of(await anonymous.get(f"/api/tables/{table}/history"), 401, "signed-out")
 
 
+async def test_a_land_table_takes_no_slip_from_a_players_device(
+    gateway: str, floor: Floor, nc: NATS, store: EventStore
+) -> None:
+    """Its players bet with chips at the table (000 §3.10-3.11): the view says so, and a
+    slip sent from a player's page is refused before it reaches the wagers service."""
+    land = await opened(floor, nc, "cca-1992")
+    online = await opened(floor, nc, "online-live", betting_seconds=600)
+    async with browser(gateway) as dealer, browser(gateway) as pat:
+        await sign_in(dealer, "ana", "1111")
+        for table in (land, online):
+            await accepted(dealer, table, START)
+            await accepted(dealer, table, {"type": "round.open-betting.v1", "round": 1})
+        assert (await pat.post("/api/player", json={"player": "pat"})).status_code == 200
+        views = {t: (await pat.get(f"/api/tables/{t}")).json() for t in (land, online)}
+        assert views[land]["remote_players"] is False
+        assert views[online]["remote_players"] is True
+        before = await store.last_sequence(f"sicbo.evt.{land}.>")
+        slip = {"round": 1, "wagers": [{"bet": "big", "stake": 200}]}
+        refused = error_of(
+            await pat.post(f"/api/tables/{land}/slips", json={"command_id": jti(), **slip}),
+            403,
+            "forbidden",
+        )
+        assert "takes no remote players" in str(refused["reason"])
+        assert await store.last_sequence(f"sicbo.evt.{land}.>") == before
+        placed = await pat.post(f"/api/tables/{online}/slips", json={"command_id": jti(), **slip})
+        assert placed.status_code == 200 and placed.json()["type"] == "accepted.v1", placed.text
+
+
+def jti() -> str:
+    return f"s-{uuid.uuid4().hex[:12]}"
+
+
 # ---- who sees player ids ------------------------------------------------------------------------
 
 

@@ -47,7 +47,7 @@ from sicbo_contracts.lifecycle import CloseBetting
 from sicbo_contracts.replies import Accepted, Rejected
 from sicbo_contracts.settlement import WagerOutcome, WagersSettled
 from sicbo_contracts.subjects import ACCOUNT_STREAM, Aggregate, account_filter, round_filter
-from sicbo_contracts.wagers import ChangeSlip, PlaceSlip, Wager, WagerEvent, WithdrawSlip
+from sicbo_contracts.wagers import PlaceSlip, Wager, WagerEvent, WithdrawSlip
 from tests.integration.conftest import DEALER, Floor, new_id
 from tests.integration.test_settlement import (
     close_and_uncover,
@@ -172,6 +172,22 @@ async def test_a_table_of_another_currency_is_refused_naming_the_player(
     assert isinstance(refused, Rejected) and refused.field == "$.player", refused
     assert "USD" in refused.reason and "EUR" in refused.reason
     assert await balance(accounts, player) == 1_000
+
+
+async def test_a_player_without_an_account_is_refused_at_a_table_with_a_currency(
+    floor: Floor, nc: NATS, store: EventStore, accounts: EventStore, table_id: str
+) -> None:
+    """Online the money is the account's: a slip of a player who has none is refused, naming
+    the player and the currency, and neither log gets anything."""
+    player = f"p-{uuid.uuid4().hex[:10]}"
+    await open_table(floor, nc, table_id, "cca-1992", currency="EUR")
+    await open_round(floor, nc, table_id, 1)
+    bets_before = await store.read(round_filter(table_id, Aggregate.BETS, 1))
+    refused = await floor.send(nc, slip_of(table_id, 1, player, 200))
+    assert isinstance(refused, Rejected) and refused.field == "$.player", refused
+    assert refused.reason.startswith(f"no account in EUR for player {player!r}"), refused
+    assert await entries(accounts, player) == []
+    assert await store.read(round_filter(table_id, Aggregate.BETS, 1)) == bets_before
 
 
 async def test_at_a_table_that_states_no_currency_a_player_with_an_account_bets_chips(
@@ -350,40 +366,3 @@ async def test_the_demo_online_players_bet_from_accounts_with_demo_funds(
     assert staked and set(staked) <= set(online.players)
     for player in online.players:
         assert await balance(accounts, player) == DEMO_FUNDS - staked[player]
-
-
-async def test_a_slip_placed_before_the_account_stays_chips_at_the_table(
-    floor: Floor, nc: NATS, accounts: EventStore, table_id: str
-) -> None:
-    """Its change up is not debited (settlement would otherwise credit a slip the account
-    paid only part of): a slip's money is the account's from its placing, or never."""
-    player = f"p-{uuid.uuid4().hex[:10]}"
-    await open_table(floor, nc, table_id, "cca-1992", currency="EUR")
-    await open_round(floor, nc, table_id, 1)
-    placed = slip_of(table_id, 1, player, 200)
-    await ok(floor, nc, placed)
-    await ok(
-        floor, nc, OpenAccount(command_id=new_id(), player=player, actor=CASHIER, currency="EUR")
-    )
-    await ok(
-        floor,
-        nc,
-        DepositFunds(
-            command_id=new_id(), player=player, actor=CASHIER, amount=1_000, currency="EUR"
-        ),
-    )
-    await ok(
-        floor,
-        nc,
-        ChangeSlip(
-            command_id=new_id(),
-            table=table_id,
-            round=1,
-            player=player,
-            slip_id=placed.command_id,
-            actor=placed.actor,
-            wagers=[Wager(bet="big", stake=500)],
-        ),
-    )
-    assert await balance(accounts, player) == 1_000
-    assert not any(isinstance(e, StakeDebited) for e in await entries(accounts, player))

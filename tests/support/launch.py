@@ -13,7 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    PublicFormat,
+)
 
 from sicbo.gateway.launch_mint import mint_launch_token
 
@@ -41,6 +46,13 @@ class Issuers:
         }
         key = options.pop("key", self.key)
         return mint_launch_token(key, **options)
+
+    def private_key_file(self, folder: Path) -> Path:
+        """OPERATOR's private key in a PEM file (a demo gateway's --demo-launch-key)."""
+        path = folder / f"launch-{OPERATOR}.key"
+        pem = self.key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
+        path.write_bytes(pem)
+        return path
 
 
 def public_pem(key: Ed25519PrivateKey) -> str:

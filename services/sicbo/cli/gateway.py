@@ -16,7 +16,9 @@ from sicbo.cli.common import (
     check_nats_settings,
     fail,
 )
+from sicbo.demo.launch_keys import DEMO_OPERATOR, load_private_key
 from sicbo.gateway.app import Settings, create_gateway
+from sicbo.gateway.demo_launch import DemoLauncher
 from sicbo.gateway.launch_operators import (
     LaunchConfig,
     LaunchOperatorsError,
@@ -57,6 +59,16 @@ def serve(
             " docs/launch.md); none given: no player is launched",
         ),
     ] = None,
+    demo_launch_key: Annotated[
+        Path | None,
+        typer.Option(
+            help="with --demo-players: the demo operator's private key (make run's"
+            " <data>/secrets/launch-demo.key), so its cashier page launches players by token"
+        ),
+    ] = None,
+    demo_launch_operator: Annotated[
+        str, typer.Option(help="the launch operator whose key --demo-launch-key is")
+    ] = DEMO_OPERATOR,
     idle_lock_seconds: Annotated[
         int, typer.Option(min=5, help="lock a terminal after this long unused (GLI-19 §C.6.5)")
     ] = IDLE_LOCK_SECONDS,
@@ -96,6 +108,7 @@ def serve(
     except (OSError, OperatorListError) as err:
         raise fail(str(err)) from None
     launch = _launch_config(launch_operators)
+    demo_launch = _demo_launcher(demo_launch_key, demo_launch_operator, launch, demo_players)
     try:
         origins = allowed_origins(origin or ())
     except ValueError as err:
@@ -108,6 +121,7 @@ def serve(
         allowed_origins=origins,
         demo_players=demo_players,
         launch=launch,
+        demo_launch=demo_launch,
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     uvicorn.run(
@@ -128,6 +142,22 @@ def _launch_config(path: Path | None) -> LaunchConfig | None:
         return parse_launch_operators(path.read_text(encoding="utf-8"), path.parent, str(path))
     except (OSError, LaunchOperatorsError) as err:
         raise fail(str(err)) from None
+
+
+def _demo_launcher(
+    key: Path | None, operator: str, launch: LaunchConfig | None, demo_players: bool
+) -> DemoLauncher | None:
+    if key is None:
+        return None
+    if not demo_players:
+        raise fail("--demo-launch-key: the demo floor's only (with --demo-players)")
+    if launch is None or operator not in launch.operators:
+        raise fail(f"--demo-launch-key: {operator} is not among the --launch-operators")
+    try:
+        private = load_private_key(key)
+    except (OSError, ValueError) as err:
+        raise fail(f"--demo-launch-key: {err}") from None
+    return DemoLauncher(operator=operator, key=private, audience=launch.audience)
 
 
 @app.command("hash-pin")

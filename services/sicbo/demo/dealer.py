@@ -236,6 +236,15 @@ class SimulatedDealer:
         self.report(line)
         if line.dice is not None and self.demo.config.layout_controller:
             await self._look_at_the_lamps(number)
+        await self._let_the_result_be_seen()
+
+    async def _let_the_result_be_seen(self) -> None:
+        """The table's pause after a result (DemoTable.result_seconds), cut short when the
+        floor stops or a person takes the table over."""
+        for _ in range(int(self.demo.result_seconds / 0.1)):
+            if self.control.stopped or self.control.held_by is not None:
+                return
+            await asyncio.sleep(0.1)
 
     async def _look_at_the_lamps(self, number: int, timeout: float = 10.0) -> None:
         """000 §5.5: the winning areas are lit before the next round. A fault suspends the

@@ -22,7 +22,7 @@ from rich.console import Console
 from sicbo.demo.client import FloorClient
 from sicbo.demo.control import TableControl
 from sicbo.demo.dealer import RoundLine, SimulatedDealer
-from sicbo.demo.launch_keys import DEMO_OPERATOR, create_demo_launch
+from sicbo.demo.launch_keys import DEMO_OPERATOR, create_demo_launch, key_file
 from sicbo.demo.launched import LaunchedPlayers
 from sicbo.demo.local_floor import ROLE_USERS, connect, start_processes
 from sicbo.demo.players import SimulatedPlayers
@@ -194,6 +194,8 @@ async def run_floor(
                     demo_players=demo_sign_ins,  # the demo floor: a player is whoever they say
                     # ... or whom the demo operator launches (a key pair new at each start)
                     launch_operators=create_demo_launch(data_dir) if demo_sign_ins else None,
+                    # ... from the demo operator's page, the cashier's (sicbo.gateway.demo_launch)
+                    demo_launch_key=key_file(data_dir) if demo_sign_ins else None,
                     log_path=logs / "gateway.log",
                 )
                 if operators is not None or demo_sign_ins
@@ -219,7 +221,9 @@ async def run_floor(
                 if demo_sign_ins:
                     console.print(
                         f"Launch a player as the demo operator ({DEMO_OPERATOR}), as an"
-                        " operator's site would: open the URL that `sicbo launch-token PLAYER"
+                        f" operator's site would: on the cashier page ({gateway.url}/cashier,"
+                        " signed in as omar) open and fund demo:PLAYER, then 'Launch as"
+                        " player'; or open the URL that `sicbo launch-token PLAYER"
                         f" --data {data_dir} --gateway {gateway.url} --table demo-online` prints"
                         " (once, within 2 minutes).",
                         soft_wrap=True,

@@ -28,6 +28,9 @@ class DemoTable:
     layout_fault_every: int = 1
     #: Who bets here; players with an account bet from it (the online table's).
     players: tuple[str, ...] = PLAYERS
+    #: How long the demo dealer waits after a round's result before starting the next: the
+    #: player page holds the result (dice, lit spots, the win) until the next betting opens.
+    result_seconds: float = 0.0
 
 
 DEMO_TABLES = (
@@ -58,10 +61,12 @@ DEMO_TABLES = (
         TableConfig(
             profile="online-live",
             limits=LIMITS,
-            betting_seconds=5,
+            # Time for a person to pick a chip, tap spots and confirm (issue 15).
+            betting_seconds=15,
             layout_controller=True,
             currency=DEMO_CURRENCY,
         ),
         players=ONLINE_PLAYERS,
+        result_seconds=8.0,
     ),
 )

@@ -98,6 +98,13 @@ class Profile:
     #: days are counted there. A table's configuration may name another.
     time_zone: str = DEFAULT_TIME_ZONE
 
+    @property
+    def takes_remote_players(self) -> bool:
+        """Whether players bet from their own devices: 004's online live-dealer table, whose
+        players bet in the countdown ("Cara Bermain"). The land rules (000, 002) have the
+        players' chips on the layout, placed by them or the dealer at the table."""
+        return self.betting_countdown
+
     def paytable(self, choices: Mapping[str, ChoiceValue] | None = None) -> "Paytable":
         """The profile with the operator's choices; refuses a choice outside the rules."""
         applied: dict[str, ChoiceValue] = {}

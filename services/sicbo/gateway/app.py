@@ -7,8 +7,9 @@ docs/gateway.md lists the routes; each group is a module of its own:
 :mod:`~sicbo.gateway.signin` (sign-in, sign-out, revocation), :mod:`~sicbo.gateway.launch`
 (players launched by their operator's token), :mod:`~sicbo.gateway.commands`,
 :mod:`~sicbo.gateway.tables` (views, board, reports, history), :mod:`~sicbo.gateway.takeover`
-(a demo table taken over and handed back) and :mod:`~sicbo.gateway.live` (events, the layout
-controller).
+(a demo table taken over and handed back), :mod:`~sicbo.gateway.live` (events, the layout
+controller), :mod:`~sicbo.gateway.accounts_routes` (a player's own account, the cashier) and
+:mod:`~sicbo.gateway.demo_launch` (the demo operator's launches).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from sicbo.gateway.accounts_routes import AccountsRoutes
 from sicbo.gateway.commands import CommandRoutes
 from sicbo.gateway.connection import Connection
+from sicbo.gateway.demo_launch import DemoLauncher, DemoLaunchRoutes
 from sicbo.gateway.http import STATIC, guarded, not_found, page
 from sicbo.gateway.launch import LaunchRoutes
 from sicbo.gateway.launch_once import LaunchesUsed
@@ -54,6 +57,9 @@ class Settings:
     demo_players: bool = False
     #: The operators that launch players by token (sicbo.gateway.launch); None: none do.
     launch: LaunchConfig | None = None
+    #: The demo operator's key: its cashier page launches players (sicbo.gateway.demo_launch,
+    #: the demo floor only); None: no page mints a token.
+    demo_launch: DemoLauncher | None = None
 
 
 def create_gateway(settings: Settings) -> Starlette:
@@ -72,6 +78,8 @@ def create_gateway(settings: Settings) -> Starlette:
         settings.operators, settings.idle_lock_seconds, store=store, https_only=settings.https_only
     )
     floor, hub = connection.floor, connection.hub
+    accounts = AccountsRoutes(floor, hub, sessions)
+    demo_launch = settings.demo_launch if settings.demo_players else None
     routes: list[BaseRoute] = [
         *_pages(),
         Route("/healthz", connection.healthz),
@@ -81,6 +89,8 @@ def create_gateway(settings: Settings) -> Starlette:
         *CommandRoutes(floor, sessions).routes(_API),
         *TakeoverRoutes(floor, sessions).routes(_API),
         *LiveRoutes(floor, hub, sessions).routes(_API),
+        *accounts.routes(),
+        *DemoLaunchRoutes(sessions, demo_launch, accounts.cashier, accounts.reads).routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     same_origin = Middleware(
@@ -97,9 +107,11 @@ def create_gateway(settings: Settings) -> Starlette:
 def _pages() -> list[BaseRoute]:
     return [
         Route("/", guarded(page("index.html"))),
+        Route("/cashier", guarded(page("cashier.html"))),
         Route(f"/tables/{_TABLE}/terminal", guarded(page("terminal.html"))),
         Route(f"/tables/{_TABLE}/layout", guarded(page("layout.html"))),
         Route(f"/tables/{_TABLE}/board", guarded(page("board.html"))),
+        Route(f"/tables/{_TABLE}/display", guarded(page("board-display.html"))),
         Route(f"/tables/{_TABLE}/play", guarded(page("play.html"))),
         Route(f"/tables/{_TABLE}/rounds/{{round:int}}", guarded(page("dispute.html"))),
     ]

@@ -21,7 +21,6 @@ from sicbo.gateway.http import (
     ApiError,
     error,
     guarded,
-    opened_table,
     read_body,
     reply_response,
     table_of,
@@ -51,7 +50,19 @@ class CommandRoutes:
 
     async def place_slip(self, request: Request) -> Response:
         player = self.sessions.player(request)
-        table = await opened_table(table_of(request), self.floor.get())
+        table = table_of(request)
+        view = await self.floor.get().view(table)
+        if view is None:
+            raise ApiError(404, "not-found", f"table {table} has never been opened")
+        if not view.remote_players:
+            # A land table's players bet with chips on its layout, or the dealer places them
+            # (000 §3.10-3.11): a player's own device places nothing there.
+            raise ApiError(
+                403,
+                "forbidden",
+                f"table {table} takes no remote players: its bets are placed with chips at"
+                f" the table (profile {view.profile})",
+            )
         body = await read_body(request)
         return await self._forward(stamped_slip(body, table, player))
 

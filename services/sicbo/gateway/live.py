@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from nats.aio.msg import Msg
 from starlette.requests import Request
@@ -23,7 +23,7 @@ from sicbo.gateway.sessions import Sessions
 from sicbo_contracts.subjects import Aggregate, all_tables, parse_event_subject, table_filter
 
 KEEPALIVE_SECONDS = 15.0
-_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
+SSE_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
 
 
 class LiveRoutes:
@@ -40,8 +40,8 @@ class LiveRoutes:
         if table is not None:
             table_id(table)
         subject = table_filter(table) if table else all_tables(Aggregate.LIFECYCLE)
-        stream = _changes(self.hub.get(), subject)
-        return StreamingResponse(stream, media_type="text/event-stream", headers=_HEADERS)
+        stream = event_stream(self.hub.get(), subject, _change_frame)
+        return StreamingResponse(stream, media_type="text/event-stream", headers=SSE_HEADERS)
 
     async def layout_controller(self, ws: WebSocket) -> None:
         """The page as the table's layout controller (sicbo.gateway.displays)."""
@@ -71,8 +71,11 @@ class LiveRoutes:
         ]
 
 
-async def _changes(hub: ChangeHub, subject: str) -> AsyncIterator[bytes]:
-    """The event stream's frames: a change per floor event, a comment when nothing happens."""
+async def event_stream(
+    hub: ChangeHub, subject: str, frame_of: Callable[[Msg], bytes | None]
+) -> AsyncIterator[bytes]:
+    """An event stream's frames: ``frame_of`` each message on ``subject`` (None: nothing to
+    tell the page), a comment when nothing happens."""
     async with hub.watch(subject) as changes:
         yield b": connected\n\n"
         while True:
@@ -81,7 +84,7 @@ async def _changes(hub: ChangeHub, subject: str) -> AsyncIterator[bytes]:
             except TimeoutError:
                 yield b": keep-alive\n\n"
                 continue
-            frame = _change_frame(msg)
+            frame = frame_of(msg)
             if frame is not None:
                 yield frame
 

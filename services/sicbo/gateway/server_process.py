@@ -25,6 +25,8 @@ class GatewayProcess(ServiceProcess):
         demo_players: bool = False,
         operators: Path | None = None,
         launch_operators: Path | None = None,
+        demo_launch_key: Path | None = None,
+        demo_launch_operator: str | None = None,
         log_path: Path | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
@@ -37,6 +39,9 @@ class GatewayProcess(ServiceProcess):
         self.operators = operators
         #: The operators that launch players by token (sicbo.gateway.launch); None: none
         self.launch_operators = launch_operators
+        #: The demo operator's private key (its cashier page launches players); None: none
+        self.demo_launch_key = demo_launch_key
+        self.demo_launch_operator = demo_launch_operator
 
     @property
     def url(self) -> str:
@@ -66,6 +71,16 @@ class GatewayProcess(ServiceProcess):
                 ()
                 if self.launch_operators is None
                 else ("--launch-operators", str(self.launch_operators))
+            ),
+            *(
+                ()
+                if self.demo_launch_key is None
+                else ("--demo-launch-key", str(self.demo_launch_key))
+            ),
+            *(
+                ()
+                if self.demo_launch_operator is None
+                else ("--demo-launch-operator", self.demo_launch_operator)
             ),
             *idle,
             *proxies,

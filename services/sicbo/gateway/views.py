@@ -10,18 +10,24 @@ illumination service's verdict).
 
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 
 import msgspec
 
 from sicbo.dice.state import DiceState
 from sicbo.dice.state import evolve as evolve_dice
 from sicbo.dice.state import initial_state as initial_dice
+from sicbo.game.dice import make_roll
+from sicbo.game.errors import GameError
+from sicbo.game.evaluation import winning_bets
+from sicbo.game.profiles import load_profile, parse_paytable_ref
 from sicbo.gateway.view_rules import (
     CancellationView,
     KindLineView,
     StartWayView,
     cancellation_view,
     kind_lines,
+    round_refusals,
     start_ways_view,
 )
 from sicbo.lifecycle.evolve import evolve as evolve_lifecycle
@@ -30,6 +36,7 @@ from sicbo_contracts.base import Dice, Limits
 from sicbo_contracts.dice import DiceEntered, DiceEvent, ResultConfirmed, ResultCorrected
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated
 from sicbo_contracts.lifecycle import (
+    FaultCleared,
     LifecycleEvent,
     RoundCancelled,
     RoundInvalidated,
@@ -41,6 +48,7 @@ from sicbo_contracts.lifecycle import (
 class LastResult:
     round: int
     dice: Dice
+    paytable: str | None = None  # the round's: what its dice won
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +61,9 @@ class TableFold:
     #: The result before ``last_result``: shown again if that one is voided afterwards.
     previous_result: LastResult | None = None
     entered_by: str | None = None  # who entered the current round's dice (000 §5.4)
+    #: The last round an inspector's FaultCleared covered (000 §7.7): a lamp fault of that
+    #: round or before is no longer shown, though the lamps keep their last verdict.
+    faults_cleared_through: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,20 +87,26 @@ def evolve_table(state: TableFold, event: LifecycleEvent | DiceEvent) -> TableFo
     match event:
         case RoundStarted():
             return replace(state, lifecycle=lifecycle, entered_by=None)
+        case FaultCleared():
+            before = state.lifecycle
+            through = before.round.number if before.round else before.next_round - 1
+            return replace(state, lifecycle=lifecycle, faults_cleared_through=through)
         case DiceEntered(actor=actor):
             return replace(state, lifecycle=lifecycle, entered_by=actor.id)
         case ResultCorrected(round=number, after=dice) if last and number < last.round:
             # An earlier round's (GLI-19 §4.18.4): the last result stays the later round's.
             previous = state.previous_result
             if previous is not None and previous.round == number:
-                previous = LastResult(number, dice)
+                previous = LastResult(number, dice, previous.paytable)
             return replace(state, lifecycle=lifecycle, previous_result=previous)
         case ResultConfirmed(round=number, dice=dice) | ResultCorrected(round=number, after=dice):
             previous = last if last is not None and last.round != number else state.previous_result
+            current = state.lifecycle.round
+            paytable = current.paytable if current and current.number == number else None
             return replace(
                 state,
                 lifecycle=lifecycle,
-                last_result=LastResult(number, dice),
+                last_result=LastResult(number, dice, paytable),
                 previous_result=previous,
             )
         case RoundCancelled(round=number) | RoundInvalidated(round=number) if (
@@ -100,6 +117,15 @@ def evolve_table(state: TableFold, event: LifecycleEvent | DiceEvent) -> TableFo
                 state, lifecycle=lifecycle, last_result=state.previous_result, previous_result=None
             )
     return replace(state, lifecycle=lifecycle)
+
+
+@lru_cache(maxsize=256)
+def _winning(paytable: str, dice: Dice) -> tuple[str, ...]:
+    """What ``dice`` win under ``paytable``, in catalogue order (read on every view: kept)."""
+    try:
+        return tuple(bet.id for bet in winning_bets(parse_paytable_ref(paytable), make_roll(dice)))
+    except GameError:  # a paytable of a newer version than this gateway knows
+        return ()
 
 
 def initial_lamps(table: str) -> Lamps:
@@ -208,6 +234,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     limits_by_kind: list[KindLineView]
     seats: dict[int, str]
     betting_seconds: int | None
+    #: Whether players bet here from their own devices (the profile's, 004's online table):
+    #: the player page offers betting, and the gateway takes a player's slip, only then.
+    remote_players: bool
     second_person_confirmation: bool
     layout_controller: bool
     dual_control: bool  # a correction needs a second supervisor (TableConfig.dual_control)
@@ -219,6 +248,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     round: RoundView | None
     next_round: int
     last_result: ResultView | None
+    #: The bets the last result won under its round's paytable (the player page lights them,
+    #: lamps or none); empty when that paytable is not known here.
+    last_winning: list[str]
     lit: LitView | None
     fault: str | None
     suspended: SuspensionView | None
@@ -232,6 +264,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     start_ways: list[StartWayView]
     #: Whether the current round may be cancelled now (004 "Ralat Pengendalian").
     cancellation: CancellationView
+    #: For each of the dealer's round buttons (round.start.v1, ...), the lifecycle's refusal
+    #: if pressed now, or None: the terminal disables a button the server would refuse.
+    round_refusals: dict[str, str | None]
     as_of: int  # the stream sequence the view was read up to
 
 
@@ -253,6 +288,7 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableV
         limits_by_kind=kind_lines(config.limits if config else None),
         seats=dict(state.seats),
         betting_seconds=config.betting_seconds if config else None,
+        remote_players=load_profile(config.profile).takes_remote_players if config else False,
         second_person_confirmation=config.second_person_confirmation if config else False,
         layout_controller=config.layout_controller if config else False,
         dual_control=config.dual_control if config else False,
@@ -289,10 +325,11 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableV
         last_result=None
         if last is None
         else ResultView(round=last.round, dice=last.dice, total=sum(last.dice)),
+        last_winning=list(_winning(last.paytable, last.dice)) if last and last.paytable else [],
         lit=LitView(round=lamps.round, dice=lamps.dice, spots=list(lamps.spots))
         if lamps.round
         else None,
-        fault=lamps.fault,
+        fault=lamps.fault if lamps.round > log.faults_cleared_through else None,
         suspended=None
         if suspension is None
         else SuspensionView(
@@ -309,6 +346,7 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableV
         vacate_notices=sorted(state.asked_to_vacate),
         start_ways=start_ways_view(state, at),
         cancellation=cancellation_view(state, at),
+        round_refusals=round_refusals(state, at),
         as_of=as_of,
     )
 

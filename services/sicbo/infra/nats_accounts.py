@@ -34,7 +34,8 @@ sent by the lifecycle to itself, in its process, and is refused from NATS.
 The web gateway (``sicbo gateway serve``) is a reader and a sender, never a writer: it sends
 as the human roles only (terminal roles and players, stamping the one signed in), asks the
 board and history queries and the demo's takeover, reads the log and watches it live (core
-``sicbo.evt.>``), and stands in as the layout controller of the tables whose display page is
+``sicbo.evt.>``; the players' accounts too, ``sicbo.acct.>``, each page told of its own
+player's only), and stands in as the layout controller of the tables whose display page is
 connected to it. It appends nothing, binds to no consumer, and sends no service's command; its
 one write is a used launch token's id, create-only, in the KV bucket ``sicbo-launches``.
 
@@ -87,6 +88,7 @@ from sicbo_contracts.settlement import SettlementEvent
 from sicbo_contracts.subjects import (
     ACCOUNT_SERVICE,
     ACCOUNT_STREAM,
+    ACCOUNTS_ALL,
     EVENT_STREAM,
     EVENTS_ALL,
     GATEWAY_INBOX,
@@ -231,11 +233,14 @@ GATEWAY = User(
             GATEWAY_SESSIONS_REVOKED,  # a revocation, to every replica (sicbo.gateway.revocation)
             *kv_create_and_get(LAUNCHES_BUCKET),  # each launch token once, on every replica
             *LOG,
+            # A signed-in player's own balance and statement, the cashier's look-ups (issue 14).
+            *reads(ACCOUNT_STREAM),
         ),
         subscribe=(
             service_ping("gateway"),
             GATEWAY_SESSIONS_REVOKED,
             EVENTS_ALL,
+            ACCOUNTS_ALL,  # each player's page told of their own account's entries only
             layout_light("*"),
             layout_ping("*"),
             f"{GATEWAY_INBOX}.>",

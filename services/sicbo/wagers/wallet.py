@@ -14,8 +14,9 @@ closed meanwhile, the append conflicted and the decision changed):
   be money from nothing);
 - a debit whose command was not stored is refunded at once (``refund:<debit key>``).
 
-A player without an account bets with chips at the table, as before, and so does everyone at
-a table that states no currency (a land table's chips; its slips read no account). When the
+At a table that states a currency a slip of a player without an account is refused
+(``$.player``: "no account in EUR for player ..."); everyone at a table that states no currency
+bets with chips at the table (a land table's chips; its slips read no account). When the
 store fails after a debit (the slip may or may not be stored) nothing is refunded here: settlement's
 reconciler squares every debit of the round with the slips stored when betting closes
 (:mod:`sicbo.settlement.money`).
@@ -76,8 +77,13 @@ class StakeWallet:
             def decide(
                 account: AccountState, m: SlipMove = move, k: str = key, e: Event = event
             ) -> GameEntry | None:
-                if not account.open:
-                    return None  # chips at the table: no account to debit
+                if not account.open:  # an online table's money is the account's: none, no bet
+                    raise Refused(
+                        f"no account in {state.currency} for player {m.player!r}: table"
+                        f" {m.table} plays from the player's account, which the operator's"
+                        " cashier opens first",
+                        field="$.player",
+                    )
                 if state.currency != account.currency:
                     raise Refused(
                         f"table {m.table} plays in {state.currency}; the account of"

@@ -189,3 +189,19 @@ export function throttled(fn, ms = 250) {
   }
   return ask;
 }
+
+/**
+ * A page's "Play" link to the table's player page, shown only once the table's view says its
+ * profile takes remote players (a land table's bets are chips at the table).
+ */
+export async function offerPlay(link, table) {
+  if (!link || !table) return;
+  link.hidden = true;
+  link.href = `/tables/${encodeURIComponent(table)}/play`;
+  try {
+    const view = await api("GET", `/api/tables/${encodeURIComponent(table)}`);
+    link.hidden = !view.remote_players;
+  } catch {
+    // unknown or unreachable: no Play link
+  }
+}

@@ -95,7 +95,7 @@ function makeCard(view) {
     el("a", { class: "link primary", href: `${base}/terminal` }, "Terminal"),
     el("a", { class: "link", href: `${base}/layout` }, "Layout"),
     el("a", { class: "link", href: `${base}/board` }, "Board"),
-    view.profile === "online-live" ? el("a", { class: "link", href: `${base}/play` }, "Play") : null,
+    view.remote_players ? el("a", { class: "link play", href: `${base}/play` }, "Play") : null,
     parts.dispute,
   );
   const node = el("section", { class: "table-card", dataset: { table: t }, "aria-label": `table ${t}` },

@@ -1,5 +1,5 @@
 // The play page's history: the player's slips at this table, each wager with how it settled.
-import { el, money } from "/static/common.js";
+import { clock, el, money } from "/static/common.js";
 import { betName, diceFaces } from "/static/layout.js";
 
 /** How wager `index` of the slip settled: the last settlement of it, after adjustments. */
@@ -18,10 +18,9 @@ function settled(record, index) {
   return out;
 }
 
-function placedAt(text) {
-  const t = new Date(text);
-  return Number.isNaN(t.getTime()) ? text || "" : t.toLocaleTimeString();
-}
+const OUTCOMES = { win: "Won", lose: "Lost", void: "Void: returned", carried: "Stays for the re-run", forfeit: "Kept by the house" };
+const STATUSES = { withdrawn: "Withdrawn", cancelled: "Cancelled: refunded" };
+const outcomeWords = (o) => OUTCOMES[o] || o;
 
 /** Draw GET /api/tables/{t}/history into the #history table, one tbody per slip. */
 export function renderHistory(history) {
@@ -43,26 +42,26 @@ export function renderHistory(history) {
           el("td", { rowspan: span },
             el("strong", {}, `${record.round}${rounds}`),
             last ? el("div", {}, diceFaces(last.dice)) : null,
-            gone ? el("div", {}, el("span", { class: `status ${record.status}` }, record.status)) : null),
-          el("td", { rowspan: span }, placedAt(record.placed_at),
+            gone ? el("div", {}, el("span", { class: `status ${record.status}` }, STATUSES[record.status] || record.status)) : null),
+          el("td", { rowspan: span, class: "col-placed" }, clock(record.placed_at),
             record.changes ? el("div", {}, el("small", {}, `changed ${record.changes}×`)) : null),
         );
       }
       const result = gone ? null : settled(record, i);
       tr.append(
-        el("td", {}, betName(w.bet), el("div", {}, el("small", {}, w.bet))),
+        el("td", { title: w.bet }, betName(w.bet)),
         el("td", { class: "num" }, money(w.stake)),
       );
       if (gone) {
-        tr.append(el("td", { class: "muted" }, record.status), el("td", { class: "num muted" }, "—"));
+        tr.append(el("td", { class: "muted" }, STATUSES[record.status] || record.status), el("td", { class: "num muted" }, "—"));
       } else if (result) {
         tr.append(
-          el("td", { class: `outcome-${result.outcome}` }, result.outcome,
+          el("td", { class: `outcome-${result.outcome}` }, outcomeWords(result.outcome),
             result.adjusted ? el("small", {}, " (corrected)") : null),
           el("td", { class: "num" }, money(result.returned)),
         );
       } else {
-        tr.append(el("td", { class: "muted" }, "pending"), el("td", { class: "num muted" }, "—"));
+        tr.append(el("td", { class: "muted" }, "Waiting for the result"), el("td", { class: "num muted" }, "—"));
       }
       body.append(tr);
     });

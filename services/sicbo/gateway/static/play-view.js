@@ -1,35 +1,40 @@
-// The play page's round: its number and phase, the countdown, the last result, the winning
-// spots lit and the table's manual mode (GLI-19 §C.6.8(o)), from the TableView.
-import { clock, el, secondsLeft } from "/static/common.js";
-import { diceFaces, lightSpots } from "/static/layout.js";
+// The play page's round: its number and phase in plain words, the last result line, the
+// table's signs and its manual mode (GLI-19 §C.6.8(o)), from the TableView; and, at a table
+// whose profile takes no remote players, the plain note that betting is at the table.
+import { clock, el } from "/static/common.js";
+import { diceFaces } from "/static/layout.js";
 import { renderSigns } from "/static/signs.js";
+import { phaseWords } from "/static/play-words.js";
 
 const $ = (id) => document.getElementById(id);
 
-function phaseOpen(view) {
-  return Boolean(view && view.round && view.round.phase === "betting-open");
-}
-
-export function showView(view, skew, player = null) {
+export function showView(view, player = null) {
   const round = view.round;
-  $("round-no").textContent = round ? String(round.number) : `${view.next_round ?? "—"} (next)`;
+  $("round-no").textContent = round ? String(round.number) : String(view.next_round ?? "—");
   const phase = $("phase");
-  let text = round ? round.phase : "waiting for the next round";
-  if (view.suspended) text += " · table suspended";
-  if (round && round.held) text += " · held";
-  phase.textContent = text;
-  phase.classList.toggle("open", phaseOpen(view));
-  phase.classList.toggle("closed", !phaseOpen(view));
+  phase.textContent = phaseWords(view);
+  phase.dataset.phase = round ? round.phase : "none";
+  const open = Boolean(round && round.phase === "betting-open" && !view.suspended);
+  const shown = Boolean(round && ["result-confirmed", "completed"].includes(round.phase));
+  phase.classList.toggle("open", open);
+  phase.classList.toggle("shown", shown);
+  phase.classList.toggle("closed", Boolean(round) && !open && !shown);
   const last = view.last_result;
   const lr = $("last-result");
   lr.replaceChildren();
   if (last && last.dice) {
-    lr.append(`Last result: round ${last.round}`, diceFaces(last.dice), el("strong", {}, `= ${last.total}`));
+    lr.append(el("span", { class: "muted" }, `Last result · round ${last.round}`), diceFaces(last.dice), el("strong", {}, String(last.total)));
   }
   renderSigns($("signs"), view, player);
   showManualMode(view);
-  showLit(view);
-  tick(view, skew);
+  showLand(view);
+}
+
+/** A land table: no betting from here, said plainly; its signs and the player's history stay. */
+function showLand(view) {
+  const land = !view.remote_players;
+  $("table-box").classList.toggle("land", land);
+  $("land-note").hidden = !land;
 }
 
 /** GLI-19 §C.6.8(o): while a supervisor enters a correction by hand, the players see it. */
@@ -44,29 +49,4 @@ export function showManualMode(view) {
     ` since ${clock(manual.since)}: a supervisor is correcting a result by hand (${manual.reason}).`,
     waiting ? ` Waiting for a second supervisor: ${waiting}.` : "",
   );
-}
-
-/** Light the winning spots once the current round has its result (off while betting). */
-export function showLit(view) {
-  const lit = view && view.lit;
-  const current = view && view.round ? view.round.number : null;
-  lightSpots($("layout"), lit && lit.round === current ? lit.spots : []);
-}
-
-export function tick(view, skew) {
-  const out = $("countdown");
-  if (!view) return;
-  if (!phaseOpen(view)) {
-    out.textContent = "betting closed";
-    out.className = "countdown closed";
-    return;
-  }
-  const left = secondsLeft(view.round.closes_at, skew);
-  out.className = "countdown";
-  if (left === null) {
-    out.textContent = "bets open";
-    return;
-  }
-  out.textContent = `${left} s`;
-  out.classList.toggle("urgent", left <= 5);
 }

@@ -1,17 +1,22 @@
 // /tables/{t}/play: the online player table (004). Launched by the operator (/launch), or on the
-// demo floor signed in with a player id; pick a chip, tap
-// spots to build a bet slip, confirm it; the wagers service is the judge of every slip (the
-// countdown shown here is only a guide: a late slip gets the service's refusal).
-// The slip, the history and the round's view are drawn by play-slip.js, play-history.js and
-// play-view.js; this file signs in, reads the table and sends the slip.
+// demo floor signed in with a player id; pick a chip, tap spots to build a bet slip, confirm it
+// within the countdown; the wagers service is the judge of every slip (the countdown shown here
+// is only a guide: a late slip gets the service's refusal). The result is held on screen with
+// what the player's own wagers returned until the next round opens betting.
+// The betting (chips, slip buttons, ring and lock) is play-bet.js's; the bets on the layout
+// play-slip.js's; the round play-view.js's, the result play-result.js's, the road beside the
+// layout play-road.js's and the history play-history.js's. This file signs in and reads the table.
 
-import {
-  api, clockSkew, money, newCommandId, notice, tableId, throttled, watch,
-} from "/static/common.js";
+import { api, clockSkew, notice, tableId, throttled, watch } from "/static/common.js";
 import { renderLayout } from "/static/layout.js";
+import { startBetting } from "/static/play-bet.js";
 import { renderHistory } from "/static/play-history.js";
-import { addToSlip, clearSlip, renderMarkers, renderSlip, slip, slipTotal } from "/static/play-slip.js";
-import { showLit, showView, tick } from "/static/play-view.js";
+import { showResult } from "/static/play-result.js";
+import { refreshRoad } from "/static/play-road.js";
+import { forgetBets, renderMarkers, syncConfirmed } from "/static/play-slip.js";
+import { showView } from "/static/play-view.js";
+import { plainly } from "/static/play-words.js";
+import { startWallet, stopWallet, walletView } from "/static/play-wallet.js";
 
 const table = tableId();
 const enc = encodeURIComponent(table || "");
@@ -20,18 +25,14 @@ const $ = (id) => document.getElementById(id);
 const box = $("layout");
 const noticeBox = $("notice");
 const main = document.querySelector("main.play");
-const confirmBtn = $("confirm-slip");
-const clearBtn = $("clear-slip");
 
 /** What the page knows, in one place (the slip is play-slip.js's). */
 const state = {
   player: null,
   view: null,
+  history: null,
   skew: 0,
   layoutPaytable: null,
-  chip: 100,
-  sending: false,
-  pending: null, // {key, id}: a slip whose answer never came, retried with the same id
   watching: null,
   loadedAt: 0, // of the last table read: the first connect's re-read is skipped
   historyAt: 0,
@@ -41,9 +42,12 @@ const state = {
 $("link-layout").href = `/tables/${enc}/layout`;
 $("link-board").href = `/tables/${enc}/board`;
 
-function say(text, kind = "info", ms = 0) {
+/** A message in the notice line; `detail` (the service's own words) on its tooltip. */
+function say(text, kind = "info", ms = 0, detail = "") {
   clearTimeout(state.noticeTimer);
   notice(text, kind);
+  if (detail) noticeBox.title = detail;
+  else noticeBox.removeAttribute("title");
   if (ms) state.noticeTimer = setTimeout(() => notice(""), ms);
 }
 
@@ -55,7 +59,9 @@ function showSignedOut() {
   $("table-box").hidden = true;
   $("signin-box").hidden = false;
   main.insertBefore(noticeBox, $("signin-box"));
-  clearSlip();
+  state.history = null;
+  forgetBets();
+  stopWallet();
   $("player-id").focus();
 }
 
@@ -68,6 +74,7 @@ function showSignedIn(id, currency = null) {
   $("table-box").hidden = false;
   $("controls").append(noticeBox);
   startTable();
+  startWallet(table);
 }
 
 $("signin-form").addEventListener("submit", async (event) => {
@@ -84,7 +91,7 @@ $("signin-form").addEventListener("submit", async (event) => {
     say("");
     showSignedIn(answer.player || id);
   } catch (err) {
-    say(err.message, "error");
+    say(plainly(err.message), "error", 0, err.message);
   } finally {
     button.disabled = false;
   }
@@ -116,16 +123,31 @@ function lostSession(err) {
 
 // ---- the table --------------------------------------------------------------------------
 
+const betting = startBetting({
+  enc,
+  view: () => state.view,
+  skew: () => state.skew,
+  say,
+  lostSession,
+  placed: () => refreshHistory(),
+});
+
 async function loadLayout() {
   const layout = await api("GET", `/api/tables/${enc}/layout`);
   state.layoutPaytable = layout.paytable || null;
-  renderLayout(box, layout, { onSpot: addChip });
+  renderLayout(box, layout, { onSpot: (bet) => { if (state.player) betting.addChip(bet); } });
   const title = layout.title || `Sic Bo — ${table}`;
   $("title").textContent = title;
   document.title = `${title} — play`;
   // A bet the new paytable no longer offers stays on the slip: the service will say why.
   renderMarkers();
-  showLit(state.view);
+}
+
+function showTable() {
+  if (!state.view) return;
+  showView(state.view, state.player);
+  showResult(state.view, state.history);
+  betting.tick();
 }
 
 async function refreshView() {
@@ -134,64 +156,21 @@ async function refreshView() {
   try {
     const answer = await api("GET", `/api/tables/${enc}`);
     if (answer.server_time) state.skew = clockSkew(answer.server_time);
+    const before = state.view && state.view.last_result;
     state.view = answer;
     if (!state.layoutPaytable || (answer.paytable && answer.paytable !== state.layoutPaytable)) await loadLayout();
-    showView(state.view, state.skew, state.player);
+    const last = answer.last_result;
+    // A new result: the player's returns in it come with the history.
+    if (last && (!before || before.round !== last.round)) historySoon();
+    refreshRoad(table, last ? last.round : null);
+    showTable();
+    walletView(state.view);
   } catch (err) {
-    if (!lostSession(err)) say(err.status === 404 ? `Table ${table} is not open` : err.message, "error");
+    if (lostSession(err)) return;
+    if (err.status === 404) say("This table is not open.", "error");
+    else say("The table cannot be read just now: the page tries again by itself.", "error", 6000, err.message);
   }
 }
-
-// ---- chips and the slip -----------------------------------------------------------------
-
-for (const button of document.querySelectorAll("button[data-chip]")) {
-  button.textContent = money(Number(button.dataset.chip));
-  button.setAttribute("aria-label", `chip ${money(Number(button.dataset.chip))}`);
-  button.addEventListener("click", () => selectChip(Number(button.dataset.chip)));
-}
-
-function selectChip(value) {
-  state.chip = value;
-  for (const button of document.querySelectorAll("button[data-chip]")) {
-    button.setAttribute("aria-pressed", String(Number(button.dataset.chip) === value));
-  }
-}
-
-function addChip(bet) {
-  if (!state.player) return;
-  addToSlip(bet, state.chip);
-}
-
-clearBtn.addEventListener("click", clearSlip);
-
-confirmBtn.addEventListener("click", async () => {
-  const { view } = state;
-  if (!slip.size || state.sending) return;
-  const round = view && view.round ? view.round.number : view ? view.next_round : null;
-  const wagers = [...slip].map(([bet, stake]) => ({ bet, stake }));
-  const key = JSON.stringify([round, wagers]);
-  // A slip whose answer was lost is retried with the same id: never placed twice.
-  const id = state.pending && state.pending.key === key ? state.pending.id : newCommandId("slip");
-  state.pending = { key, id };
-  state.sending = true;
-  confirmBtn.setAttribute("aria-busy", "true");
-  const total = slipTotal();
-  try {
-    await api("POST", `/api/tables/${enc}/slips`, { command_id: id, round, wagers });
-    state.pending = null;
-    clearSlip();
-    const n = wagers.length;
-    say(`Slip accepted: ${n} bet${n === 1 ? "" : "s"}, ${money(total)} on round ${round}`, "ok", 8000);
-    refreshHistory();
-  } catch (err) {
-    // Only an unanswered call (no gateway, no service) may have been placed after all.
-    if (err.status !== 0 && err.status !== 503) state.pending = null;
-    if (!lostSession(err)) say(err.message, "error");
-  } finally {
-    state.sending = false;
-    confirmBtn.removeAttribute("aria-busy");
-  }
-});
 
 // ---- history ----------------------------------------------------------------------------
 
@@ -200,9 +179,13 @@ async function refreshHistory() {
   state.historyAt = Date.now();
   try {
     const history = await api("GET", `/api/tables/${enc}/history`);
-    if (state.player) renderHistory(history);
+    if (!state.player) return;
+    state.history = history;
+    renderHistory(history);
+    syncConfirmed(history);
+    showTable();
   } catch (err) {
-    if (!lostSession(err)) say(`History: ${err.message}`, "error");
+    if (!lostSession(err)) say("Your bets could not be read just now: the page tries again by itself.", "error", 6000, err.message);
   }
 }
 
@@ -236,9 +219,6 @@ async function start() {
     say("No table in the address", "error");
     return;
   }
-  selectChip(state.chip);
-  renderSlip();
-  setInterval(() => tick(state.view, state.skew), 250);
   try {
     const me = await api("GET", "/api/player");
     showSignedIn(me.player, me.currency);

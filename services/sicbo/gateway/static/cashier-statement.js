@@ -1,0 +1,44 @@
+// The cashier page's statement of one player: the balance, each round (table, round, balance
+// before, stakes, returns, balance after) and each entry of the account, newest first, as
+// GET /api/cashier/accounts/{player} gives them (replay's statement of the log).
+import { clock, el } from "/static/common.js";
+import { formatMoney, roundOutcome } from "/static/wallet-format.js";
+
+/** A line's type without its contract's prefix and version: "funds-deposited". */
+function entryName(type) {
+  return type.replace(/^account\./, "").replace(/\.v\d+$/, "");
+}
+
+export function renderStatement(box, statement) {
+  box.hidden = false;
+  if (!statement.open) {
+    box.replaceChildren(el("h2", {}, `Player ${statement.player}`),
+      el("p", { class: "muted", id: "statement-balance" }, "No account: open one first."));
+    return;
+  }
+  const cur = statement.currency;
+  const m = (minor) => formatMoney(minor, cur);
+  const rounds = statement.rounds.map((r) => el("tr", {},
+    el("td", {}, r.table), el("td", { class: "num" }, String(r.round)),
+    el("td", { class: "num" }, m(r.before)), el("td", { class: "num" }, m(r.staked)),
+    el("td", { class: "num" }, m(r.returned + r.refunded + r.adjusted)),
+    el("td", { class: "num" }, m(r.after)), el("td", {}, roundOutcome(r, cur).text)));
+  const lines = statement.lines.map((line) => el("tr", {},
+    el("td", {}, clock(line.at)), el("td", {}, entryName(line.type)),
+    el("td", {}, line.table ? `${line.table} #${line.round}` : ""),
+    el("td", { class: "num" }, line.amount ? `${line.amount > 0 ? "+" : "−"}${m(Math.abs(line.amount))}` : ""),
+    el("td", { class: "num" }, m(line.after)), el("td", { class: "muted" }, line.actor)));
+  const table = (id, heads, rows) => el("div", { class: "scroll-x" },
+    el("table", { class: "data", id }, el("thead", {}, el("tr", {}, heads.map(([h, num]) =>
+      el("th", num ? { class: "num" } : {}, h)))), el("tbody", {}, rows)));
+  box.replaceChildren(
+    el("h2", {}, `Player ${statement.player} (${cur})`),
+    el("p", { class: "cashier-balance" }, "Balance ",
+      el("strong", { id: "statement-balance", "data-minor": String(statement.balance) }, m(statement.balance))),
+    el("h3", {}, "Round by round"),
+    rounds.length ? table("statement-rounds", [["Table"], ["Round", 1], ["Before", 1], ["Staked", 1],
+      ["Returned", 1], ["After", 1], ["Outcome"]], rounds) : el("p", { class: "muted" }, "No rounds played."),
+    el("h3", {}, "Entries"),
+    table("statement-lines", [["Time"], ["Entry"], ["Round"], ["Amount", 1], ["Balance", 1], ["By"]], lines),
+  );
+}
