@@ -34,23 +34,26 @@ _placed = msgspec.json.Decoder(SlipPlaced)
 ONLINE = next(t for t in DEMO_TABLES if t.config.currency is not None)
 
 
+async def fund(floor: Floor, nc: NATS, player: str) -> None:
+    """An account opened by the operator's cashier, with funds (an online table requires it)."""
+    await ok(
+        floor, nc, OpenAccount(command_id=new_id(), player=player, actor=CASHIER, currency="EUR")
+    )
+    await ok(
+        floor,
+        nc,
+        DepositFunds(
+            command_id=new_id(), player=player, actor=CASHIER, amount=FUNDS, currency="EUR"
+        ),
+    )
+
+
 async def test_the_online_players_bet_as_launched_players_from_their_accounts(
     floor: Floor, nc: NATS, store: EventStore, gateway: str, launch_issuers: Issuers, table_id: str
 ) -> None:
     players = tuple(f"{OPERATOR}:p-{uuid.uuid4().hex[:8]}" for _ in range(3))
     for player in players:
-        await ok(
-            floor,
-            nc,
-            OpenAccount(command_id=new_id(), player=player, actor=CASHIER, currency="EUR"),
-        )
-        await ok(
-            floor,
-            nc,
-            DepositFunds(
-                command_id=new_id(), player=player, actor=CASHIER, amount=FUNDS, currency="EUR"
-            ),
-        )
+        await fund(floor, nc, player)
     await open_table(floor, nc, table_id, "online-live", currency="EUR")
     await open_round(floor, nc, table_id, 1)
     demo = dataclasses.replace(ONLINE, table=table_id, players=players)
@@ -90,6 +93,7 @@ async def test_a_lost_session_is_launched_again_and_a_foreign_player_never(
     floor: Floor, nc: NATS, gateway: str, launch_issuers: Issuers, table_id: str
 ) -> None:
     player = f"{OPERATOR}:p-{uuid.uuid4().hex[:8]}"
+    await fund(floor, nc, player)
     await open_table(floor, nc, table_id, "online-live", currency="EUR")
     await open_round(floor, nc, table_id, 1)
     launched = LaunchedPlayers(
