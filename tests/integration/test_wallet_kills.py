@@ -30,9 +30,7 @@ import contextlib
 import os
 import random
 import secrets
-from collections import Counter, defaultdict
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -51,32 +49,22 @@ from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.infra.processes import ServiceProcess
 from sicbo.provisioning import provision
-from sicbo.replay.statement import statement
-from sicbo.shell.headers import COMMAND_ID
 from sicbo_contracts.accounts import (
     AccountEvent,
     DepositFunds,
-    FundsDeposited,
     OpenAccount,
-    ReturnCredited,
-    StakeDebited,
-    StakeRefunded,
 )
 from sicbo_contracts.base import Actor, Role
 from sicbo_contracts.replies import Accepted, Rejected, Reply
 from sicbo_contracts.routing import command_subject
-from sicbo_contracts.settlement import WagerOutcome, WagersSettled
+from sicbo_contracts.settlement import WagersSettled
 from sicbo_contracts.subjects import (
-    ACCOUNT_STREAM,
-    ACCOUNTS_ALL,
     EVENT_STREAM,
-    Aggregate,
-    round_filter,
 )
 from sicbo_contracts.wagers import PlaceSlip, SlipPlaced, Wager
 from tests.floor import Floor, start_services
 from tests.integration.conftest import new_id
-from tests.integration.test_replay_money import verify
+from tests.integration.money_checks import Bets, check_the_money
 from tests.integration.test_settlement import (
     close_and_uncover,
     confirm,
@@ -125,15 +113,6 @@ async def send(nc: NATS, cmd: Any, seconds: float = 30, *, patient: bool = True)
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"no answer to {cmd} in {seconds} s")
         await asyncio.sleep(0.1)
-
-
-@dataclass
-class Bets:
-    accepted: dict[str, tuple[str, int, int]] = field(
-        default_factory=dict
-    )  # slip: who, round, stake
-    refused: dict[str, str] = field(default_factory=dict)  # slip: reason
-    deposits: Counter[str] = field(default_factory=Counter)
 
 
 async def bet_until(
@@ -235,7 +214,7 @@ async def test_money_moves_exactly_once_while_services_are_killed(tmp_path: Path
     # The kills' schedule from the seed alone (the players draw from a generator of their own).
     rng, players_rng = random.Random(seed), random.Random(seed + 1)
     table = "kills"
-    bets = Bets()
+    bets = Bets(PLAYERS)
     killed: list[str] = []
     async with killable_floor(tmp_path) as (floor, nc):
         for p in PLAYERS:
@@ -289,79 +268,10 @@ async def test_money_moves_exactly_once_while_services_are_killed(tmp_path: Path
                 await wait_completed(EventStore(nc, EVENT_STREAM), table, n, seconds=60)
             stop_killing.set()
             await killer
-            await check_the_money(nc, floor.nats_url, table, bets)
+            await check_the_money(nc, floor.nats_url, table, bets, ROUNDS, FUNDS)
         finally:
             stop_killing.set()
             killer.cancel()
     print(f"killed {killed}; slips accepted {len(bets.accepted)}, refused {len(bets.refused)}")
     assert set(killed) == set(KILLED), killed  # each killed, while players bet
     assert bets.accepted and bets.refused, "funds for only some slips: some accepted, some not"
-
-
-async def check_the_money(nc: NATS, url: str, table: str, bets: Bets) -> None:
-    store, accounts = EventStore(nc, EVENT_STREAM), EventStore(nc, ACCOUNT_STREAM)
-    stored_slips: dict[str, tuple[str, int, int]] = {}
-    results: list[Any] = []
-    for n in ROUNDS:
-        for s in await store.read(round_filter(table, Aggregate.BETS, n)):
-            if s.subject.endswith("slip-placed-v1"):
-                slip = _placed.decode(s.data)
-                stored_slips[slip.slip_id] = (slip.player, n, sum(w.stake for w in slip.wagers))
-        for s in await store.read(round_filter(table, Aggregate.SETTLE, n)):
-            if s.subject.endswith("wagers-settled-v1"):
-                results.extend(_settled.decode(s.data).wagers)
-    raw = await accounts.read(ACCOUNTS_ALL)
-    entries = [_entry.decode(s.data) for s in raw]
-
-    # Every accepted slip stored, debited once for its stake; a refused one never stored.
-    for slip_id, accepted in bets.accepted.items():
-        assert stored_slips.get(slip_id) == accepted, (slip_id, accepted)
-    assert not set(bets.refused) & set(stored_slips), "a refused slip was stored"
-    debits: dict[str, list[StakeDebited]] = defaultdict(list)
-    refunds: dict[str, list[StakeRefunded]] = defaultdict(list)  # by the debit's key
-    for e in entries:
-        if isinstance(e, StakeDebited):
-            debits[e.slip_id].append(e)
-        elif isinstance(e, StakeRefunded):
-            refunds[e.debit_key].append(e)
-    for slip_id, (_, _, stake) in stored_slips.items():
-        assert [d.amount for d in debits[slip_id]] == [stake], (slip_id, debits[slip_id])
-    # A debit without its stored slip is refunded in full once; none is left hanging.
-    assert any(slip_id not in stored_slips for slip_id in debits), "no debit lost its slip"
-    for slip_id, ds in debits.items():
-        if slip_id not in stored_slips:
-            for d in ds:
-                assert [r.amount for r in refunds[d.key]] == [d.amount], (d, refunds[d.key])
-
-    # Each settled wager's return credited once; each void wager's stake refunded once.
-    credits = Counter(e.key for e in entries if isinstance(e, ReturnCredited))
-    for w in results:
-        if w.returned <= 0:
-            continue
-        key = "void" if w.outcome is WagerOutcome.VOID else "return"
-        expected = f"{key}:{table}:{stored_slips[w.slip_id][1]}:{w.slip_id}:{w.index}"
-        if key == "return":
-            assert credits[expected] == 1, (expected, credits[expected])
-        else:
-            debit = debits[w.slip_id][0]
-            assert [(r.key, r.amount) for r in refunds[debit.key]] == [(expected, w.returned)]
-    voided = {n for n, end in ROUNDS.items() if isinstance(end, str)}
-    assert {stored_slips[w.slip_id][1] for w in results if w.outcome is WagerOutcome.VOID} == voided
-
-    # Each key once per account; each balance = the re-fold = what the money says.
-    keys = Counter((e.player, e.key) for e in entries if hasattr(e, "key"))
-    assert [k for k, c in keys.items() if c > 1] == []
-    for p in PLAYERS:
-        mine = [e for e in entries if e.player == p]
-        folded = statement(raw, p, command_header=COMMAND_ID)
-        assert folded.ok, folded.violations
-        deposited = sum(e.amount for e in mine if isinstance(e, FundsDeposited))
-        assert deposited == FUNDS + bets.deposits[p]
-        kept = sum(s for who, n, s in stored_slips.values() if who == p and n not in voided)
-        returned = sum(
-            w.returned for w in results if w.player == p and w.outcome is not WagerOutcome.VOID
-        )
-        assert folded.balance == mine[-1].balance == deposited - kept + returned, p
-
-    verified = verify(url)
-    assert verified.returncode == 0, verified.stdout + verified.stderr
