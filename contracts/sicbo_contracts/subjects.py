@@ -117,11 +117,13 @@ def parse_event_subject(subject: str) -> EventSubject | None:
     parts = subject.split(".")
     if len(parts) != 6 or f"{parts[0]}.{parts[1]}" != _EVENTS or not parts[4].isdigit():
         return None
-    try:
-        aggregate = Aggregate(parts[3])
-    except ValueError:
+    aggregate = _AGGREGATES.get(parts[3])  # a dict, not Aggregate(): replay parses every event
+    if aggregate is None:
         return None
     return EventSubject(parts[2], aggregate, int(parts[4]), parts[5])
+
+
+_AGGREGATES = {a.value: a for a in Aggregate}
 
 
 def subject_matches(subject: str, filter_subject: str) -> bool:
