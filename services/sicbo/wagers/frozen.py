@@ -9,7 +9,6 @@ field with ``init=False`` (checked once per class), so a copy may be made slot b
 from __future__ import annotations
 
 import dataclasses
-from functools import cache
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -17,19 +16,24 @@ T = TypeVar("T")
 _set = object.__setattr__
 
 
-@cache
+_names: dict[type, tuple[str, ...]] = {}
+
+
 def _slots(cls: type) -> tuple[str, ...]:
-    fields = dataclasses.fields(cls)
-    if hasattr(cls, "__post_init__") or any(not f.init for f in fields):
-        raise TypeError(f"{cls.__name__} cannot be copied slot by slot")
-    return tuple(f.name for f in fields)
+    names = _names.get(cls)
+    if names is None:
+        fields = dataclasses.fields(cls)
+        if hasattr(cls, "__post_init__") or any(not f.init for f in fields):
+            raise TypeError(f"{cls.__name__} cannot be copied slot by slot")
+        names = _names[cls] = tuple(f.name for f in fields)
+    return names
 
 
 def replace(obj: T, **changes: Any) -> T:
     """``obj`` with ``changes`` (field names of its class), as ``dataclasses.replace``."""
-    cls = type(obj)
+    cls: type[T] = type(obj)
     names = _slots(cls)
-    copy = object.__new__(cls)
+    copy: T = object.__new__(cls)
     for name in names:
         _set(copy, name, changes.pop(name) if name in changes else getattr(obj, name))
     if changes:
