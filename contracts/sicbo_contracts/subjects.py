@@ -13,6 +13,7 @@ Public results for partners live apart: ``sicbo.results.<table>`` on their own s
 
 import re
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from sicbo_contracts.base import tag_of
@@ -111,6 +112,7 @@ class EventSubject(NamedTuple):
     token: str
 
 
+@lru_cache(maxsize=4096)  # every slip of a round has the same subject; replay parses each event
 def parse_event_subject(subject: str) -> EventSubject | None:
     """The parts of a floor event subject; None for any other subject (another prefix, an
     unknown aggregate, a round that is not a number)."""
