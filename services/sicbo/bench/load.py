@@ -118,12 +118,17 @@ class RoundWatch:
 
 
 async def play_table(
-    client: FloorClient, watch: RoundWatch, table: str, rounds: int | None = None
+    client: FloorClient,
+    watch: RoundWatch,
+    table: str,
+    rounds: int | None = None,
+    stop: asyncio.Event | None = None,
 ) -> None:
-    """Rounds back to back at ``table`` (``rounds`` of them, or until cancelled)."""
+    """Rounds back to back at ``table``: ``rounds`` of them, or until ``stop`` is set (the
+    round under way is played to its end)."""
     players = [Actor(id=f"{table}-p{n}", role=Role.PLAYER) for n in range(PLAYERS)]
     round_no = 0
-    while rounds is None or round_no < rounds:
+    while (rounds is None or round_no < rounds) and not (stop is not None and stop.is_set()):
         round_no += 1
         await _open_round(client, table, round_no)
         opened = time.perf_counter()
@@ -183,6 +188,7 @@ async def bench_load(steps: Sequence[int] = STEPS) -> LoadFigures:
         processes = start_services(server.url, Path(tmp))
         playing: list[asyncio.Task[None]] = []
         figures: list[StepFigure] = []
+        stop = asyncio.Event()
         try:
             await provision_and_start(nc, processes)
             client = FloorClient(nc, timeout=30.0)
@@ -191,7 +197,7 @@ async def bench_load(steps: Sequence[int] = STEPS) -> LoadFigures:
             meter = CpuMeter(process_pids(server, processes))
             for tables in steps:
                 playing += [
-                    asyncio.create_task(play_table(client, watch, f"load-{n}"))
+                    asyncio.create_task(play_table(client, watch, f"load-{n}", stop=stop))
                     for n in range(len(playing), tables)
                 ]
                 figure = await _measure(tables, watch, meter)
@@ -203,9 +209,12 @@ async def bench_load(steps: Sequence[int] = STEPS) -> LoadFigures:
                     break
             rss = {p.service: rss_bytes(p.pid or 0) for p in processes}
         finally:
-            for task in playing:
-                task.cancel()
-            await asyncio.gather(*playing, return_exceptions=True)
+            # Each table ends its round (a cancelled nats-py request may not end a task).
+            stop.set()
+            if playing:
+                _, unfinished = await asyncio.wait(playing, timeout=60)
+                for task in unfinished:
+                    task.cancel()
             for proc in processes:
                 proc.stop()
             await nc.close()
