@@ -134,13 +134,10 @@ class EventStore:
         msg_id: str | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> list[Appended]:
-        """Append up to 1000 events atomically: all are stored, or none.
-
-        ``expect`` and ``msg_id`` go on the first message; the server checks the expectation
-        at commit time against the stream as it was before the batch. ``headers`` (and the
-        trace context) go on every message. Raises :class:`AppendConflict` when the
-        expectation fails and :class:`DuplicateBatch` when ``msg_id`` is already stored.
-        """
+        """Append up to 1000 events atomically: all are stored, or none. ``expect`` and
+        ``msg_id`` go on the first message (the expectation is checked at commit against the
+        stream as it was before the batch), ``headers`` and the trace context on every one.
+        Raises :class:`AppendConflict`, or :class:`DuplicateBatch` if ``msg_id`` is stored."""
         return await self.append_messages(
             [
                 BatchMessage(subject, data, msg_id if n == 0 else None, headers)
@@ -172,9 +169,8 @@ class EventStore:
             staged.append((message.subject, message.data, hdrs))
         *first, (commit_subject, commit_data, commit_hdrs) = staged
         for subject, data, hdrs in first:
-            # No reply subject: the server would only answer with an empty ack. Order is kept
-            # because every publish goes through the connection's single write buffer, and a
-            # lost message shows up at commit as 10176 (incomplete batch).
+            # No reply subject (the server would only answer an empty ack). Order is kept by
+            # the connection's single write buffer; a lost message fails the commit (10176).
             await self._nc.publish(subject, data, headers=hdrs)
         commit_hdrs[BATCH_COMMIT] = "1"
         ack = await self._request(commit_subject, commit_data, commit_hdrs)
