@@ -13,6 +13,7 @@ Public results for partners live apart: ``sicbo.results.<table>`` on their own s
 
 import re
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from sicbo_contracts.base import tag_of
@@ -111,17 +112,20 @@ class EventSubject(NamedTuple):
     token: str
 
 
+@lru_cache(maxsize=4096)  # every slip of a round has the same subject; replay parses each event
 def parse_event_subject(subject: str) -> EventSubject | None:
     """The parts of a floor event subject; None for any other subject (another prefix, an
     unknown aggregate, a round that is not a number)."""
     parts = subject.split(".")
     if len(parts) != 6 or f"{parts[0]}.{parts[1]}" != _EVENTS or not parts[4].isdigit():
         return None
-    try:
-        aggregate = Aggregate(parts[3])
-    except ValueError:
+    aggregate = _AGGREGATES.get(parts[3])  # a dict, not Aggregate(): replay parses every event
+    if aggregate is None:
         return None
     return EventSubject(parts[2], aggregate, int(parts[4]), parts[5])
+
+
+_AGGREGATES = {a.value: a for a in Aggregate}
 
 
 def subject_matches(subject: str, filter_subject: str) -> bool:

@@ -1,8 +1,10 @@
-"""``python -m sicbo.bench``: run every benchmark and print its figures (``make bench``)."""
+"""``python -m sicbo.bench``: run every benchmark and print its figures (``make bench``);
+``--large`` adds how cost grows (:mod:`.growth`, several minutes more)."""
 
 import asyncio
 import os
 import platform
+import sys
 
 from rich.console import Console
 from rich.table import Table
@@ -11,6 +13,8 @@ from sicbo.bench.feed import bench_feed
 from sicbo.bench.floor import bench_floor
 from sicbo.bench.game import bench_settle
 from sicbo.bench.gateway import bench_gateway
+from sicbo.bench.growth import bench_growth, growth_rows
+from sicbo.bench.load import bench_load, load_rows
 
 
 def main() -> None:
@@ -75,6 +79,13 @@ def main() -> None:
         f" {v.check_seconds:.2f} s){'' if v.ok else ' MISMATCH'}",
         "> 100,000 wagers/s",
     )
+    console.print("running the floor load (tables stepped up, rounds back to back)...")
+    for row in load_rows(asyncio.run(bench_load())):
+        table.add_row(*row)
+    if "--large" in sys.argv[1:]:
+        console.print("running how cost grows (100,000-wager round, 1,000,000-wager log)...")
+        for row in growth_rows(asyncio.run(bench_growth())):
+            table.add_row(*row)
     console.print("running the web gateway against a table's log...")
     gw = asyncio.run(bench_gateway())
     table.add_row(
