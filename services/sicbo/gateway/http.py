@@ -4,6 +4,7 @@ static pages."""
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -13,7 +14,7 @@ from typing import Any
 
 import msgspec
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from sicbo.eventstore.errors import StoreError
 from sicbo.gateway.floor import GatewayFloor, Unavailable
@@ -137,7 +138,20 @@ RETRY_SOON = {"Retry-After": "1"}
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
-    """Unknown paths and methods answer JSON too, saying which."""
+    """Unknown paths and methods answer JSON, saying which; a browser asking for a page that
+    is not one gets a page saying so, with the way back to the floor."""
     status = getattr(exc, "status_code", 404)
+    path = request.url.path
+    if status == 404 and _wants_page(request):
+        body = (STATIC / "not-found.html").read_text(encoding="utf-8")
+        return HTMLResponse(body.replace("{path}", html.escape(path)), status_code=404)
     what = "no such path" if status == 404 else f"{request.method} is not allowed here"
-    return error(status, "not-found" if status == 404 else "method", f"{what}: {request.url.path}")
+    return error(status, "not-found" if status == 404 else "method", f"{what}: {path}")
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser's navigation (it accepts HTML) to anything but the API or a static file."""
+    path = request.url.path
+    if path.startswith(("/api/", "/static/")) or request.method != "GET":
+        return False
+    return "text/html" in request.headers.get("accept", "")

@@ -63,3 +63,17 @@ async def test_unknown_paths_and_methods_answer_json() -> None:
     }
     wrong = await ask(app, "DELETE", "/api/thing")
     assert wrong.status_code == 405 and wrong.json()["code"] == "method"
+
+
+async def test_a_browser_lost_on_a_path_gets_a_page_with_the_way_back() -> None:
+    transport = httpx.ASGITransport(app=app_raising(KeyError()))
+    async with httpx.AsyncClient(transport=transport, base_url="http://gw") as client:
+        page = await client.get("/tables/x/nope<b>", headers={"accept": "text/html"})
+        api = await client.get("/api/nope", headers={"accept": "text/html"})
+        tool = await client.get("/tables/x/nope")
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "is not a page of this floor" in page.text and 'href="/"' in page.text
+    # The path is shown escaped, never as markup.
+    assert "nope&lt;b&gt;" in page.text and "nope<b>" not in page.text
+    # The API and a client that asks for no page keep the JSON answer.
+    assert api.json()["code"] == "not-found" and tool.json()["code"] == "not-found"
