@@ -41,6 +41,7 @@ from sicbo_contracts.accounts import (
     ReturnCredited,
     StakeDebited,
     StakeRefunded,
+    WithdrawFunds,
 )
 from sicbo_contracts.base import Actor, Event, Role
 from sicbo_contracts.lifecycle import CloseBetting
@@ -160,6 +161,33 @@ async def test_stakes_are_debited_and_each_return_credited_once(
     assert await again.pay(table_id, 1) == 0
     assert await entries(accounts, player) == es
     assert len({e.key for e in es if hasattr(e, "key")}) == sum(hasattr(e, "key") for e in es)
+
+
+async def test_a_withdrawal_cannot_take_the_stakes_of_an_open_round(
+    floor: Floor, nc: NATS, store: EventStore, accounts: EventStore, table_id: str
+) -> None:
+    player = await funded(floor, nc, 1_000)
+    await open_table(floor, nc, table_id, "cca-1992", currency="EUR")
+    await open_round(floor, nc, table_id, 1)
+    await ok(floor, nc, slip_of(table_id, 1, player, 600))
+
+    def withdraw(amount: int) -> WithdrawFunds:
+        return WithdrawFunds(
+            command_id=new_id(), player=player, actor=CASHIER, amount=amount, currency="EUR"
+        )
+
+    # The stake left the balance when the slip was taken: only the other 400 are free.
+    before = await entries(accounts, player)
+    over = await floor.send(nc, withdraw(401))
+    assert isinstance(over, Rejected) and over.field == "$.amount", over
+    assert await entries(accounts, player) == before
+    await ok(floor, nc, withdraw(400))
+    assert await balance(accounts, player) == 0
+    # The round still pays what the stake won: big wins 1 to 1.
+    await close_and_uncover(floor, nc, table_id, 1)
+    await confirm(floor, nc, table_id, 1, (6, 4, 5))
+    await wait_completed(store, table_id, 1)
+    assert await balance(accounts, player) == 1_200
 
 
 async def test_a_table_of_another_currency_is_refused_naming_the_player(
