@@ -46,7 +46,7 @@ async def sign_in(page: Page, table: str, operator: str, pin: str) -> None:
 
 async def signed_in_player(page: Page, table: str, player: str) -> None:
     """``page`` on the table's player page, signed in as ``player``."""
-    await page.goto(f"/tables/{table}/play")
+    await page.goto(f"/tables/{table}/play?lang=en")  # the page in English whatever the profile
     await page.fill("#player-id", player)
     await page.click("#player-signin")
     await expect(page.locator("#player-who")).to_contain_text(player)
