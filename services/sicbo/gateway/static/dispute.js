@@ -4,6 +4,7 @@
 import { api, el, hiddenText, money, notice, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces } from "/static/layout.js";
 import { markLater, renderReplay } from "/static/dispute-replay.js";
+import { languageSwitch, t } from "/static/i18n.js";
 
 const table = tableId();
 const enc = encodeURIComponent(table || "");
@@ -15,10 +16,11 @@ const STATUS_CLASS = {
   MATCH: "match", MISMATCH: "mismatch", "NOT SETTLED": "not-settled", "NOT STARTED": "not-started",
 };
 
+languageSwitch();
 $("link-board").href = `/tables/${enc}/board`;
 $("link-layout").href = `/tables/${enc}/layout`;
 if (table) {
-  $("title").textContent = `Sic Bo — ${table} · round ${round ?? "?"}`;
+  $("title").textContent = `${t("dispute.title")} · ${table} · ${t("play.round-n", { n: round ?? "?" })}`;
   document.title = `Sic Bo — ${table} — round ${round ?? "?"} dispute`;
 }
 

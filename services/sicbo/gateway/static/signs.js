@@ -5,16 +5,16 @@ import { has, t } from "/static/i18n.js";
 import { clock, el, money } from "/static/common.js";
 
 /** "1.00 – 500.00" with the step above the minimum when the sign gives one. */
-export function limitsText(limits) {
+export function limitsText(limits, currency = undefined) {
   if (!limits) return "—";
-  const unit = limits.unit && limits.unit > 1 ? ` (${t("sign.steps", { amount: money(limits.unit) })})` : "";
-  return `${money(limits.minimum)} – ${money(limits.maximum)}${unit}`;
+  const unit = limits.unit && limits.unit > 1 ? ` (${t("sign.steps", { amount: money(limits.unit, currency) })})` : "";
+  return `${money(limits.minimum, currency)} – ${money(limits.maximum, currency)}${unit}`;
 }
 
 /** The sign's lines for single bet kinds (000 §4.1): "Triples 1.00 – 50.00", each. */
 export function kindLinesText(view) {
   return ((view && view.limits_by_kind) || []).map(
-    (line) => `${has(`sign.kind.${line.kind}`) ? t(`sign.kind.${line.kind}`) : line.name} ${money(line.minimum)} – ${money(line.maximum)}`);
+    (line) => `${has(`sign.kind.${line.kind}`) ? t(`sign.kind.${line.kind}`) : line.name} ${money(line.minimum, view.currency)} – ${money(line.maximum, view.currency)}`);
 }
 
 /** A moment as the pages write one (common.js clock: the table's time zone, date if not today). */
