@@ -152,17 +152,19 @@ export function hiddenText(hidden) {
 
 /**
  * The one time format of the pages: an ISO 8601 moment in the table's time zone (UTC on a
- * page about no table), "14:05:09", with the date before it when it is not today there;
- * the text itself if unreadable.
+ * page about no table), "14:05:09", with the date before it when it is not today there (or
+ * always, given `date`), to the millisecond given `milliseconds` (a dispute's order of
+ * events); the text itself if unreadable.
  */
-export function clock(iso, timeZone = tableInfo.timeZone) {
+export function clock(iso, timeZone = tableInfo.timeZone, { date = false, milliseconds = false } = {}) {
   if (!iso) return "";
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return String(iso);
   const zone = timeZone || "UTC";
   const day = (d) => d.toLocaleDateString("en-CA", { timeZone: zone });
-  const time = at.toLocaleTimeString("en-GB", { timeZone: zone, hour12: false });
-  return day(at) === day(new Date()) ? time : `${day(at)} ${time}`;
+  let time = at.toLocaleTimeString("en-GB", { timeZone: zone, hour12: false });
+  if (milliseconds) time += `.${String(at.getUTCMilliseconds()).padStart(3, "0")}`;
+  return !date && day(at) === day(new Date()) ? time : `${day(at)} ${time}`;
 }
 
 /** "2 3 5" for dice, with the total. */

@@ -71,8 +71,8 @@ function suspendedText(s) {
 }
 
 function makeCard(view) {
-  const t = view.table;
-  const base = `/tables/${encodeURIComponent(t)}`;
+  const name = view.table;
+  const base = `/tables/${encodeURIComponent(name)}`;
   const parts = {
     status: el("span", { class: "status-badge" }),
     banner: el("div", { class: "banners" }),
@@ -83,21 +83,21 @@ function makeCard(view) {
     lastLabel: el("span", { class: "label" }, t("floor.last-result")),
     last: el("div", { class: "last-result" }),
     meta: el("p", { class: "meta" }),
-    kinds: el("ul", { class: "kind-limits", "aria-label": `${t} limits per bet`, hidden: true }),
+    kinds: el("ul", { class: "kind-limits", "aria-label": `${name} limits per bet`, hidden: true }),
     dispute: el("a", { class: "link dispute", hidden: true }, t("floor.last-round")),
   };
   parts.countdownStat = el("div", { class: "stat stat-countdown" },
     el("span", { class: "label" }, t("floor.closes-in")), parts.countdown);
-  const links = el("nav", { class: "links", "aria-label": `${t} pages` },
+  const links = el("nav", { class: "links", "aria-label": `${name} pages` },
     el("a", { class: "link primary", href: `${base}/terminal` }, t("floor.terminal")),
     el("a", { class: "link", href: `${base}/layout` }, t("common.layout")),
     el("a", { class: "link", href: `${base}/board` }, t("common.board")),
     view.remote_players ? el("a", { class: "link play", href: `${base}/play` }, t("floor.play")) : null,
     parts.dispute,
   );
-  const node = el("section", { class: "table-card", dataset: { table: t }, "aria-label": `table ${t}` },
+  const node = el("section", { class: "table-card", dataset: { table: name }, "aria-label": `table ${name}` },
     el("header", { class: "card-head" },
-      el("h2", { class: "table-id" }, t),
+      el("h2", { class: "table-id" }, name),
       el("span", { class: "profile" }, view.profile),
       parts.status),
     parts.banner,
