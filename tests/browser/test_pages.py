@@ -54,7 +54,7 @@ async def signed_in_player(page: Page, table: str, player: str) -> None:
 
 async def press(page: Page, action: str, phase: str) -> None:
     await page.click(f'button[data-action="{action}"]')
-    await expect(page.locator("#phase")).to_have_text(phase)
+    await expect(page.locator("#phase")).to_have_attribute("data-phase", phase)
 
 
 async def test_a_dealer_plays_a_round_and_the_layout_lights_exactly_the_winning_spots(
@@ -92,7 +92,9 @@ async def test_a_dealer_plays_a_round_and_the_layout_lights_exactly_the_winning_
     await expect(terminal.locator("#dice-echo")).to_have_text(re.compile(r"2\D+5\D+2"))
     await terminal.click("#dice-enter")
     await terminal.click('button[data-action="dice.confirm.v1"]')
-    await expect(terminal.locator("#phase")).to_have_text(re.compile("result-confirmed|completed"))
+    await expect(terminal.locator("#phase")).to_have_attribute(
+        "data-phase", re.compile("result-confirmed|completed")
+    )
 
     await expect(layout.locator(".spot.lit")).to_have_count(len(expected))
     lit = await layout.locator(".spot.lit").evaluate_all("spots => spots.map(s => s.dataset.bet)")
@@ -102,7 +104,7 @@ async def test_a_dealer_plays_a_round_and_the_layout_lights_exactly_the_winning_
     )
     assert isinstance(verdict, LayoutIlluminated) and set(verdict.spots) == expected
     await wait_completed(store, table, 1)
-    await expect(terminal.locator("#phase")).to_have_text("completed")
+    await expect(terminal.locator("#phase")).to_have_attribute("data-phase", "completed")
     await screenshot(terminal, "terminal-dealer")
     await screenshot(layout, "layout-cca-1992-lit")
     await display.close()
@@ -208,7 +210,9 @@ async def test_floor_board_and_dispute_pages_show_the_log(
     await terminal.click('button[data-action="round.declare-no-result.v1"]')
     await terminal.select_option("#no-result-reason", "dice-not-flat")
     await terminal.click("#no-result-submit")
-    await expect(terminal.locator("#phase")).to_have_text(re.compile("no-result|completed"))
+    await expect(terminal.locator("#phase")).to_have_attribute(
+        "data-phase", re.compile("no-result|completed")
+    )
     await wait_completed(store, table, 1)
 
     floor_page = console_errors.watch(await context.new_page())

@@ -91,7 +91,7 @@ async def test_the_shaker_is_offered_on_macau_2004_only_once_approved_002_2004_a
     await expect(page.locator("#tumbles")).to_be_hidden()  # art. 2(1): no count of tumbles
     await screenshot(page, "terminal-macau-2004-shaker")
     await page.click(SHAKER)
-    await expect(page.locator("#phase")).to_have_text("started")
+    await expect(page.locator("#phase")).to_have_attribute("data-phase", "started")
     started = [e for e in await lc_events(store, table) if e["type"] == "round.started.v1"]
     assert [(e["activation"], e["tumbles"]) for e in started] == [("electric-shaker", 0)]
     assert console_errors == []
@@ -130,7 +130,7 @@ async def test_the_cancel_form_only_at_an_online_table_while_suspended_004_ralat
     await started_and_suspended(floor, nc, land, suspend=True)
     page = console_errors.watch(await context.new_page())
     await sign_in(page, land, "sofia", "3333")
-    await expect(page.locator("#phase")).to_have_text("started")
+    await expect(page.locator("#phase")).to_have_attribute("data-phase", "started")
     await expect(page.locator(CANCEL)).to_be_hidden()  # 000 §7: no cancellation into refunds
     await expect(page.locator("#cancel-unavailable")).to_contain_text(
         "gives a supervisor no cancellation"
@@ -139,7 +139,7 @@ async def test_the_cancel_form_only_at_an_online_table_while_suspended_004_ralat
     online = await opened(floor, nc, "online-live", betting_seconds=10)
     await started_and_suspended(floor, nc, online, suspend=False)
     await still_signed_in(page, online, "sofia")
-    await expect(page.locator("#phase")).to_have_text("started")
+    await expect(page.locator("#phase")).to_have_attribute("data-phase", "started")
     await expect(page.locator(CANCEL)).to_be_hidden()
     await expect(page.locator("#cancel-unavailable")).to_contain_text("is not suspended")
     report = ReportMalfunction(
@@ -156,7 +156,9 @@ async def test_the_cancel_form_only_at_an_online_table_while_suspended_004_ralat
     await page.fill("#cancel-reason", "tumbler cannot be fixed quickly")
     await page.click('button[data-action="round.cancel.v1"]')
     # Settlement refunds the cancelled round and completes it (004): either may be shown.
-    await expect(page.locator("#phase")).to_have_text(re.compile("^(cancelled|completed)$"))
+    await expect(page.locator("#phase")).to_have_attribute(
+        "data-phase", re.compile("^(cancelled|completed)$")
+    )
     cancelled = [e for e in await lc_events(store, online) if e["type"] == "round.cancelled.v1"]
     assert [(e["round"], e["actor"]["id"]) for e in cancelled] == [(1, "sofia")]
     await expect(page.locator(CANCEL)).to_be_hidden()

@@ -111,6 +111,7 @@ def _pages() -> list[BaseRoute]:
         Route(f"/tables/{_TABLE}/terminal", guarded(page("terminal.html"))),
         Route(f"/tables/{_TABLE}/layout", guarded(page("layout.html"))),
         Route(f"/tables/{_TABLE}/board", guarded(page("board.html"))),
+        Route(f"/tables/{_TABLE}/display", guarded(page("board-display.html"))),
         Route(f"/tables/{_TABLE}/play", guarded(page("play.html"))),
         Route(f"/tables/{_TABLE}/rounds/{{round:int}}", guarded(page("dispute.html"))),
     ]

@@ -1,17 +1,28 @@
 """The parts of a table's view that come from its rules at the moment of reading (pure): how a
 round may be started, whether the round may be cancelled (:mod:`sicbo.lifecycle.offers`, the
-decider's own checks) and the sign's line for each bet kind (000 §4.1, bounds by
+decider's own checks), why the dealer's round buttons would be refused now (the lifecycle
+decider itself) and the sign's line for each bet kind (000 §4.1, bounds by
 :func:`sicbo.game.limits.bounds_for`)."""
 
 from datetime import datetime
 
 import msgspec
 
+from sicbo.decider import Refused
 from sicbo.game.bets import BetKind
 from sicbo.game.limits import bounds_for
+from sicbo.lifecycle.decider import decide
 from sicbo.lifecycle.offers import cancellation_now, start_ways
 from sicbo.lifecycle.state import LifecycleState
-from sicbo_contracts.base import Limits
+from sicbo_contracts.base import Actor, Limits, Role
+from sicbo_contracts.lifecycle import (
+    Activation,
+    CloseBetting,
+    LifecycleCommand,
+    OpenBetting,
+    StartRound,
+    Uncover,
+)
 
 #: What a sign calls the wagers of each kind (000 §3.1, 002 art. 5, 004).
 KIND_NAMES: dict[BetKind, str] = {
@@ -74,6 +85,43 @@ def cancellation_view(state: LifecycleState, at: datetime) -> CancellationView:
     return CancellationView(
         possible=c.possible, round=c.round, reason=c.refusal, possible_from=c.possible_from
     )
+
+
+#: The dealer the round buttons are asked for: the decider checks the role, and a dealer may
+#: press every one of them (000 §5.1-5.2). Never sent: no command leaves this module.
+_DEALER = Actor(id="terminal-check", role=Role.DEALER)
+
+
+def round_refusals(state: LifecycleState, at: datetime) -> dict[str, str | None]:
+    """For each of the dealer's round buttons (its command's type tag), the lifecycle
+    decider's refusal were a dealer to press it at ``at``, or None when it would be accepted:
+    the terminal disables a button the server would refuse and shows this reason."""
+    table, check = state.table, "terminal-check"
+    ways = start_ways(state, at)
+    way = ways[0] if ways else None
+    number = state.round.number if state.round is not None else state.next_round
+    commands: list[LifecycleCommand] = [
+        StartRound(
+            command_id=check,
+            table=table,
+            actor=_DEALER,
+            round=state.next_round,
+            tumbles=way.min_tumbles if way else 3,
+            activation=way.activation if way else Activation.HANDLE,
+        ),
+        OpenBetting(command_id=check, table=table, actor=_DEALER, round=number),
+        CloseBetting(command_id=check, table=table, actor=_DEALER, round=number),
+        Uncover(command_id=check, table=table, actor=_DEALER, round=number),
+    ]
+    refusals: dict[str, str | None] = {}
+    for command in commands:
+        tag = str(command.__struct_config__.tag)
+        try:
+            decide(state, command, at)
+            refusals[tag] = None
+        except Refused as refused:
+            refusals[tag] = refused.reason
+    return refusals
 
 
 def kind_lines(limits: Limits | None) -> list[KindLineView]:

@@ -27,6 +27,7 @@ from sicbo.gateway.view_rules import (
     StartWayView,
     cancellation_view,
     kind_lines,
+    round_refusals,
     start_ways_view,
 )
 from sicbo.lifecycle.evolve import evolve as evolve_lifecycle
@@ -35,6 +36,7 @@ from sicbo_contracts.base import Dice, Limits
 from sicbo_contracts.dice import DiceEntered, DiceEvent, ResultConfirmed, ResultCorrected
 from sicbo_contracts.illumination import IlluminationEvent, IlluminationFault, LayoutIlluminated
 from sicbo_contracts.lifecycle import (
+    FaultCleared,
     LifecycleEvent,
     RoundCancelled,
     RoundInvalidated,
@@ -59,6 +61,9 @@ class TableFold:
     #: The result before ``last_result``: shown again if that one is voided afterwards.
     previous_result: LastResult | None = None
     entered_by: str | None = None  # who entered the current round's dice (000 §5.4)
+    #: The last round an inspector's FaultCleared covered (000 §7.7): a lamp fault of that
+    #: round or before is no longer shown, though the lamps keep their last verdict.
+    faults_cleared_through: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +87,10 @@ def evolve_table(state: TableFold, event: LifecycleEvent | DiceEvent) -> TableFo
     match event:
         case RoundStarted():
             return replace(state, lifecycle=lifecycle, entered_by=None)
+        case FaultCleared():
+            before = state.lifecycle
+            through = before.round.number if before.round else before.next_round - 1
+            return replace(state, lifecycle=lifecycle, faults_cleared_through=through)
         case DiceEntered(actor=actor):
             return replace(state, lifecycle=lifecycle, entered_by=actor.id)
         case ResultCorrected(round=number, after=dice) if last and number < last.round:
@@ -261,6 +270,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     start_ways: list[StartWayView]
     #: Whether the current round may be cancelled now (004 "Ralat Pengendalian").
     cancellation: CancellationView
+    #: For each of the dealer's round buttons (round.start.v1, ...), the lifecycle's refusal
+    #: if pressed now, or None: the terminal disables a button the server would refuse.
+    round_refusals: dict[str, str | None]
     as_of: int  # the stream sequence the view was read up to
 
 
@@ -327,7 +339,7 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableV
         lit=LitView(round=lamps.round, dice=lamps.dice, spots=list(lamps.spots))
         if lamps.round
         else None,
-        fault=lamps.fault,
+        fault=lamps.fault if lamps.round > log.faults_cleared_through else None,
         suspended=None
         if suspension is None
         else SuspensionView(
@@ -344,6 +356,7 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableV
         vacate_notices=sorted(state.asked_to_vacate),
         start_ways=start_ways_view(state, at),
         cancellation=cancellation_view(state, at),
+        round_refusals=round_refusals(state, at),
         as_of=as_of,
     )
 

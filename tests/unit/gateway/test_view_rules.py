@@ -126,3 +126,25 @@ def test_the_sign_shows_each_kinds_own_bounds_000_4_1() -> None:
 
 def test_a_sign_without_lines_has_none_000_4_1() -> None:
     assert view([table_opened("cca-1992")]).limits_by_kind == []
+
+
+# ---- the dealer's round buttons ------------------------------------------------------------------
+
+
+def test_the_round_buttons_say_what_the_decider_would_refuse_now_000_5_1() -> None:
+    v = view([table_opened("cca-1992")])
+    assert v.round_refusals["round.start.v1"] is None
+    for tag in ("round.open-betting.v1", "round.close-betting.v1", "round.uncover.v1"):
+        assert v.round_refusals[tag]  # no round yet
+    started = view([table_opened("cca-1992"), *round_through(1, Phase.STARTED)])
+    assert started.round_refusals["round.open-betting.v1"] is None
+    assert started.round_refusals["round.start.v1"]  # round 1 is not completed
+
+
+def test_a_suspended_table_refuses_tumble_and_uncover_not_no_more_bets_000_7_7() -> None:
+    v = view(suspended_round("cca-1992", Phase.BETTING_OPEN))
+    assert v.suspended is not None
+    assert "suspended" in (v.round_refusals["round.uncover.v1"] or "")
+    assert v.round_refusals["round.close-betting.v1"] is None  # closing stops wagers (000 §7.7)
+    done = view(suspended_round("cca-1992", Phase.COMPLETED))
+    assert "suspended" in (done.round_refusals["round.start.v1"] or "")

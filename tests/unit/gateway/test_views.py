@@ -491,3 +491,42 @@ def test_who_entered_the_dice_is_shown_until_the_next_round() -> None:
     assert v.round is not None and v.round.entered_by == "dealer-1"
     assert view(opened() + ROUND_1[:4]).round.entered_by is None  # type: ignore[union-attr]
     assert view(opened() + ROUND_1 + ROUND_2[:1]).round.entered_by is None  # type: ignore[union-attr]
+
+
+def test_a_lamp_fault_is_no_longer_shown_once_an_inspector_clears_it_000_7_7() -> None:
+    fault = event(
+        IlluminationFault,
+        "service",
+        round=1,
+        dice=(2, 3, 5),
+        expected=SPOTS_235,
+        missing=["odd"],
+        extra=[],
+        timed_out=False,
+        detail="1 winning area not lit: odd",
+        source_seq=9,
+    )
+    lamps = evolve_lamps(initial_lamps(TABLE), fault)
+    cleared = event(FaultCleared, "inspector", at=at(-50), detail="fixed", suspended_since=at(-52))
+    suspended = event(
+        TableSuspended,
+        "service",
+        at=at(-52),
+        equipment="layout-lamps",
+        detail="winning areas not lit",
+        round=1,
+        policy="suspend-round",
+    )
+    history = opened() + ROUND_1
+    assert view([*history, suspended], lamps).fault == "1 winning area not lit: odd"
+    after = view([*history, suspended, cleared], lamps)
+    assert after.fault is None
+    # What was lit stays lit: only the fault's text is gone.
+    assert after.lit == LitView(round=1, dice=(2, 3, 5), spots=[s for s in SPOTS_235 if s != "odd"])
+    # A fault of a later round is shown again.
+    later = evolve_lamps(lamps, replace_round(fault, 2))
+    assert view([*history, suspended, cleared, *round_steps(2, -45, (1, 2, 3))], later).fault
+
+
+def replace_round(fault: IlluminationFault, number: int) -> IlluminationFault:
+    return msgspec.structs.replace(fault, round=number)

@@ -1,9 +1,8 @@
 // /tables/{t}/board: the statistics board of the last 50 results (004) and the recall of the
 // last 10 rounds (AGCO 13.1), from GET /api/tables/{t}/board. Past results only.
 
-import { api, el, hiddenText, money, notice, tableId, throttled, watch } from "/static/common.js";
+import { api, el, hiddenText, money, notice, offerPlay, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces } from "/static/layout.js";
-import { offerPlay } from "/static/common.js";
 
 const table = tableId();
 const enc = encodeURIComponent(table || "");
@@ -13,6 +12,7 @@ let shown = { stats: null, recall: null }; // the as_of of what is on screen
 
 $("link-layout").href = `/tables/${enc}/layout`;
 offerPlay($("link-play"), table);
+$("link-display").href = `/tables/${enc}/display`;
 if (table) {
   $("title").textContent = `Sic Bo — ${table} · board`;
   document.title = `Sic Bo — ${table} — board`;

@@ -2,10 +2,10 @@
 // With ?controller=1 the page is the table's layout controller (000 §2.3): it lights exactly
 // what the gateway asks over a WebSocket and answers with what it lit, read back from the DOM.
 
-import { api, el, notice, tableId, throttled, watch } from "/static/common.js";
+import { api, el, notice, offerPlay, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces, lightSpots, litSpots, renderLayout } from "/static/layout.js";
+import { tablePhaseWords } from "/static/phases.js";
 import { renderSigns } from "/static/signs.js";
-import { offerPlay } from "/static/common.js";
 
 const table = tableId();
 const controller = new URLSearchParams(location.search).get("controller") === "1";
@@ -23,10 +23,9 @@ let requested = { round: null, spots: [] }; // controller mode: the last light r
 
 document.getElementById("link-board").href = `/tables/${enc}/board`;
 offerPlay(document.getElementById("link-play"), table);
+document.getElementById("link-display").href = `/tables/${enc}/display`;
 
-function phaseText(phase) {
-  return phase || "";
-}
+const phaseCall = document.getElementById("phase-call");
 
 async function loadLayout() {
   const layout = await api("GET", `/api/tables/${enc}/layout`);
@@ -35,11 +34,26 @@ async function loadLayout() {
   if (key === layoutKey) return;
   layoutKey = key;
   renderLayout(box, layout);
+  fit();
   const title = layout.title || `Sic Bo — ${table}`;
   document.getElementById("title").textContent = controller ? `${title} · controller` : title;
   document.title = `${title} — layout${controller ? " controller" : ""}`;
   relight();
 }
+
+/**
+ * Shrink the layout's sizes (--fit) until every row fits the screen: the rows stretch to fill
+ * it, but a layout of many rows would otherwise run below its edge.
+ */
+function fit() {
+  let scale = 1;
+  box.style.setProperty("--fit", "1");
+  while (scale > 0.5 && box.scrollHeight > box.clientHeight + 1) {
+    scale -= 0.05;
+    box.style.setProperty("--fit", scale.toFixed(2));
+  }
+}
+window.addEventListener("resize", throttled(async () => fit(), 200));
 
 /** Light what this page should show: the controller's request, or the recorded lamps. */
 function relight() {
@@ -83,8 +97,11 @@ function faultLines(fault) {
 function showView() {
   const round = view.round;
   now.textContent = round
-    ? `now: round ${round.number} · ${phaseText(round.phase)}${round.held ? " · held" : ""}`
+    ? `now round ${round.number}${round.held ? " · result held" : ""}`
     : `next round ${view.next_round ?? "—"}`;
+  const phase = round ? round.phase : "none";
+  phaseCall.dataset.phase = phase;
+  phaseCall.textContent = tablePhaseWords(phase);
   const lines = [];
   if (view.fault) lines.push(...faultLines(view.fault));
   if (view.suspended) {
@@ -108,6 +125,7 @@ async function refresh() {
     showView();
     relight();
     notice("");
+    fit(); // the fault and sign lines above it change the height it has
   } catch (err) {
     notice(err.status === 404 ? `Table ${table} is not open` : err.message, "error");
     throw err;

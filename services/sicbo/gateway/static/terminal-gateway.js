@@ -5,6 +5,17 @@ import { handleError } from "/static/terminal-session.js";
 import { flash, page, state, table, tableApi } from "/static/terminal-state.js";
 
 const readTable = latestOnly(() => api("GET", tableApi));
+/** What the dealer did, in the words of the desk's buttons, for the message after it. */
+const DONE = {
+  "round.start.v1": "Tumble",
+  "round.open-betting.v1": "Place your bets",
+  "round.close-betting.v1": "No more bets",
+  "round.uncover.v1": "Uncovered",
+  "dice.enter.v1": "Dice entered",
+  "dice.confirm.v1": "Result confirmed",
+  "bets.place-slip.v1": "Player's chips recorded",
+  "round.declare-no-result.v1": "No result declared",
+};
 /** TableView carries no server time: then the floor's is asked, once, for the countdown. */
 const skewRead = { known: false, asked: false };
 
@@ -16,7 +27,8 @@ export async function send(command) {
   page.update();
   try {
     const reply = await api("POST", `${tableApi}/commands`, body);
-    flash(reply && reply.duplicate ? "accepted (already applied)" : "accepted", "ok");
+    const done = DONE[command.type] || "Done";
+    flash(reply && reply.duplicate ? `${done} (already done)` : `${done}: accepted`, "ok");
     return reply;
   } catch (err) {
     handleError(err);

@@ -5,7 +5,7 @@ import { dieFace } from "/static/layout.js";
 import { waitingFor } from "/static/terminal-control.js";
 import { send } from "/static/terminal-gateway.js";
 import { noteInput } from "/static/terminal-session.js";
-import { byOf, demoPlays, desk, diceOf, page, playGate, setText, state } from "/static/terminal-state.js";
+import { byOf, demoPlays, desk, diceOf, me, page, playGate, setText, state } from "/static/terminal-state.js";
 
 /**
  * The dice pressed, in order, and the round they were pressed for: they outlive a rebuilt desk,
@@ -18,19 +18,25 @@ export function buildKeypad() {
   const { ui } = desk;
   const section = el("section", { id: "dice-pad", class: "panel dice-pad", "aria-label": "dice entry" });
   const uncoveredFresh = () => state.view?.round?.phase === "uncovered" && !state.view.round.entered;
+  const keypadWhy = () => {
+    const r = state.view.round;
+    if (!r || r.phase !== "uncovered") return "The keypad works once the tumbler is uncovered.";
+    if (r.entered) return "The dice are entered: confirm them, or a supervisor corrects them.";
+    return entry.pressed.length === 3 ? "Three dice pressed: Enter or Clear." : "Press three dice first.";
+  };
   if (actions.has("dice.enter.v1")) {
     const keys = el("div", { class: "dice-keys" });
     for (let n = 1; n <= 6; n += 1) {
       keys.append(playGate(el("button", { type: "button", class: "die-key", dataset: { die: n },
         "aria-label": String(n), onclick: () => press(n) }, dieFace(n), el("span", { class: "face-no" }, n)),
-      () => uncoveredFresh() && entry.pressed.length < 3));
+      () => uncoveredFresh() && entry.pressed.length < 3, keypadWhy));
     }
     ui.echo = el("div", { id: "dice-echo", class: "dice-echo", "aria-live": "polite" });
     ui.entryState = el("p", { id: "entry-state", class: "entry-state muted" });
     const clear = playGate(el("button", { type: "button", id: "dice-clear", onclick: clearDice }, "Clear"),
-      () => uncoveredFresh() && entry.pressed.length > 0);
+      () => uncoveredFresh() && entry.pressed.length > 0, keypadWhy);
     const enter = playGate(el("button", { type: "button", id: "dice-enter", class: "primary enter-key", onclick: enterDice },
-      "Enter ⏎"), () => uncoveredFresh() && entry.pressed.length === 3);
+      "Enter ⏎"), () => uncoveredFresh() && entry.pressed.length === 3, keypadWhy);
     section.append(keys, el("div", { class: "dice-side" },
       ui.echoLabel = el("span", { class: "label" }, "Pressed"), ui.echo, ui.entryState,
       el("div", { class: "dice-side-buttons" }, clear, enter)));
@@ -38,11 +44,26 @@ export function buildKeypad() {
   if (actions.has("dice.confirm.v1")) {
     ui.confirm = playGate(el("button", { type: "button", class: "primary confirm", hidden: true,
       dataset: { action: "dice.confirm.v1" }, onclick: confirmDice }, "Confirm result"),
-    () => state.view?.round?.phase === "uncovered" && !!state.view.round.entered && !state.view.round.held);
+    () => state.view?.round?.phase === "uncovered" && !!state.view.round.entered && !state.view.round.held
+      && !enteredByMe(), confirmWhy);
     ui.confirmHint = el("p", { id: "confirm-hint", class: "hint", hidden: true });
     section.append(el("div", { class: "confirm-row" }, ui.confirm, ui.confirmHint));
   }
   return section;
+}
+
+/** Under second-person confirmation (TableConfig.second_person_confirmation) the dealer who
+ * entered the dice may not confirm them (000 §5.4): the dice decider refuses it. */
+function enteredByMe() {
+  const { view } = state;
+  return !!view.second_person_confirmation && !!me() && byOf(view.round) === me();
+}
+
+function confirmWhy() {
+  const r = state.view.round;
+  if (r && r.held) return "The result is held: a supervisor resolves it.";
+  if (r && r.entered && enteredByMe()) return "You entered these dice: another operator confirms them (second-person confirmation).";
+  return "Enter the dice first.";
 }
 
 function press(n) {
@@ -103,8 +124,8 @@ export function showEntry(r, result) {
     if (demoPlays()) line = `The keypad waits: ${waitingFor()}.`;
     else if (!r || r.phase !== "uncovered") line = "The keypad works once the tumbler is uncovered.";
     else if (entered && !result) line = `Entered${byOf(r) ? ` by ${byOf(r)}` : ""}: check the echo against the dice, then confirm.`;
-    else if (pressed.length < 3) line = `Press die ${pressed.length + 1} of 3, lowest to highest (000 §5.3).`;
-    else line = `${pressed.join(" ")} — total ${pressed.reduce((a, b) => a + b, 0)}: press Enter.`;
+    else if (pressed.length < 3) line = `Press die ${pressed.length + 1} of 3 (keys 1-6), lowest to highest.`;
+    else line = `${pressed.join(" ")} — total ${pressed.reduce((a, b) => a + b, 0)}: press Enter (the key or the button).`;
     setText(ui.entryState, line);
   }
   if (ui.confirm) {
@@ -123,12 +144,23 @@ export function showEntry(r, result) {
   }
 }
 
-/** Keys 1-6 press a die, Backspace takes the last one back, outside the forms' fields. */
+/**
+ * Keys 1-6 press a die, Backspace takes the last one back, Enter enters the three dice: not
+ * while typing in a form's field, and Enter not on another enabled button or link (there it
+ * presses that one). On a die key Enter enters, rather than pressing that die once more.
+ */
 export function onKey(event) {
   noteInput();
   if (state.locked || !state.session || !desk.ui.echo || event.ctrlKey || event.metaKey || event.altKey) return;
-  const target = event.target;
-  if (target && target.closest && target.closest("input, select, textarea")) return;
+  const target = event.target instanceof Element ? event.target : null;
+  if (target && target.closest("input, select, textarea, [contenteditable]")) return;
   if (/^[1-6]$/.test(event.key)) { press(Number(event.key)); event.preventDefault(); }
   else if (event.key === "Backspace" && entry.pressed.length) { entry.pressed.pop(); page.update(); event.preventDefault(); }
+  else if (event.key === "Enter") {
+    const elsewhere = target && target.closest("a[href], button:not(:disabled)") && !target.closest("#dice-pad");
+    if (elsewhere) return;
+    event.preventDefault();
+    const enter = document.getElementById("dice-enter");
+    if (enter && !enter.disabled) enterDice();
+  }
 }

@@ -20,11 +20,11 @@ const MIN_TUMBLES = 3; // 000 §5.1
 const OTHER_STARTS = [{ activation: "electric-shaker", label: "Start (electric shaker)" }];
 
 const NO_RESULT_REASONS = [
-  ["dice-not-flat", "Dice not flat or stacked (000 §7.1)"],
-  ["tumbler-fault", "Tumbler failed (000 §7.2)"],
-  ["not-activated-properly", "Tumbler not activated properly (000 §7.3)"],
-  ["dice-exposed-early", "Dice exposed before no more bets (000 §7.3)"],
-  ["broken-dice", "Dice or tumbler broken (000 §7.4)"],
+  ["dice-not-flat", "Dice not flat or stacked"],
+  ["tumbler-fault", "Tumbler failed"],
+  ["not-activated-properly", "Tumbler not activated properly"],
+  ["dice-exposed-early", "Dice exposed before no more bets"],
+  ["broken-dice", "Dice or tumbler broken"],
 ];
 /** The actions of the round in play: whoever has one sees who plays the table. */
 export const PLAY_TAGS = [...ROUND_BUTTONS.map((b) => b.tag), "dice.enter.v1", "dice.confirm.v1",
@@ -38,7 +38,7 @@ export function buildRoundButtons() {
   if (actions.has("round.start.v1")) {
     ui.tumbles = el("input", { id: "tumbles", type: "number", min: MIN_TUMBLES, max: 100, step: 1,
       value: MIN_TUMBLES, inputmode: "numeric", "aria-describedby": "tumbles-hint" });
-    ui.tumblesHint = el("small", { id: "tumbles-hint", class: "muted" }, "at least 3 (000 §5.1)");
+    ui.tumblesHint = el("small", { id: "tumbles-hint", class: "muted" }, "at least 3");
     ui.tumblesBox = el("label", { class: "tumbles" }, "Tumbles", ui.tumbles, ui.tumblesHint);
     row.append(ui.tumblesBox);
   }
@@ -48,12 +48,34 @@ export function buildRoundButtons() {
       dataset: { action: b.tag, ...(b.activation ? { activation: b.activation } : {}) },
       onclick: () => roundAction(b.tag, b.activation) }, b.label);
     playGate(button, () => state.view.status !== "closed" && b.when(state.view.round)
-      && (!b.activation || !!startWay(b.activation)));
+      && (!b.activation || !!startWay(b.activation)) && !refusal(b.tag), () => roundWhy(b));
     if (b.activation) ui.starts.push([button, b.activation]);
     row.append(button);
     if (b.activation) row.append(...otherStarts());
   }
   return el("section", { id: "round-actions", class: "panel", "aria-label": "round" }, row);
+}
+
+/** The lifecycle's refusal of the dealer's ``tag`` now (view.round_refusals), or null. */
+function refusal(tag) {
+  const refusals = state.view?.round_refusals;
+  return (refusals && refusals[tag]) || null;
+}
+
+/** Why a round button is off, in the dealer's words; the lifecycle's own reason after it. */
+function roundWhy(b) {
+  const { view } = state;
+  const r = view.round;
+  const server = refusal(b.tag);
+  let text;
+  if (view.status === "closed") text = "The table is closed.";
+  else if (view.suspended && b.tag !== "round.close-betting.v1") text = "Table suspended: no play until the fault is cleared.";
+  else if (b.tag === "round.start.v1") text = r && !b.when(r) ? "Finish this round first." : "Not possible now.";
+  else if (!r || r.phase === "completed") text = "Press Tumble first.";
+  else if (b.tag === "round.open-betting.v1") text = "Bets were already opened this round.";
+  else if (b.tag === "round.close-betting.v1") text = r.phase === "started" ? "Open the bets first." : "Betting is not open.";
+  else text = r.phase === "betting-open" ? "Call no more bets first." : "Already uncovered.";
+  return server && text === "Not possible now." ? server : text;
 }
 
 /** The table's way of starting by ``activation`` now, or null (view.start_ways). */
@@ -65,7 +87,8 @@ function otherStarts() {
   return OTHER_STARTS.map(({ activation, label }) => {
     const button = el("button", { type: "button", class: "round-action start-other",
       dataset: { activation }, onclick: () => roundAction("round.start.v1", activation) }, label);
-    playGate(button, () => state.view.status !== "closed" && startable(state.view.round) && !!startWay(activation));
+    playGate(button, () => state.view.status !== "closed" && startable(state.view.round) && !!startWay(activation)
+      && !refusal("round.start.v1"), () => roundWhy(ROUND_BUTTONS[0]));
     desk.ui.starts.push([button, activation]);
     return button;
   });
@@ -82,7 +105,7 @@ export function showStartWays() {
   if (counted.length) {
     const least = Math.min(...counted.map((w) => w.min_tumbles));
     ui.tumbles.min = least;
-    ui.tumblesHint.textContent = `at least ${least} (${counted[0].rule.split(":")[0]})`;
+    ui.tumblesHint.textContent = `at least ${least}`;
     ui.tumblesHint.title = counted.map((w) => w.rule).join("\n");
   }
 }
@@ -108,23 +131,24 @@ async function roundAction(tag, activation) {
 export function buildNoResult() {
   const { ui } = desk;
   const inPlay = () => IN_PLAY.has(state.view?.round?.phase);
+  const notInPlay = () => (state.view.round ? "The round already has its outcome." : "No round in play.");
   ui.noResultForm = el("form", { id: "no-result-form", class: "no-result-form", hidden: true, onsubmit: declareNoResult },
     el("label", {}, "Reason",
       el("select", { id: "no-result-reason", required: true },
         ...NO_RESULT_REASONS.map(([value, label]) => el("option", { value }, label)))),
     el("label", {}, "Detail (optional)",
       el("input", { id: "no-result-detail", type: "text", maxlength: 500, autocomplete: "off" })),
-    playGate(el("button", { type: "submit", id: "no-result-submit", class: "danger" }, "Declare no result"), inPlay));
+    playGate(el("button", { type: "submit", id: "no-result-submit", class: "danger" }, "Declare no result"), inPlay, notInPlay));
   const toggle = playGate(el("button", { type: "button", class: "danger no-result-toggle",
     dataset: { action: "round.declare-no-result.v1" }, "aria-expanded": "false", "aria-controls": "no-result-form",
     onclick: () => {
       ui.noResultForm.hidden = !ui.noResultForm.hidden;
       toggle.setAttribute("aria-expanded", String(!ui.noResultForm.hidden));
       if (!ui.noResultForm.hidden) $("no-result-reason").focus();
-    } }, "No result…"), inPlay);
+    } }, "No result…"), inPlay, notInPlay);
   return el("section", { id: "no-result", class: "panel no-result", "aria-label": "no result" },
     el("div", { class: "no-result-head" }, toggle,
-      el("span", { class: "muted" }, "All wagers are then dealt with by the table's rules (000 §7)")),
+      el("span", { class: "muted" }, "All wagers are then dealt with by the table's rules")),
     ui.noResultForm);
 }
 

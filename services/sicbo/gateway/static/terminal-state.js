@@ -92,8 +92,12 @@ export function demoPlays() {
 
 // ---- the desk's buttons -------------------------------------------------------------------------
 
-export function gate(button, enabled) {
-  desk.gates.push([button, enabled]);
+/**
+ * A button enabled while ``enabled()`` holds; ``why()`` says in words why not, shown on the
+ * button (title, and a line under its label that aria-describedby names) while it is off.
+ */
+export function gate(button, enabled, why) {
+  desk.gates.push({ button, enabled, why, play: false });
   return button;
 }
 
@@ -102,22 +106,45 @@ export function gate(button, enabled) {
  * its round after a takeover (demoPlays). A command refused there (the round moved on under the
  * press) would stop the demo.
  */
-export function playGate(button, enabled) {
-  return gate(button, () => !demoPlays() && enabled());
+export function playGate(button, enabled, why) {
+  desk.gates.push({ button, enabled, why, play: true });
+  return button;
 }
 
 /** The signed-in operator's id, or null. */
 export const me = () => (state.session && state.session.operator) || null;
 
+let whyCount = 0;
+
 /**
- * Why the button of ``action`` is disabled, on hover and tap (its title and data-why); "" when
- * nothing stands in the way. Set after the gates, which decide whether it is disabled.
+ * Show why ``button`` is off ("" when it is on): its title for hover, and a line inside it,
+ * hidden from its accessible name (aria-hidden) but named by aria-describedby, for a tap.
+ */
+export function showWhy(button, text) {
+  if (button.title !== text) button.title = text;
+  let line = button.querySelector(":scope > .why");
+  if (!line && !text) return;
+  if (!line) {
+    whyCount += 1;
+    line = document.createElement("span");
+    line.className = "why";
+    line.id = `why-${whyCount}`;
+    line.setAttribute("aria-hidden", "true");
+    button.append(line);
+  }
+  setText(line, text);
+  line.hidden = !text;
+  if (text) { button.dataset.why = text; button.setAttribute("aria-describedby", line.id); }
+  else { delete button.dataset.why; button.removeAttribute("aria-describedby"); }
+}
+
+/**
+ * Why the button of ``action`` is disabled, on hover and tap; "" when nothing stands in the
+ * way. Called after the gates, which decide whether it is disabled, for a reason they cannot
+ * know (the proposer of what waits for approval).
  */
 export function explain(action, why) {
   const button = document.querySelector(`button[data-action="${action}"]`);
   if (!button) return;
-  const text = button.disabled ? why : "";
-  if (button.title !== text) button.title = text;
-  if (text) button.dataset.why = text;
-  else delete button.dataset.why;
+  showWhy(button, button.disabled ? why : "");
 }

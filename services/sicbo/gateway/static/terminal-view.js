@@ -2,13 +2,15 @@
 // on or off; the countdown and the idle lock's clock.
 import { clock, el, secondsLeft } from "/static/common.js";
 import { kindLinesText, limitsText, when } from "/static/signs.js";
-import { settleControl, showControl } from "/static/terminal-control.js";
+import { phaseWords } from "/static/phases.js";
+import { settleControl, showControl, waitingFor } from "/static/terminal-control.js";
 import { prefill } from "/static/terminal-forms.js";
 import { showStartWays } from "/static/terminal-round.js";
 import { settleEntry, showEntry } from "/static/terminal-keypad.js";
 import { lockIfIdle } from "/static/terminal-session.js";
+import { showSlips } from "/static/terminal-slips.js";
 import { showSupervisor } from "/static/terminal-supervisor.js";
-import { $, byOf, desk, diceOf, setText, state, table } from "/static/terminal-state.js";
+import { $, byOf, demoPlays, desk, diceOf, setText, showWhy, state, table } from "/static/terminal-state.js";
 
 function diceNodes(dice) {
   const nodes = [];
@@ -36,13 +38,14 @@ function showSuspended(view) {
     const s = view.suspended;
     const text = ["Table suspended", s.since ? `since ${clock(s.since)}` : "",
       describe(s.equipment) ? `— ${describe(s.equipment)}` : "", s.round ? `— round ${s.round}` : "",
-      s.policy ? `(${s.policy})` : "", "— no further play until an inspector clears the fault (000 §7.7)"]
+      "— no further play until the fault is cleared"]
       .filter(Boolean).join(" ");
     if (!banner) {
       banner = el("div", { id: "suspended", class: "suspended banner", role: "alert" });
       $("status-bar").append(banner);
     }
     setText(banner, text);
+    banner.title = `000 §7.7${s.policy ? ` · policy ${s.policy}` : ""}`;
   } else if (banner) {
     banner.remove();
   }
@@ -58,7 +61,7 @@ function roundInfo(view, r, result) {
     const entered = diceOf(r.entered);
     if (entered && !result) info.push(`Entered ${entered.join(" ")}${byOf(r) ? ` by ${byOf(r)}` : ""}, not confirmed`);
     if (r.held) info.push("Result HELD: reader and entry disagree — a supervisor resolves it");
-    if (r.ended_by && r.ended_by !== "result-confirmed") info.push(`Ended by ${r.ended_by}`);
+    if (r.ended_by && r.ended_by !== "result-confirmed") info.push(`Ended: ${phaseWords(r.ended_by).toLowerCase()}`);
     if (r.corrections) info.push(`${r.corrections} correction${r.corrections === 1 ? "" : "s"}`);
   }
   if (view && view.last_result && (!r || view.last_result.round !== r.number)) {
@@ -79,7 +82,7 @@ export function update() {
   const r = view ? view.round : null;
   setText($("table-name"), table || "?");
   setText($("round-no"), r ? r.number : "—");
-  setText($("phase"), r ? r.phase : "no round");
+  setText($("phase"), phaseWords(r ? r.phase : "none"));
   $("phase").dataset.phase = r ? r.phase : "none";
 
   const timed = !!view && (view.betting_seconds != null || view.profile === "online-live");
@@ -101,16 +104,30 @@ export function update() {
   if (!state.session) return;
   settleControl();
   settleEntry(r);
-  for (const [button, enabled] of desk.gates) {
-    let on = false;
-    try { on = !state.busy && !!state.view && !!enabled(); } catch { on = false; }
-    button.disabled = !on;
+  for (const g of desk.gates) {
+    if (state.busy) { g.button.disabled = true; continue; } // a moment: the reasons stay as they were
+    const why = whyOff(g);
+    g.button.disabled = why !== "";
+    showWhy(g.button, why);
   }
   showEntry(r, result);
+  showSlips();
   showStartWays();
   showSupervisor(r);
   showControl();
   prefill($("desk"));
+}
+
+/** Why a gated button is off now, in words; "" when it is on. */
+function whyOff({ enabled, why, play }) {
+  if (!state.view) return "The table has not been read yet.";
+  if (play && demoPlays()) return `Waits: ${waitingFor()}.`;
+  let on = false;
+  try { on = !!enabled(); } catch { on = false; }
+  if (on) return "";
+  let text = "";
+  try { text = why ? why() : ""; } catch { text = ""; }
+  return text || "Not possible at this point of the round.";
 }
 
 export function tick() {

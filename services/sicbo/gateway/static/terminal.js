@@ -9,6 +9,7 @@ import { buildKeypad, onKey } from "/static/terminal-keypad.js";
 import { MANUAL_TAGS, buildManual } from "/static/terminal-manual.js";
 import { PLAY_TAGS, ROUND_BUTTONS, buildMalfunction, buildNoResult, buildRoundButtons } from "/static/terminal-round.js";
 import { loadSession, noteInput, signIn, signOut, unlock } from "/static/terminal-session.js";
+import { SLIP_TAG, buildSlips } from "/static/terminal-slips.js";
 import { $, desk, deskKey, flash, page, state, table } from "/static/terminal-state.js";
 import { SUPERVISOR_TAGS, buildInspector, buildSupervisor } from "/static/terminal-supervisor.js";
 import { tick, update } from "/static/terminal-view.js";
@@ -29,6 +30,7 @@ function buildDesk() {
   if (PLAY_TAGS.some((t) => actions.has(t))) parts.push(buildControl());
   if (ROUND_BUTTONS.some((b) => actions.has(b.tag))) parts.push(buildRoundButtons());
   if (actions.has("dice.enter.v1") || actions.has("dice.confirm.v1")) parts.push(buildKeypad());
+  if (actions.has(SLIP_TAG)) parts.push(buildSlips());
   if (actions.has("round.declare-no-result.v1")) parts.push(buildNoResult());
   if (actions.has("table.report-malfunction.v1")) parts.push(buildMalfunction());
   if (SUPERVISOR_TAGS.some((t) => actions.has(t))) parts.push(buildSupervisor());
@@ -51,7 +53,8 @@ function start() {
     document.title = `${table} · terminal`;
     $("table-links").append(
       el("a", { href: `${base}/layout` }, "Layout"),
-      el("a", { href: `${base}/board` }, "Board"));
+      el("a", { href: `${base}/board` }, "Board"),
+      el("a", { href: `${base}/display` }, "Results display"));
   } else {
     flash("No table in this address: open /tables/{table}/terminal.", "error");
   }
