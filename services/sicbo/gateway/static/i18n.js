@@ -50,8 +50,14 @@ export const tableInfo = Object.freeze({
   timeZone: (view && view.time_zone) || undefined,
 });
 
-/** The page's language code ("en", "zh-Hant", "ms"). */
-export const language = explicitChoice() || PROFILE_LANGUAGE[tableInfo.profile] || "en";
+/**
+ * The page's language code ("en", "zh-Hant", "ms"). A page whose words are not all in the
+ * catalogues yet says so (<html data-language="en">) and stays in that language: half a page
+ * in Chinese is worse than a whole one in English.
+ */
+const fixed = document.documentElement.dataset.language;
+export const language = SUPPORTED.has(fixed) ? fixed
+  : explicitChoice() || PROFILE_LANGUAGE[tableInfo.profile] || "en";
 const own = language === "en" ? null : await readJson(`/static/i18n/${language}.json`);
 const base = english || {};
 const messages = own || {};
