@@ -14,7 +14,7 @@ from nats.aio.client import Client as NATS
 from playwright.async_api import BrowserContext, expect
 
 from tests.browser.conftest import ConsoleErrors, screenshot
-from tests.browser.playing import spot
+from tests.browser.playing import at_three_sizes, spot
 from tests.integration.conftest import Floor
 from tests.integration.test_gateway import opened
 
@@ -69,7 +69,7 @@ async def test_the_online_table_is_in_malay_and_the_switch_to_english_stays(
     await expect(page.locator("#confirm-slip")).to_have_text("Sahkan")
     # The table's money: its limits in euros (Intl's own way of writing them).
     await expect(page.locator('#signs [data-sign="limits"]')).to_contain_text("€")
-    await screenshot(page, "play-online-ms")
+    await at_three_sizes(page, "play-online-ms")  # the Malay words fit a phone too
 
     await page.select_option("#language", "en")
     await expect(page.locator("html")).to_have_attribute("lang", "en")
