@@ -30,7 +30,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 bench: $(STAMP)
-	$(BIN)/python -m sicbo.bench
+	$(BIN)/python -m sicbo.bench $(BENCH_FLAGS)
 
 schemas: $(STAMP)
 	$(BIN)/sicbo schemas write

@@ -13,6 +13,7 @@ Public results for partners live apart: ``sicbo.results.<table>`` on their own s
 
 import re
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from sicbo_contracts.base import tag_of
@@ -111,17 +112,20 @@ class EventSubject(NamedTuple):
     token: str
 
 
+@lru_cache(maxsize=4096)  # every slip of a round has the same subject; replay parses each event
 def parse_event_subject(subject: str) -> EventSubject | None:
     """The parts of a floor event subject; None for any other subject (another prefix, an
     unknown aggregate, a round that is not a number)."""
     parts = subject.split(".")
     if len(parts) != 6 or f"{parts[0]}.{parts[1]}" != _EVENTS or not parts[4].isdigit():
         return None
-    try:
-        aggregate = Aggregate(parts[3])
-    except ValueError:
+    aggregate = _AGGREGATES.get(parts[3])  # a dict, not Aggregate(): replay parses every event
+    if aggregate is None:
         return None
     return EventSubject(parts[2], aggregate, int(parts[4]), parts[5])
+
+
+_AGGREGATES = {a.value: a for a in Aggregate}
 
 
 def subject_matches(subject: str, filter_subject: str) -> bool:
@@ -142,17 +146,25 @@ def aggregate_of(subject: str) -> Aggregate | None:
 
 # -- player accounts -------------------------------------------------------------------------
 # ``sicbo.acct.<player>.<event-type token>``: a player's account is one aggregate, in its own
-# stream (a player bets at many tables, and the table log will be partitioned by table).
+# stream (a player bets at many tables, and the table log will be partitioned by table). The
+# game's entries, each about one slip of a table's round, also name the round:
+# ``sicbo.acct.<player>.<event-type token>.<table>.<round>`` (since contracts 1.2.0), so the
+# round's debits are one filter across every account (``round_entries``: the reconciler at
+# "no more bets" reads those, not every account's debits). The account's filter ``.>`` holds
+# both forms; a game entry stored before 1.2.0 is on the shorter one.
 
 
-def account_event(player: str, event_type: Any) -> str:
-    """Subject of one event of a player's account."""
-    return f"{_ACCOUNTS}.{_token(player, 'player')}.{token(event_type)}"
+def account_event(player: str, event_type: Any, table: str | None = None, round_no: int = 0) -> str:
+    """Subject of one event of a player's account (a game entry's names its table's round)."""
+    subject = f"{_ACCOUNTS}.{_token(player, 'player')}.{token(event_type)}"
+    return subject if table is None else f"{subject}.{_token(table, 'table')}.{round_no}"
 
 
 def account_subject_of(evt: Any) -> str:
-    """Where an account's event is appended."""
-    return account_event(evt.player, evt)
+    """Where an account's event is appended: a game entry (one with a table and a round)
+    under its round."""
+    table = getattr(evt, "table", None)
+    return account_event(evt.player, evt, table, getattr(evt, "round", 0) if table else 0)
 
 
 def account_filter(player: str) -> str:
@@ -161,21 +173,37 @@ def account_filter(player: str) -> str:
 
 
 def account_events_of_type(event_type: Any, player: str = "*") -> str:
-    """One event type's subjects, of an account or of every account (``*``)."""
+    """One cashier's event type's subjects, of an account or of every account (``*``)."""
     return f"{_ACCOUNTS}.{player}.{token(event_type)}"
+
+
+def game_entries_of_type(event_type: Any, player: str = "*") -> str:
+    """One game entry type's subjects (under their table's round), of one account or all."""
+    return f"{_ACCOUNTS}.{player}.{token(event_type)}.*.*"
+
+
+def round_entries(event_type: Any, table: str, round_no: int) -> str:
+    """Every account's game entries of one type about ``table``'s round ``round_no``."""
+    return f"{_ACCOUNTS}.*.{token(event_type)}.{_token(table, 'table')}.{round_no}"
 
 
 class AccountSubject(NamedTuple):
     player: str
     token: str
+    table: str | None = None  # a game entry's table and round (None: a cashier's, or pre-1.2.0)
+    round: int | None = None
 
 
 def parse_account_subject(subject: str) -> AccountSubject | None:
     """The parts of an account event subject; None for any other subject."""
     parts = subject.split(".")
-    if len(parts) != 4 or f"{parts[0]}.{parts[1]}" != _ACCOUNTS or not all(parts[2:]):
+    if len(parts) not in (4, 6) or f"{parts[0]}.{parts[1]}" != _ACCOUNTS or not all(parts[2:]):
         return None
-    return AccountSubject(parts[2], parts[3])
+    if len(parts) == 4:
+        return AccountSubject(parts[2], parts[3])
+    if not parts[5].isdigit() or not parts[5].isascii():
+        return None
+    return AccountSubject(parts[2], parts[3], parts[4], int(parts[5]))
 
 
 # -- commands, queries, results --------------------------------------------------------------

@@ -136,6 +136,10 @@ async def test_wagers(connect: Any, admin: NATS) -> None:
     assert await wagers.subscribe("sicbo.qry.*.bets.history", probe, admin)
     await refused(wagers, evt("lc", "round-betting-closed-v1"))
     await refused(wagers, evt("settle", "settle-wagers-settled-v1"))
+    # A slip's debit, under its table's round (contracts 1.2.0); never the cashier's entries.
+    await appends(wagers, f"sicbo.acct.alice.account-stake-debited-v1.{TABLE}.1")
+    await refused(wagers, "sicbo.acct.alice.account-stake-debited-v1")
+    await refused(wagers, "sicbo.acct.alice.account-funds-deposited-v1")
     # Cannot take (nor answer) the lifecycle's commands.
     lc_probe = cmd("lifecycle", "dealer")
     assert not await wagers.subscribe("sicbo.cmd.*.lifecycle.*", lc_probe, admin)
@@ -158,6 +162,8 @@ async def test_settlement(connect: Any) -> None:
     await refused(settler, f"$JS.API.CONSUMER.CREATE.{EVENT_STREAM}.settlement")
     await refused(settler, evt("bets", "bets-slip-placed-v1"))
     await refused(settler, cmd("dice", "reader"))
+    await appends(settler, f"sicbo.acct.alice.account-return-credited-v1.{TABLE}.1")
+    await refused(settler, f"sicbo.acct.alice.account-stake-debited-v1.{TABLE}.1")  # intake's
 
 
 async def test_illumination_results_board_and_the_layout_controller(

@@ -14,7 +14,7 @@ from nats.aio.client import Client as NATS
 from opentelemetry.sdk.trace import TracerProvider
 
 from sicbo.eventstore.errors import WRONG_LAST_SEQUENCE, AppendConflict, DuplicateBatch
-from sicbo.eventstore.records import Expect, StoredEvent, last_seq_on
+from sicbo.eventstore.records import BatchMessage, Expect, StoredEvent, last_seq_on
 from sicbo.eventstore.retry import retry_on_conflict
 from sicbo.eventstore.store import EventStore
 from sicbo.provisioning import ProvisionReport
@@ -278,3 +278,28 @@ async def test_trace_context_travels_in_headers(store: EventStore, table_id: str
     history = await store.read(f"sicbo.evt.{table_id}.>")
     assert len(history) == 3
     assert all(trace_id in e.headers["traceparent"] for e in history)
+
+
+async def test_batch_of_messages_each_with_its_own_id(store: EventStore, table_id: str) -> None:
+    """Several commands' events in one atomic batch: each message keeps its own msg id and
+    headers; a batch holding one id already stored is refused whole (nothing of it stored)."""
+    bets = f"sicbo.evt.{table_id}.bets.>"
+    lifecycle = f"sicbo.evt.{table_id}.lc.>"
+    subject = f"sicbo.evt.{table_id}.bets.1.placed"
+
+    def message(n: int) -> BatchMessage:
+        return BatchMessage(subject, f"slip-{n}".encode(), f"{table_id}/s{n}", {"cmd": f"c{n}"})
+
+    appended = await store.append_messages([message(1), message(2)], expect=Expect(lifecycle, 0))
+    stored = await store.read(bets)
+    assert [e.seq for e in stored] == [a.seq for a in appended]
+    assert [(e.headers["Nats-Msg-Id"], e.headers["cmd"]) for e in stored] == [
+        (f"{table_id}/s1", "c1"),
+        (f"{table_id}/s2", "c2"),
+    ]
+    with pytest.raises(DuplicateBatch):  # s2 is stored: s3 is not stored either
+        await store.append_messages([message(3), message(2)], expect=Expect(lifecycle, 0))
+    await store.append(lc(table_id, event="closed"), b"closed")
+    with pytest.raises(AppendConflict):  # the lifecycle moved on
+        await store.append_messages([message(3), message(4)], expect=Expect(lifecycle, 0))
+    assert [e.data for e in await store.read(bets)] == [b"slip-1", b"slip-2"]

@@ -213,3 +213,24 @@ async def test_the_keys_kept_are_bounded_the_oldest_read_again(
     assert follower.keys_kept == 2 and follower.peek(f"{table_id}0") is None
     assert (await follower.get(f"{table_id}0")).state == [0]  # read again, from its start
     assert counting.reads[-1] == 0
+
+
+async def test_what_this_process_appended_is_folded_without_a_read_only_when_adjacent(
+    counting: CountingStore, table_id: str
+) -> None:
+    follower = ticks(counting)
+    await tick(counting, table_id, 1)
+    await follower.get(table_id)
+    own = await tick(counting, table_id, 2)
+    assert follower.advance(table_id, own, own, lambda total: [*total, 2])
+    reads = len(counting.reads)
+    followed = await follower.get(table_id)
+    assert followed.state == [1, 2] and followed.last_seq == own
+    assert counting.reads[reads:] == [own]  # read on from after its own append: nothing new
+    # Another writer's event lies between the state and this append: not folded, but read.
+    await tick(counting, table_id, 3)
+    later = await tick(counting, table_id, 4)
+    assert not follower.advance(table_id, later, later, lambda total: [*total, 4])
+    assert (await follower.get(table_id)).state == [1, 2, 3, 4]
+    # A key never read has nothing to fold into.
+    assert not follower.advance(f"{table_id}-other", later + 1, later + 1, lambda t: t)

@@ -22,9 +22,7 @@ from sicbo_contracts.base import Actor
 
 def debits_of(state: AccountState, table: str, slip_id: str) -> list[tuple[str, Debit]]:
     """The slip's debits, oldest first, by key."""
-    return [
-        (key, d) for key, d in state.debits.items() if d.table == table and d.slip_id == slip_id
-    ]
+    return [(key, state.debits[key]) for key in state.slip_debits.get((table, slip_id), ())]
 
 
 def net_debit(state: AccountState, table: str, slip_id: str) -> int:

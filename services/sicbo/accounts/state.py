@@ -55,6 +55,9 @@ class AccountState:
     keys: set[str] = field(default_factory=set)
     #: Every stake debited, by its key (a refund names one).
     debits: dict[str, Debit] = field(default_factory=dict)
+    #: Each slip's debit keys, oldest first, by (table, slip id): a slip's money is read per
+    #: slip, and a long account holds thousands of debits.
+    slip_debits: dict[tuple[str, str], list[str]] = field(default_factory=dict)
 
     @property
     def open(self) -> bool:
@@ -91,6 +94,8 @@ def evolve(state: AccountState, event: AccountEvent) -> AccountState:
     if isinstance(event, GameEntry):
         state.keys.add(event.key)
     if isinstance(event, StakeDebited):
+        if event.key not in state.debits:  # a key entered twice (a forged log) is one debit
+            state.slip_debits.setdefault((event.table, event.slip_id), []).append(event.key)
         state.debits[event.key] = Debit(event.table, event.round, event.slip_id, event.amount)
     elif isinstance(event, StakeRefunded):
         debit = state.debits.get(event.debit_key)

@@ -1,8 +1,10 @@
-"""``python -m sicbo.bench``: run every benchmark and print its figures (``make bench``)."""
+"""``python -m sicbo.bench``: run every benchmark and print its figures (``make bench``);
+``--large`` adds how cost grows (:mod:`.growth`, several minutes more)."""
 
 import asyncio
 import os
 import platform
+import sys
 
 from rich.console import Console
 from rich.table import Table
@@ -11,6 +13,8 @@ from sicbo.bench.feed import bench_feed
 from sicbo.bench.floor import bench_floor
 from sicbo.bench.game import bench_settle
 from sicbo.bench.gateway import bench_gateway
+from sicbo.bench.growth import bench_growth, growth_rows
+from sicbo.bench.load import bench_load, load_rows
 
 
 def main() -> None:
@@ -45,6 +49,22 @@ def main() -> None:
         f" accept p50 {intake.percentile(0.5):.1f} ms, p99 {intake.percentile(0.99):.1f} ms",
         ">= 1.0x reference",
     )
+    wallet = floor.wallet
+    table.add_row(
+        f"wager intake with the wallet: a table in a currency, {wallet.clients} players with"
+        f" funded accounts, each slip debited ({wallet.wagers:,} wagers)",
+        f"{wallet.per_second:,.0f} wagers/s = {wallet.per_second / intake.per_second:.2f}x"
+        f" intake without it; accept p50 {wallet.percentile(0.5):.1f} ms,"
+        f" p99 {wallet.percentile(0.99):.1f} ms",
+        ">= 0.70x intake without it",
+    )
+    paid = floor.wallet_paid
+    table.add_row(
+        f"the wallet round's {paid.wagers:,} wagers settled and paid into the accounts"
+        " (result confirmed -> round completed; one entry per winning wager)",
+        f"{paid.milliseconds:,.0f} ms",
+        "",
+    )
     for s in floor.settlements:
         table.add_row(
             f"settlement of a {s.wagers:,}-wager round (result confirmed -> settlement stored)",
@@ -59,6 +79,13 @@ def main() -> None:
         f" {v.check_seconds:.2f} s){'' if v.ok else ' MISMATCH'}",
         "> 100,000 wagers/s",
     )
+    console.print("running the floor load (tables stepped up, rounds back to back)...")
+    for row in load_rows(asyncio.run(bench_load())):
+        table.add_row(*row)
+    if "--large" in sys.argv[1:]:
+        console.print("running how cost grows (100,000-wager round, 1,000,000-wager log)...")
+        for row in growth_rows(asyncio.run(bench_growth())):
+            table.add_row(*row)
     console.print("running the web gateway against a table's log...")
     gw = asyncio.run(bench_gateway())
     table.add_row(

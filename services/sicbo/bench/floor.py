@@ -22,6 +22,7 @@ from sicbo.infra.processes import ServiceProcess
 from sicbo.lifecycle.state import Phase
 from sicbo.provisioning import provision
 from sicbo.replay.verify import verify_parallel
+from sicbo_contracts.accounts import DepositFunds, OpenAccount
 from sicbo_contracts.base import Actor, Limits, Role
 from sicbo_contracts.dice import ConfirmResult, EnterDice
 from sicbo_contracts.lifecycle import (
@@ -40,6 +41,7 @@ DEALER = Actor(id="bench-dealer", role=Role.DEALER)
 DEALER_PACE_SECONDS = 1.0
 OPERATOR = Actor(id="bench-operator", role=Role.OPERATOR)
 LIMITS = Limits(minimum=100, maximum=1_000_000, unit=100)
+CURRENCY = "EUR"  # the wallet's table: each slip is debited from the player's account
 SLIP = [
     Wager(bet="small", stake=1_000),
     Wager(bet="total:9", stake=200),
@@ -92,8 +94,11 @@ class VerifyFigure:
 class FloorFigures:
     reference: RateFigure
     intake: IntakeFigure
+    wallet: IntakeFigure  # the same intake at a table in a currency, debiting each slip
     settlements: list[SettleFigure]
     verify: VerifyFigure
+    #: The wallet round: result confirmed -> settled and every return paid into the accounts.
+    wallet_paid: SettleFigure
 
 
 async def provision_and_start(nc: NATS, processes: list[ServiceProcess]) -> None:
@@ -111,10 +116,14 @@ async def _ok(client: FloorClient, cmd: object) -> None:
         raise RuntimeError(f"{type(cmd).__name__}: {reply}")
 
 
-async def _open_round(client: FloorClient, table: str, round_no: int) -> None:
+async def _open_round(
+    client: FloorClient, table: str, round_no: int, currency: str | None = None
+) -> None:
     if round_no == 1:
         # 000 §2.3: the lamps are required; the bench runs no illumination service to ask them.
-        config = TableConfig(profile="cca-1992", limits=LIMITS, layout_controller=True)
+        config = TableConfig(
+            profile="cca-1992", limits=LIMITS, layout_controller=True, currency=currency
+        )
         await _ok(
             client, OpenTable(command_id=new_id("open"), table=table, actor=OPERATOR, config=config)
         )
@@ -130,14 +139,14 @@ async def _open_round(client: FloorClient, table: str, round_no: int) -> None:
 
 
 async def _slips(
-    client: FloorClient, table: str, round_no: int, count: int, clients: int
+    client: FloorClient, table: str, round_no: int, count: int, clients: int, prefix: str = "p"
 ) -> list[float]:
     """``clients`` concurrent players each sending their share of ``count`` slips, one at a
     time; returns each accept latency in ms."""
     latencies: list[float] = []
 
     async def player(n: int) -> None:
-        actor = Actor(id=f"p{n}", role=Role.PLAYER)
+        actor = Actor(id=f"{prefix}{n}", role=Role.PLAYER)
         for _ in range(count // clients):
             cmd = PlaceSlip(
                 command_id=new_id("s"),
@@ -178,8 +187,10 @@ async def _finish(
     )
 
 
-async def _settle_time(client: FloorClient, table: str, round_no: int) -> float:
-    """Stream time from ResultConfirmed stored to RoundSettled stored, in ms."""
+async def _settle_time(
+    client: FloorClient, table: str, round_no: int, until: str = "settle-round-settled-v1"
+) -> float:
+    """Stream time from ResultConfirmed stored to RoundSettled stored (or ``until``), in ms."""
     for _ in range(600):
         state = await client.lifecycle(table)
         if (
@@ -191,15 +202,40 @@ async def _settle_time(client: FloorClient, table: str, round_no: int) -> float:
         await asyncio.sleep(0.05)
     log = await client.events(round_history(table, round_no))
     confirmed = next(e.time for e in log if e.subject.endswith("dice-result-confirmed-v1"))
-    settled = next(e.time for e in log if e.subject.endswith("settle-round-settled-v1"))
+    settled = next(e.time for e in log if e.subject.endswith(until))
     return (settled - confirmed).total_seconds() * 1000
 
 
-async def bench_intake(client: FloorClient, slips: int = 4_000, clients: int = 16) -> IntakeFigure:
-    table = "bench-intake"
-    await _open_round(client, table, 1)
+async def _fund(client: FloorClient, player: str, amount: int) -> None:
+    await _ok(
+        client,
+        OpenAccount(command_id=new_id("acct"), player=player, actor=OPERATOR, currency=CURRENCY),
+    )
+    await _ok(
+        client,
+        DepositFunds(
+            command_id=new_id("fund"),
+            player=player,
+            actor=OPERATOR,
+            amount=amount,
+            currency=CURRENCY,
+        ),
+    )
+
+
+async def bench_intake(
+    client: FloorClient, slips: int = 4_000, clients: int = 16, *, wallet: bool = False
+) -> IntakeFigure:
+    """Slips at a table without a currency (chips at the table: no account read), or with
+    ``wallet`` at a table in a currency whose players each have an account funded for every
+    slip they send: each slip reads the account and appends the debit before the slip."""
+    table, prefix = ("bench-wallet", "w") if wallet else ("bench-intake", "p")
+    await _open_round(client, table, 1, CURRENCY if wallet else None)
+    if wallet:
+        stake = sum(w.stake for w in SLIP) * (slips // clients)
+        await asyncio.gather(*(_fund(client, f"{prefix}{n}", stake) for n in range(clients)))
     start = time.perf_counter()
-    latencies = await _slips(client, table, 1, slips, clients)
+    latencies = await _slips(client, table, 1, slips, clients, prefix)
     elapsed = time.perf_counter() - start
     await _finish(client, table, 1)
     return IntakeFigure(len(latencies) * len(SLIP), elapsed, latencies, clients)
@@ -227,13 +263,16 @@ async def bench_floor() -> FloorFigures:
         nc = await nats.connect(server.url)
         processes = [
             ServiceProcess(name, server.url, log_path=Path(tmp) / f"{name}.log")
-            for name in ("lifecycle", "dice", "wagers", "settlement")
+            for name in ("lifecycle", "dice", "wagers", "settlement", "accounts")
         ]
         try:
             await provision_and_start(nc, processes)
             reference = await bench_raw_appends(server.url)
             client = FloorClient(nc)
             intake = await bench_intake(client)
+            wallet = await bench_intake(client, wallet=True)
+            # Its payments (an entry per winning wager) done before settlement is timed.
+            paid = await _settle_time(client, "bench-wallet", 1, "round-completed-v1")
             settlements = [await bench_settlement(client, n) for n in (1_000, 10_000)]
             await asyncio.sleep(1)  # let the intake round's settlement land before verifying
             checked = await bench_verify(nc)
@@ -241,4 +280,6 @@ async def bench_floor() -> FloorFigures:
             for proc in processes:
                 proc.stop()
             await nc.close()
-    return FloorFigures(reference, intake, settlements, checked)
+    return FloorFigures(
+        reference, intake, wallet, settlements, checked, SettleFigure(wallet.wagers, paid)
+    )

@@ -11,7 +11,7 @@ import logging
 import random
 import signal
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import msgspec
@@ -23,9 +23,10 @@ from sicbo.demo.client import FloorClient
 from sicbo.demo.control import TableControl
 from sicbo.demo.dealer import RoundLine, SimulatedDealer
 from sicbo.demo.launch_keys import DEMO_OPERATOR, create_demo_launch, key_file
+from sicbo.demo.launched import LaunchedPlayers
 from sicbo.demo.local_floor import ROLE_USERS, connect, start_processes
 from sicbo.demo.players import SimulatedPlayers
-from sicbo.demo.tables import DEMO_TABLES, DemoTable
+from sicbo.demo.tables import DEMO_CURRENCY, DEMO_TABLES, DemoTable
 from sicbo.demo.wallets import open_demo_accounts, opened_without_currency
 from sicbo.gateway.server_process import GatewayProcess
 from sicbo.infra.local_accounts import create as create_accounts
@@ -106,17 +107,19 @@ def simulated_table(
     notice: Callable[[str], None] | None = None,
     inspector_seconds: float = 4.0,
     dealer: type[SimulatedDealer] = SimulatedDealer,
+    launched: LaunchedPlayers | None = None,
 ) -> SimulatedDealer:
     """A demo table's simulated dealer, with its players and its control (who plays it), one
     random source for both dealer and players (a seed replays the same rounds). ``dealer``: a
-    subclass may stand in (one that reads again, say)."""
+    subclass may stand in (one that reads again, say). ``launched``: the players bet as
+    launched players, through the web gateway (the online table's)."""
     rng = random.Random(seed)
     return dealer(
         client,
         demo,
         report,
         control=TableControl(client, demo.table, notice),
-        players=SimulatedPlayers(client, demo, rng),
+        players=SimulatedPlayers(client, demo, rng, launched),
         rng=rng,
         betting_seconds=betting_seconds,
         no_result_every=no_result_every,
@@ -170,6 +173,7 @@ async def run_floor(
         nc = await connect(server.url, accounts, "floor")
         opened: list[NATS] = [nc]
         processes: list[ServiceProcess] = []
+        closing: list[Callable[[], Awaitable[None]]] = []
         try:
             # As the operator's tooling (user floor); the demo's own data from an older
             # floor gets the settings a newer one turns on (heartbeats' TTL).
@@ -264,12 +268,22 @@ async def run_floor(
                 )
             for problem in await open_demo_accounts(client, stale):
                 console.print(f"demo account: {problem}", markup=False)
+            # The online table's players are launched by the demo operator, as a person is,
+            # and bet through the gateway in their sessions (no gateway: bare ids over NATS).
+            launched = (
+                LaunchedPlayers.of_demo(gateway.url, data_dir, DEMO_CURRENCY)
+                if gateway is not None and demo_sign_ins
+                else None
+            )
+            if launched is not None:
+                closing.append(launched.close)
             dealers = [
                 simulated_table(
                     client,
                     table,
                     lambda line: print_line(console, line),
                     notice=lambda text: console.print(f"[bold red]{text}[/]", soft_wrap=True),
+                    launched=launched if table.config.currency is not None else None,
                 )
                 for table in DEMO_TABLES
             ]
@@ -283,6 +297,9 @@ async def run_floor(
             )
             await asyncio.gather(*(d.run() for d in dealers))
         finally:
+            for close in closing:
+                with contextlib.suppress(Exception):
+                    await close()
             for proc in processes:
                 proc.stop()
             for conn in opened:

@@ -41,6 +41,16 @@ class Appended:
 
 
 @dataclass(frozen=True, slots=True)
+class BatchMessage:
+    """One message of an atomic batch: its own msg id (None: not deduplicated) and headers."""
+
+    subject: str
+    data: bytes
+    msg_id: str | None = None
+    headers: Mapping[str, str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class StoredEvent:
     """One message of the log, as stored (headers are the publisher's, incl. Nats-Msg-Id)."""
 

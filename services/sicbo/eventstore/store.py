@@ -51,6 +51,7 @@ from sicbo.eventstore.errors import (
 )
 from sicbo.eventstore.records import (
     Appended,
+    BatchMessage,
     Expect,
     StoredEvent,
     parse_headers,
@@ -133,42 +134,53 @@ class EventStore:
         msg_id: str | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> list[Appended]:
-        """Append up to 1000 events atomically: all are stored, or none.
+        """Append up to 1000 events atomically: all are stored, or none. ``expect`` and
+        ``msg_id`` go on the first message (the expectation is checked at commit against the
+        stream as it was before the batch), ``headers`` and the trace context on every one.
+        Raises :class:`AppendConflict`, or :class:`DuplicateBatch` if ``msg_id`` is stored."""
+        return await self.append_messages(
+            [
+                BatchMessage(subject, data, msg_id if n == 0 else None, headers)
+                for n, (subject, data) in enumerate(items)
+            ],
+            expect=expect,
+        )
 
-        ``expect`` and ``msg_id`` go on the first message; the server checks the expectation
-        at commit time against the stream as it was before the batch. ``headers`` (and the
-        trace context) go on every message. Raises :class:`AppendConflict` when the
-        expectation fails and :class:`DuplicateBatch` when ``msg_id`` is already stored.
-        """
-        if not items:
+    async def append_messages(
+        self, messages: Sequence[BatchMessage], *, expect: Expect | None = None
+    ) -> list[Appended]:
+        """:meth:`append_batch` where each message has its own msg id and headers (several
+        commands' events in one atomic batch, each deduplicated by its own id: a batch holding
+        an id already stored is refused whole, :class:`DuplicateBatch`)."""
+        if not messages:
             raise ValueError("an atomic batch needs at least one message")
-        if len(items) > MAX_BATCH:
+        if len(messages) > MAX_BATCH:
             raise ValueError(f"an atomic batch holds at most {MAX_BATCH} messages")
         batch_id = uuid.uuid4().hex  # the server accepts ids up to 64 characters
-        common = _headers(headers, self._carry_trace)
-        messages: list[tuple[str, bytes, dict[str, str]]] = []
-        for number, (subject, data) in enumerate(items, start=1):
-            hdrs = {**common, BATCH_ID: batch_id, BATCH_SEQUENCE: str(number)}
-            if number == 1:
-                if msg_id is not None:
-                    hdrs[MSG_ID] = msg_id
-                if expect is not None:
-                    hdrs.update(_expect_headers(expect))
-            messages.append((subject, data, hdrs))
-        *staged, (commit_subject, commit_data, commit_hdrs) = messages
-        for subject, data, hdrs in staged:
-            # No reply subject: the server would only answer with an empty ack. Order is kept
-            # because every publish goes through the connection's single write buffer, and a
-            # lost message shows up at commit as 10176 (incomplete batch).
+        trace = _headers(None, self._carry_trace)
+        staged: list[tuple[str, bytes, dict[str, str]]] = []
+        for number, message in enumerate(messages, start=1):
+            hdrs = {**trace, **(message.headers or {})}
+            hdrs[BATCH_ID], hdrs[BATCH_SEQUENCE] = batch_id, str(number)
+            if message.msg_id is not None:
+                hdrs[MSG_ID] = message.msg_id
+            if number == 1 and expect is not None:
+                hdrs.update(_expect_headers(expect))
+            staged.append((message.subject, message.data, hdrs))
+        *first, (commit_subject, commit_data, commit_hdrs) = staged
+        for subject, data, hdrs in first:
+            # No reply subject (the server would only answer an empty ack). Order is kept by
+            # the connection's single write buffer; a lost message fails the commit (10176).
             await self._nc.publish(subject, data, headers=hdrs)
         commit_hdrs[BATCH_COMMIT] = "1"
         ack = await self._request(commit_subject, commit_data, commit_hdrs)
-        last = len(messages)
+        last = len(staged)
         error = ack.get("error")
         if error is not None:
-            if error.get("err_code") == BATCH_DUPLICATE_MSG_ID and msg_id is not None:
+            ids = [m.msg_id for m in messages if m.msg_id is not None]
+            if error.get("err_code") == BATCH_DUPLICATE_MSG_ID and ids:
                 raise DuplicateBatch(
-                    msg_id=msg_id,
+                    msg_id=", ".join(ids),
                     filter_subject=expect.filter_subject if expect else None,
                     expected=expect.last_sequence if expect else None,
                     description=str(error.get("description", "")),

@@ -106,6 +106,7 @@ from sicbo_contracts.subjects import (
     account_events_of_type,
     commands_of,
     demo,
+    game_entries_of_type,
     layout_light,
     layout_ping,
     queries_of,
@@ -144,7 +145,7 @@ SERVICES: tuple[User, ...] = (
             *LOG,
             # Debit-then-slip: a slip's stakes from the player's account, refunded if the
             # slip is not stored (issue 14); it reads the account it debits.
-            *(account_events_of_type(t) for t in (StakeDebited, StakeRefunded)),
+            *(game_entries_of_type(t) for t in (StakeDebited, StakeRefunded)),
             *reads(ACCOUNT_STREAM),
         ),
         subscribe=(commands_of("wagers"), queries_of(HISTORY_QUERY)),
@@ -159,7 +160,7 @@ SERVICES: tuple[User, ...] = (
             *sends_as(ServiceAccount.SETTLEMENT),  # CompleteRound once settled (002 art. 4)
             # Returns credited, voids refunded, corrections adjusted; debits without a slip
             # refunded when betting closes (issue 14).
-            *(account_events_of_type(t) for t in (StakeRefunded, ReturnCredited, BalanceAdjusted)),
+            *(game_entries_of_type(t) for t in (StakeRefunded, ReturnCredited, BalanceAdjusted)),
             *reads(ACCOUNT_STREAM),
         ),
         why="settlement: consumer `settlement`; settles, pays the accounts, completes the round",

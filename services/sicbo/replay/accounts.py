@@ -39,7 +39,7 @@ from sicbo_contracts.accounts import (
     StakeRefunded,
 )
 from sicbo_contracts.base import DECODE_ERRORS, tag_of
-from sicbo_contracts.subjects import parse_account_subject, token
+from sicbo_contracts.subjects import AccountSubject, parse_account_subject, token
 from sicbo_contracts.writers import may_write
 
 _decode = msgspec.json.Decoder(AccountEvent).decode
@@ -77,7 +77,10 @@ def check_accounts(
         if player is not None and (subject is None or subject.player != player):
             continue
         if subject is None:
-            why = f"{e.subject} is not an account's subject (sicbo.acct.<player>.<type>)"
+            why = (
+                f"{e.subject} is not an account's subject (sicbo.acct.<player>.<type>, a game"
+                " entry's .<table>.<round>)"
+            )
             findings.append(entry_finding(e, SUBJECT, why, None))
             continue
         try:
@@ -86,7 +89,11 @@ def check_accounts(
             why = f"it is not an event of the account contracts: {error}"
             findings.append(entry_finding(e, CONTRACT, why, None))
             continue
-        if event.player != subject.player or subject.token != token(event):
+        if (
+            event.player != subject.player
+            or subject.token != token(event)
+            or not _on_round(subject, event)
+        ):
             why = f"stored on {e.subject}, not its own account's subject"
             findings.append(entry_finding(e, SUBJECT, why, event))
             continue
@@ -98,6 +105,14 @@ def check_accounts(
             findings.append(entry_finding(e, ACCOUNT, problem, event))
         account.state = evolve(account.state, event)
     return findings
+
+
+def _on_round(subject: AccountSubject, event: AccountEvent) -> bool:
+    """A game entry's subject names its own table's round (one stored before contracts 1.2.0
+    names none); a cashier's entry names none."""
+    if not isinstance(event, GameEntry):
+        return subject.table is None
+    return subject.table is None or (subject.table, subject.round) == (event.table, event.round)
 
 
 def entry_finding(e: StoredEntry, check: str, message: str, event: Any) -> Finding:

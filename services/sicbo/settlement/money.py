@@ -35,7 +35,7 @@ from sicbo_contracts.settlement import SettlementAdjusted, SettlementVoided, Wag
 from sicbo_contracts.subjects import (
     ACCOUNT_STREAM,
     Aggregate,
-    account_events_of_type,
+    round_entries,
     round_filter,
     tokens,
 )
@@ -63,11 +63,12 @@ class RoundMoney:
 
     async def reconcile(self, table: str, round_no: int) -> int:
         """Refund the round's debits that no stored slip holds; how many refunds appended."""
+        # Only this round's debits, of every account: their subjects name the table's round.
         debits = [
             d
             for d in (
                 _debits.decode(s.data)
-                for s in await self._accounts.read(account_events_of_type(StakeDebited))
+                for s in await self._accounts.read(round_entries(StakeDebited, table, round_no))
             )
             if d.table == table and d.round == round_no
         ]

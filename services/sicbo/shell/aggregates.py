@@ -7,7 +7,7 @@ replica is refused by the server and simply reads again.
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -17,7 +17,7 @@ from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo.shell.follower import Follower
 from sicbo.shell.headers import COMMAND_DIGEST, COMMAND_ID, COMMAND_SERVICE
-from sicbo_contracts.subjects import EventSubject, subject_matches
+from sicbo_contracts.subjects import EventSubject, parse_event_subject, subject_matches
 
 S = TypeVar("S")
 
@@ -54,6 +54,9 @@ class Aggregates(Generic[S]):
         decodes: Callable[[EventSubject], bool] | None = None,
     ) -> None:
         self._service = service
+        self._evolve = evolve
+        self._decodes = decodes
+        self._decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(event_type)
 
         def fold(loaded: Loaded[S], _: StoredEvent, event: Any) -> Loaded[S]:
             loaded.state = evolve(loaded.state, event)
@@ -65,7 +68,7 @@ class Aggregates(Generic[S]):
             filter_of,
             lambda table: Loaded(table, initial(table), expect_filter_of(table)),
             fold,
-            decoder=msgspec.json.Decoder(event_type),
+            decoder=self._decoder,
             wants=decodes,
             on_stored=self._note,
         )
@@ -83,6 +86,38 @@ class Aggregates(Generic[S]):
         again. Read the fields of the result before the next ``await``: they move on.
         """
         return (await self.follower.get(table)).state
+
+    def appended(
+        self,
+        table: str,
+        seqs: tuple[int, int],
+        events: Sequence[tuple[str, bytes]],
+        command: tuple[str, str],
+    ) -> None:
+        """What this replica just appended for a command (``events``: subject and data as
+        stored, at the consecutive sequences ``seqs``, first and last; ``command``: its id and
+        digest), folded without reading it back when nothing else can lie in between
+        (:meth:`Follower.advance`); otherwise the next load reads it as any other event. Each
+        event is folded as a read would fold it: decoded from the bytes stored, and only if
+        the state reads its aggregate."""
+
+        def fold(loaded: Loaded[S]) -> Loaded[S]:
+            state = loaded.state
+            for subject, data in events:
+                parsed = parse_event_subject(subject)
+                if self._decodes is None or (parsed is not None and self._decodes(parsed)):
+                    state = self._evolve(state, self._decoder.decode(data))
+            loaded.state = state  # the bookkeeping of :meth:`_note`, for these events
+            loaded.last_seq = seqs[1]
+            for seq, (subject, _) in enumerate(events, start=seqs[0]):
+                if subject_matches(subject, loaded.expect_filter):
+                    loaded.expect_seq = seq
+            loaded.commands[command[0]] = (seqs[1], command[1])
+            if len(loaded.commands) > REMEMBERED_COMMANDS:
+                loaded.commands.popitem(last=False)
+            return loaded
+
+        self.follower.advance(table, seqs[0], seqs[1], fold)
 
     def _note(self, loaded: Loaded[S], stored: StoredEvent) -> None:
         """Every message read, folded or not: the read mark, the expectation, command ids."""

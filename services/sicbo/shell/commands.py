@@ -305,12 +305,14 @@ class CommandHandler(Generic[S]):
                     raise self._stale(table, expect_seq, f"msg id {msg_id} taken")
                 holds.stored = (state, events)
                 return Accepted(command_id=command_id, seq=appended.seq, duplicate=True)
-            seq = appended.seq
+            seq = first = appended.seq
         else:
             batch = await self._store.append_batch(
                 items, expect=expect, msg_id=msg_id, headers=headers
             )
-            seq = batch[-1].seq
+            first, seq = batch[0].seq, batch[-1].seq
+        # No read of what was just appended, where nothing can lie in between.
+        self.aggregates.appended(table, (first, seq), items, (command_id, fingerprint))
         holds.stored = (state, events)
         return Accepted(command_id=command_id, events=[tag_of(e) for e in events], seq=seq)
 

@@ -153,6 +153,23 @@ class Follower(Generic[S]):
             f" stream leader holds {need}"
         )
 
+    def advance(self, key: str, first_seq: int, last_seq: int, fold: Callable[[S], S]) -> bool:
+        """Fold what this process itself just appended (stream sequences ``first_seq`` to
+        ``last_seq``) without reading it back, when nothing can lie between: the key's state
+        was read up to ``first_seq - 1`` (the stream's sequence just before, so no event of
+        any filter is in between) and no read of the key is under way. False when it does not
+        apply: the next read reads the events as usual."""
+        followed = self._followed.get(key)
+        if followed is None or key in self._reading or followed.last_seq != first_seq - 1:
+            return False
+        try:
+            followed.state = fold(followed.state)
+        except Exception:
+            self._followed.pop(key, None)  # never go on from a state that missed an event
+            raise
+        followed.last_seq = last_seq
+        return True
+
     async def _caught_up(self, key: str) -> Followed[S]:
         reading = self._reading.get(key)
         if reading is None:

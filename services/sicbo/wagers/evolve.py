@@ -8,13 +8,13 @@ a reader may fold a table's whole log.
 """
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from functools import reduce
 from types import MappingProxyType
 
 from sicbo.game.profiles import NoResultPolicy, carries_wagers
 from sicbo.wagers import media
 from sicbo.wagers.exposure import NONE_EXPOSED, shifted
+from sicbo.wagers.frozen import replace
 from sicbo.wagers.state import (
     Betting,
     CurrentRound,

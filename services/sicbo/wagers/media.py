@@ -114,7 +114,13 @@ class Media:
 
 def uses_media(wagers: Iterable[Wager]) -> bool:
     """Whether any wager stakes colour checks or a promotional token."""
-    return any(w.medium is not Medium.CHIPS for w in wagers)
+    for w in wagers:  # noqa: SIM110 (a loop, not any(<generator>): the fold asks it twice a slip)
+        if w.medium is not _CHIPS:
+            return True
+    return False
+
+
+_CHIPS = Medium.CHIPS
 
 
 # ---- colour checks and tokens issued and redeemed ----------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sicbo.accounts.entries import debit_stake, refund_stake
-from sicbo.accounts.squaring import net_debit, refund_excess
+from sicbo.accounts.squaring import debits_of, net_debit, refund_excess
 from sicbo.accounts.state import AccountState, evolve, fold
 from sicbo.settlement.payments import Payment, entry_for, payments_of
 from sicbo.wagers.stakes import chips, move_of
@@ -52,6 +52,24 @@ def test_a_lowered_slip_gets_back_only_the_excess_latest_debit_first() -> None:
         ("debit-v1:s-1", 200),
     ]
     assert refunds[-1].key == "refund:debit-v1:s-1:t"  # a part of a debit: tagged
+
+
+def test_a_slips_debits_are_its_own_oldest_first_among_other_slips_and_tables() -> None:
+    state = fold(PLAYER, funded(1_000))
+    for slip_id, table, kind, amount in (
+        ("s-1", TABLE, "debit-v1", 100),
+        ("s-2", TABLE, "debit-v1", 50),
+        ("s-1", "other", "debit-v1", 70),  # the same slip id at another table
+        ("s-1", TABLE, "debit-v2", 30),
+    ):
+        entry = {**slip(slip_id, kind=kind), "table": table, "key": f"{kind}:{table}:{slip_id}"}
+        state = evolve(state, debit_stake(state, entry, amount, CURRENCY, INTAKE, NOW))  # type: ignore[arg-type]
+    assert [k for k, _ in debits_of(state, TABLE, "s-1")] == [
+        f"debit-v1:{TABLE}:s-1",
+        f"debit-v2:{TABLE}:s-1",
+    ]
+    assert (net_debit(state, TABLE, "s-1"), net_debit(state, "other", "s-1")) == (130, 70)
+    assert debits_of(state, TABLE, "s-9") == []
 
 
 def test_a_square_slip_is_left_alone() -> None:

@@ -13,14 +13,17 @@ from sicbo_contracts.accounts import (
     AccountEvent,
     FundsDeposited,
     OpenAccount,
+    StakeDebited,
 )
 from sicbo_contracts.base import Actor, Role
 from sicbo_contracts.subjects import (
     account_event,
     account_filter,
+    account_subject_of,
     command,
     parse_account_subject,
     parse_command_subject,
+    round_entries,
     subject_matches,
 )
 
@@ -98,3 +101,40 @@ def test_an_accounts_subjects_and_its_commands_key() -> None:
     )
     with pytest.raises(ValueError):
         account_filter("a.b")
+
+
+def test_a_game_entry_is_filed_under_its_tables_round() -> None:
+    """(contracts 1.2.0) so one filter holds a round's debits across every account, and the
+    account's own filter still holds every entry of it."""
+    debit = StakeDebited(
+        player="op1:alice",
+        actor=Actor(id="wagers", role=Role.SERVICE),
+        at="2026-12-01T00:00:00Z",  # type: ignore[arg-type]
+        currency="EUR",
+        balance=0,
+        table="T1",
+        round=3,
+        slip_id="s-1",
+        key="debit:T1:3:s-1:v1",
+        amount=100,
+    )
+    subject = account_subject_of(debit)
+    assert subject == "sicbo.acct.op1:alice.account-stake-debited-v1.T1.3"
+    assert parse_account_subject(subject) == ("op1:alice", "account-stake-debited-v1", "T1", 3)
+    assert subject_matches(subject, account_filter("op1:alice"))
+    assert subject_matches(subject, round_entries(StakeDebited, "T1", 3))
+    for other in (round_entries(StakeDebited, "T1", 30), round_entries(StakeDebited, "T10", 3)):
+        assert not subject_matches(subject, other)
+    assert parse_account_subject("sicbo.acct.alice.account-stake-debited-v1.T1.x") is None
+    assert parse_account_subject("sicbo.acct.alice.account-stake-debited-v1.T1") is None
+    cashier = account_subject_of(
+        FundsDeposited(
+            player="alice",
+            actor=Actor(id="cashier", role=Role.OPERATOR),
+            at="2026-12-01T00:00:00Z",  # type: ignore[arg-type]
+            currency="EUR",
+            balance=5,
+            amount=5,
+        )
+    )
+    assert cashier == "sicbo.acct.alice.account-funds-deposited-v1"

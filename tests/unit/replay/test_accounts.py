@@ -1,6 +1,7 @@
 """Replay of the players' accounts (sicbo.replay.accounts): every account re-folded from the
 accounts' log; each invariant held, then forged."""
 
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -157,3 +158,23 @@ def test_the_statement_lists_each_entry_and_each_round() -> None:
         1_100,
     )
     assert found.ok and found.balance == 1_100 and found.currency == CURRENCY
+
+
+def test_a_game_entry_on_another_rounds_subject_and_one_stored_before_the_round_token() -> None:
+    """A game entry names its table's round in its subject (contracts 1.2.0): on another
+    round's, it is misfiled; on the account's subject without a round (as stored before
+    1.2.0), it stands; a cashier's entry naming a round is misfiled."""
+    events = played()
+    as_written = stored(*events)
+    debit = as_written[2]
+    assert debit.subject.endswith(f".account-stake-debited-v1.{events[2].table}.1")
+    other_round = debit.subject.rsplit(".", 1)[0] + ".2"
+    legacy = debit.subject.rsplit(".", 2)[0]
+    assert checks([*as_written[:2], dataclasses.replace(debit, subject=other_round)]) == [
+        (3, SUBJECT)
+    ]
+    assert checks([*as_written[:2], dataclasses.replace(debit, subject=legacy)]) == []
+    funds = as_written[1]
+    assert checks([as_written[0], dataclasses.replace(funds, subject=f"{funds.subject}.T.1")]) == [
+        (2, SUBJECT)
+    ]
