@@ -20,8 +20,9 @@ from tests.integration.test_gateway import sign_in as api_sign_in
 from tests.support.launch import Issuers
 
 
-def launch_url(token: str, table: str) -> str:
-    return "/launch#" + urllib.parse.urlencode({"token": token, "table": table})
+def launch_url(token: str, table: str, lang: str = "en") -> str:
+    """The operator's link; it names the player's language (the page's words are asserted)."""
+    return "/launch#" + urllib.parse.urlencode({"token": token, "table": table, "lang": lang})
 
 
 async def test_a_player_launched_by_token_lands_on_the_play_page_and_bets(
@@ -42,7 +43,7 @@ async def test_a_player_launched_by_token_lands_on_the_play_page_and_bets(
     link = launch_url(launch_issuers.token("lea", now=time.time(), currency="GBP"), table)
     player = console_errors.watch(await context.new_page())
     await player.goto(link)
-    await expect(player).to_have_url(re.compile(rf"/tables/{table}/play$"))
+    await expect(player).to_have_url(re.compile(rf"/tables/{table}/play\?lang=en$"))
     await expect(player.locator("#player-who")).to_have_text("acme:lea")
     await expect(player.locator("#player-currency")).to_have_text("GBP")
     await expect(player.locator("#signin-box")).to_be_hidden()

@@ -47,8 +47,8 @@ async def test_a_launched_player_sees_the_balance_go_down_the_result_and_the_win
         await accepted(dealer, table, {"type": "round.open-betting.v1", "round": 1})
 
         page = console_errors.watch(await context.new_page())
-        await page.goto(link)
-        await expect(page).to_have_url(re.compile(rf"/tables/{table}/play$"))
+        await page.goto(f"{link}&lang=en")  # the operator names the player's language
+        await expect(page).to_have_url(re.compile(rf"/tables/{table}/play\?lang=en$"))
         await expect(page.locator("#player-who")).to_have_text(player)
         balance = page.locator("#wallet")
         await expect(balance).to_have_attribute("data-minor", "1000")

@@ -20,7 +20,7 @@ from sicbo.dice.state import initial_state as initial_dice
 from sicbo.game.dice import make_roll
 from sicbo.game.errors import GameError
 from sicbo.game.evaluation import winning_bets
-from sicbo.game.profiles import load_profile, parse_paytable_ref
+from sicbo.game.profiles import DEFAULT_TIME_ZONE, load_profile, parse_paytable_ref
 from sicbo.gateway.view_rules import (
     CancellationView,
     KindLineView,
@@ -237,6 +237,12 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     #: Whether players bet here from their own devices (the profile's, 004's online table):
     #: the player page offers betting, and the gateway takes a player's slip, only then.
     remote_players: bool
+    #: The money the table plays in (ISO 4217; TableConfig.currency), None for chips only:
+    #: the pages write amounts in it.
+    currency: str | None
+    #: The IANA zone the table's times are shown in (TableConfig.time_zone, else the
+    #: profile's): one time format on every page, the table's own clock.
+    time_zone: str
     second_person_confirmation: bool
     layout_controller: bool
     dual_control: bool  # a correction needs a second supervisor (TableConfig.dual_control)
@@ -289,6 +295,10 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableV
         seats=dict(state.seats),
         betting_seconds=config.betting_seconds if config else None,
         remote_players=load_profile(config.profile).takes_remote_players if config else False,
+        currency=config.currency if config else None,
+        time_zone=(config.time_zone or load_profile(config.profile).time_zone)
+        if config
+        else DEFAULT_TIME_ZONE,
         second_person_confirmation=config.second_person_confirmation if config else False,
         layout_controller=config.layout_controller if config else False,
         dual_control=config.dual_control if config else False,

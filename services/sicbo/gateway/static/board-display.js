@@ -5,8 +5,10 @@
 import { api, el, notice, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces } from "/static/layout.js";
 import { tablePhaseWords } from "/static/phases.js";
+import { languageSwitch, t } from "/static/i18n.js";
 
 const SHOWN = 20;
+languageSwitch(document.querySelector("header.display-head"));
 const table = tableId();
 const enc = encodeURIComponent(table || "");
 const $ = (id) => document.getElementById(id);
@@ -14,18 +16,18 @@ const $ = (id) => document.getElementById(id);
 $("link-layout").href = `/tables/${enc}/layout`;
 $("link-board").href = `/tables/${enc}/board`;
 if (table) {
-  $("title").textContent = `Sic Bo · ${table}`;
-  document.title = `Sic Bo — ${table} — results`;
+  $("title").textContent = `${t("profile.cca-1992")} · ${table}`;
+  document.title = `${t("profile.cca-1992")} — ${table} — ${t("display.results")}`;
 }
 
 /** The result's marks, as the board counts them: triple, big or small, odd or even. */
 function marks(r) {
   const words = [];
-  if (r.triple) words.push(["triple", "TRIPLE"]);
-  if (r.big) words.push(["big", "BIG"]);
-  if (r.small) words.push(["small", "SMALL"]);
-  if (r.odd) words.push(["odd", "ODD"]);
-  if (r.even) words.push(["even", "EVEN"]);
+  if (r.triple) words.push(["triple", t("display.triple")]);
+  if (r.big) words.push(["big", t("bet.big").toUpperCase()]);
+  if (r.small) words.push(["small", t("bet.small").toUpperCase()]);
+  if (r.odd) words.push(["odd", t("bet.odd").toUpperCase()]);
+  if (r.even) words.push(["even", t("bet.even").toUpperCase()]);
   const box = el("span", { class: "marks" });
   words.forEach(([cls, word], i) => {
     if (i) box.append(" ");
@@ -42,23 +44,23 @@ function showLatest(r) {
   const box = $("latest");
   if (!r) {
     delete box.dataset.round;
-    box.replaceChildren(el("p", { class: "empty" }, "No result yet at this table."));
+    box.replaceChildren(el("p", { class: "empty" }, t("play.road.empty")));
     return;
   }
   box.dataset.round = r.round;
   box.className = `latest ${kindOf(r)}`;
   box.replaceChildren(
-    el("p", { class: "latest-round" }, `Round ${r.round}`),
+    el("p", { class: "latest-round" }, t("play.round-n", { n: r.round })),
     diceFaces(r.dice, "latest-dice"),
     el("p", { class: "total" }, String(r.total)),
     marks(r),
-    ...(r.corrected ? [el("p", { class: "corrected" }, "corrected by a supervisor")] : []));
+    ...(r.corrected ? [el("p", { class: "corrected" }, t("display.corrected"))] : []));
 }
 
 function showHistory(results) {
   $("results-list").replaceChildren(...results.map((r) => el("li", {
     class: `result ${kindOf(r)}`, dataset: { round: r.round },
-    title: `round ${r.round}: ${r.dice.join(" ")} = ${r.total}${r.corrected ? " (corrected)" : ""}`,
+    title: `${t("play.round-n", { n: r.round })}: ${r.dice.join(" ")} = ${r.total}${r.corrected ? ` (${t("display.corrected-short")})` : ""}`,
   },
   el("span", { class: "round" }, `#${r.round}`),
   diceFaces(r.dice),
@@ -70,8 +72,8 @@ function showCounts(results) {
   const n = results.length;
   if (!n) { $("display-counts").textContent = ""; return; }
   const count = (key) => results.filter((r) => r[key]).length;
-  $("display-counts").textContent = `Last ${n}: big ${count("big")} · small ${count("small")}`
-    + ` · odd ${count("odd")} · even ${count("even")} · triples ${count("triple")}`;
+  $("display-counts").textContent = t("display.counts", { n, big: count("big"), small: count("small"),
+    odd: count("odd"), even: count("even"), triples: count("triple") });
 }
 
 async function refresh() {
@@ -89,7 +91,7 @@ async function refresh() {
     $("phase-call").textContent = tablePhaseWords(phase);
     notice("");
   } catch (err) {
-    notice(err.status === 404 ? `Table ${table} is not open.` : `The results could not be read: ${err.message}`, "error");
+    notice(err.status === 404 ? t("display.not-open", { table }) : t("display.unreadable", { reason: err.message }), "error");
   }
 }
 

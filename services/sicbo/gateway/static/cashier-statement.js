@@ -3,6 +3,7 @@
 // GET /api/cashier/accounts/{player} gives them (replay's statement of the log).
 import { clock, el } from "/static/common.js";
 import { formatMoney, roundOutcome } from "/static/wallet-format.js";
+import { t } from "/static/i18n.js";
 
 /** A line's type without its contract's prefix and version: "funds-deposited". */
 function entryName(type) {
@@ -12,8 +13,8 @@ function entryName(type) {
 export function renderStatement(box, statement) {
   box.hidden = false;
   if (!statement.open) {
-    box.replaceChildren(el("h2", {}, `Player ${statement.player}`),
-      el("p", { class: "muted", id: "statement-balance" }, "No account: open one first."));
+    box.replaceChildren(el("h2", {}, t("statement.player", { player: statement.player })),
+      el("p", { class: "muted", id: "statement-balance" }, t("statement.none")));
     return;
   }
   const cur = statement.currency;
@@ -32,13 +33,15 @@ export function renderStatement(box, statement) {
     el("table", { class: "data", id }, el("thead", {}, el("tr", {}, heads.map(([h, num]) =>
       el("th", num ? { class: "num" } : {}, h)))), el("tbody", {}, rows)));
   box.replaceChildren(
-    el("h2", {}, `Player ${statement.player} (${cur})`),
-    el("p", { class: "cashier-balance" }, "Balance ",
+    el("h2", {}, t("statement.player-currency", { player: statement.player, currency: cur })),
+    el("p", { class: "cashier-balance" }, `${t("wallet.balance")} `,
       el("strong", { id: "statement-balance", "data-minor": String(statement.balance) }, m(statement.balance))),
-    el("h3", {}, "Round by round"),
-    rounds.length ? table("statement-rounds", [["Table"], ["Round", 1], ["Before", 1], ["Staked", 1],
-      ["Returned", 1], ["After", 1], ["Outcome"]], rounds) : el("p", { class: "muted" }, "No rounds played."),
-    el("h3", {}, "Entries"),
-    table("statement-lines", [["Time"], ["Entry"], ["Round"], ["Amount", 1], ["Balance", 1], ["By"]], lines),
+    el("h3", {}, t("statement.rounds")),
+    rounds.length ? table("statement-rounds", [[t("statement.col.table")], [t("play.col.round"), 1], [t("wallet.col.before"), 1],
+      [t("wallet.col.staked"), 1], [t("play.col.returned"), 1], [t("wallet.col.after"), 1], [t("play.col.outcome")]],
+    rounds) : el("p", { class: "muted" }, t("statement.no-rounds")),
+    el("h3", {}, t("statement.entries")),
+    table("statement-lines", [[t("statement.col.time")], [t("statement.col.entry")], [t("play.col.round")],
+      [t("statement.col.amount"), 1], [t("statement.col.balance"), 1], [t("statement.col.by")]], lines),
   );
 }

@@ -6,9 +6,11 @@
 import { ApiError, api, newCommandId, notice } from "/static/common.js";
 import { renderStatement } from "/static/cashier-statement.js";
 import { formatMoney, parseAmount } from "/static/wallet-format.js";
+import { languageSwitch, t } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { statement: null, pending: null };
+languageSwitch();
 
 /** Where a refusal's field is shown, per form. */
 const FIELD_BOXES = {
@@ -42,7 +44,7 @@ function signedIn(session) {
   $("who-box").hidden = false;
   $("signin-box").hidden = true;
   $("cashier-box").hidden = false;
-  if (session.role !== "operator") notice(`A ${session.role} is not the cashier: the gateway will refuse`, "error");
+  if (session.role !== "operator") notice(t("cashier.not-cashier", { role: session.role }), "error");
   api("GET", "/api/cashier/demo-launch").then((demo) => {
     $("demo-operator").textContent = demo.operator;
     $("demo-launch-box").hidden = false;
@@ -111,7 +113,7 @@ $("open-form").addEventListener("submit", async (event) => {
   const currency = $("open-currency").value.trim().toUpperCase();
   try {
     const reply = await send("/api/cashier/accounts", [player(), currency], { player: player(), currency });
-    notice(reply.duplicate ? "Already done: nothing new" : `Account opened for ${player()} in ${currency}`, "ok");
+    notice(reply.duplicate ? t("cashier.already") : t("cashier.opened", { player: player(), currency }), "ok");
     await showStatement();
   } catch (err) {
     showError("open", err);
@@ -124,17 +126,17 @@ $("money-form").addEventListener("submit", async (event) => {
   const path = event.submitter && event.submitter.value === "withdrawals" ? "withdrawals" : "deposits";
   try {
     const account = state.statement && state.statement.player === player() ? state.statement : await showStatement();
-    if (!account.open) throw new ApiError(409, { code: "refused", reason: `${player()} has no account: open it first`, field: "$.player" });
+    if (!account.open) throw new ApiError(409, { code: "refused", reason: t("cashier.no-account", { player: player() }), field: "$.player" });
     const amount = parseAmount($("money-amount").value, account.currency);
     if (amount === null) {
-      throw new ApiError(400, { code: "invalid", reason: `amount: a sum in ${account.currency}, like 50 or 12.50`, field: "$.amount" });
+      throw new ApiError(400, { code: "invalid", reason: t("cashier.bad-amount", { currency: account.currency }), field: "$.amount" });
     }
     const reference = $("money-reference").value.trim();
     const body = { amount, currency: account.currency, ...(reference ? { reference } : {}) };
     const url = `/api/cashier/accounts/${encodeURIComponent(player())}/${path}`;
     const reply = await send(url, [player(), body], body);
-    const done = path === "deposits" ? "Deposited" : "Paid out";
-    notice(reply.duplicate ? "Already done: nothing new" : `${done} ${formatMoney(amount, account.currency)}`, "ok");
+    const done = path === "deposits" ? "cashier.deposited" : "cashier.paid-out";
+    notice(reply.duplicate ? t("cashier.already") : t(done, { amount: formatMoney(amount, account.currency) }), "ok");
     $("money-amount").value = "";
     await showStatement();
   } catch (err) {
@@ -153,7 +155,7 @@ $("demo-launch-form").addEventListener("submit", async (event) => {
     a.target = "_blank";
     a.rel = "noopener noreferrer";
     a.id = "demo-launch-open";
-    a.textContent = `Play as ${link.player} (the link works once, for 2 minutes)`;
+    a.textContent = t("cashier.play-as", { player: link.player });
     $("demo-launch-link").replaceChildren(a);
     $("demo-launch-link").hidden = false;
   } catch (err) {

@@ -1,4 +1,6 @@
-// Shared by every page: the table id from the path, JSON calls to the gateway, live changes.
+// Shared by every page: the table id from the path, JSON calls to the gateway, live changes,
+// money and times written one way (the table's currency and time zone, the page's language).
+import { language, t, tableInfo } from "/static/i18n.js";
 
 /** The table id of a /tables/{table}/... page, or null. */
 export function tableId() {
@@ -108,11 +110,34 @@ export function secondsLeft(deadline, skew = 0) {
   return Math.max(0, Math.ceil((Date.parse(deadline) - (Date.now() + skew)) / 1000));
 }
 
-/** Minor units as the table sign writes them: 12,345 -> "123.45". */
-export function money(minor) {
-  const sign = minor < 0 ? "-" : "";
-  const abs = Math.abs(minor);
-  return `${sign}${Math.floor(abs / 100).toLocaleString("en")}.${String(abs % 100).padStart(2, "0")}`;
+const moneyFormats = new Map();
+
+function moneyFormat(currency, lang) {
+  const key = `${currency || ""}|${lang}`;
+  if (!moneyFormats.has(key)) {
+    // A chips table (no currency) writes plain amounts with two decimals.
+    moneyFormats.set(key, new Intl.NumberFormat(lang, currency ? { style: "currency", currency }
+      : { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+  }
+  return moneyFormats.get(key);
+}
+
+/** The currency's minor digits: EUR 2, JPY 0 (ISO 4217, as the browser knows it); 2 without. */
+export function minorDigits(currency) {
+  return currency ? moneyFormat(currency, "en").resolvedOptions().maximumFractionDigits : 2;
+}
+
+/**
+ * Minor units as people read them, in `currency` (ISO 4217; the table's by default) and the
+ * page's language: 12345 MOP -> "MOP 123.45"; without a currency (chips) "123.45".
+ */
+export function formatMoney(minor, currency = tableInfo.currency, lang = language) {
+  return moneyFormat(currency, lang).format(Number(minor) / 10 ** minorDigits(currency));
+}
+
+/** An amount of the table (its currency, if it has one): what the pages show of stakes. */
+export function money(minor, currency = tableInfo.currency) {
+  return formatMoney(minor, currency);
 }
 
 /**
@@ -121,15 +146,25 @@ export function money(minor) {
  */
 export function hiddenText(hidden) {
   if (!hidden || !hidden.wagers) return "";
-  return `${hidden.wagers} wager(s) of other players, staked ${money(hidden.staked)}, returned`
-    + ` ${money(hidden.returned)}: their details are shown to floor staff only.`;
+  return t("common.hidden", { wagers: hidden.wagers, staked: money(hidden.staked),
+    returned: money(hidden.returned) });
 }
 
-/** The local time of day of an ISO 8601 moment ("14:05:09"); the text itself if unreadable. */
-export function clock(iso) {
+/**
+ * The one time format of the pages: an ISO 8601 moment in the table's time zone (UTC on a
+ * page about no table), "14:05:09", with the date before it when it is not today there (or
+ * always, given `date`), to the millisecond given `milliseconds` (a dispute's order of
+ * events); the text itself if unreadable.
+ */
+export function clock(iso, timeZone = tableInfo.timeZone, { date = false, milliseconds = false } = {}) {
   if (!iso) return "";
-  const t = new Date(iso);
-  return Number.isNaN(t.getTime()) ? String(iso) : t.toLocaleTimeString("en-GB");
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return String(iso);
+  const zone = timeZone || "UTC";
+  const day = (d) => d.toLocaleDateString("en-CA", { timeZone: zone });
+  let time = at.toLocaleTimeString("en-GB", { timeZone: zone, hour12: false });
+  if (milliseconds) time += `.${String(at.getUTCMilliseconds()).padStart(3, "0")}`;
+  return !date && day(at) === day(new Date()) ? time : `${day(at)} ${time}`;
 }
 
 /** "2 3 5" for dice, with the total. */

@@ -1,9 +1,10 @@
 // /tables/{t}/rounds/{n}: the dispute view, the replay report of one round (from the log only):
 // its history, and every wager's result as recorded next to the recomputation.
 
-import { api, el, hiddenText, money, notice, tableId, throttled, watch } from "/static/common.js";
+import { api, clock, el, hiddenText, money, notice, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces } from "/static/layout.js";
 import { markLater, renderReplay } from "/static/dispute-replay.js";
+import { languageSwitch, t } from "/static/i18n.js";
 
 const table = tableId();
 const enc = encodeURIComponent(table || "");
@@ -15,10 +16,11 @@ const STATUS_CLASS = {
   MATCH: "match", MISMATCH: "mismatch", "NOT SETTLED": "not-settled", "NOT STARTED": "not-started",
 };
 
+languageSwitch();
 $("link-board").href = `/tables/${enc}/board`;
 $("link-layout").href = `/tables/${enc}/layout`;
 if (table) {
-  $("title").textContent = `Sic Bo — ${table} · round ${round ?? "?"}`;
+  $("title").textContent = `${t("dispute.title")} · ${table} · ${t("play.round-n", { n: round ?? "?" })}`;
   document.title = `Sic Bo — ${table} — round ${round ?? "?"} dispute`;
 }
 
@@ -48,16 +50,8 @@ $("round-form").addEventListener("submit", (event) => {
 
 const sum = (dice) => (dice || []).reduce((a, b) => a + b, 0);
 
-const pad = (n, w = 2) => String(n).padStart(w, "0");
-
-/** Local time to the millisecond: the order of events matters in a dispute. */
-function when(text) {
-  if (!text) return "";
-  const t = new Date(text);
-  if (Number.isNaN(t.getTime())) return String(text);
-  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} `
-    + `${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}.${pad(t.getMilliseconds(), 3)}`;
-}
+/** The table's time to the millisecond, with the date: the order of events matters in a dispute. */
+const when = (text) => clock(text, undefined, { date: true, milliseconds: true });
 
 /** The event's own time, when it differs from when the server stored it by a second or more. */
 function eventTime(h) {

@@ -1,11 +1,13 @@
 // The floor overview: one card per table, kept live from the gateway's lifecycle events.
 import * as common from "/static/common.js";
 import { kindLinesText, limitsText } from "/static/signs.js";
+import { has, languageSwitch, t } from "/static/i18n.js";
 
 const { api, watch, clock, clockSkew, secondsLeft, el, notice } = common;
 /** Timer-based coalescing where common.js has it (it also runs in a background tab). */
 const coalesce = common.throttled ? (fn) => common.throttled(fn, 250) : common.debounced;
 
+languageSwitch();
 const grid = document.getElementById("tables");
 const summary = document.getElementById("floor-summary");
 const live = document.getElementById("live");
@@ -22,14 +24,9 @@ function setText(node, text) {
   if (node.textContent !== value) node.textContent = value;
 }
 
-function when(iso) {
-  if (!iso) return "";
-  const t = new Date(iso);
-  if (Number.isNaN(t.getTime())) return String(iso);
-  const today = new Date().toDateString() === t.toDateString();
-  return today ? t.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })
-    : t.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
-}
+/** Times as every page writes them: common.js clock, in the card's table's zone. */
+let cardZone;
+const when = (iso) => clock(iso, cardZone);
 
 /** The closing notice's time: the API gives the time itself (docs/gateway.md says {close_at}). */
 function closeAt(notice_) {
@@ -64,18 +61,18 @@ function describe(value) {
 }
 
 function suspendedText(s) {
-  const bits = ["Suspended"];
-  if (s.since) bits.push(`since ${clock(s.since)}`);
+  const bits = [t("floor.suspended")];
+  if (s.since) bits.push(t("floor.since", { at: when(s.since) }));
   const equipment = describe(s.equipment);
   if (equipment) bits.push(`— ${equipment}`);
-  if (s.round) bits.push(`— round ${s.round}`);
+  if (s.round) bits.push(`— ${t("floor.round-n", { n: s.round })}`);
   if (s.policy) bits.push(`(${s.policy})`);
   return bits.join(" ");
 }
 
 function makeCard(view) {
-  const t = view.table;
-  const base = `/tables/${encodeURIComponent(t)}`;
+  const name = view.table;
+  const base = `/tables/${encodeURIComponent(name)}`;
   const parts = {
     status: el("span", { class: "status-badge" }),
     banner: el("div", { class: "banners" }),
@@ -83,30 +80,30 @@ function makeCard(view) {
     phase: el("span", { class: "phase" }),
     countdown: el("span", { class: "countdown" }),
     countdownStat: null,
-    lastLabel: el("span", { class: "label" }, "Last result"),
+    lastLabel: el("span", { class: "label" }, t("floor.last-result")),
     last: el("div", { class: "last-result" }),
     meta: el("p", { class: "meta" }),
-    kinds: el("ul", { class: "kind-limits", "aria-label": `${t} limits per bet`, hidden: true }),
-    dispute: el("a", { class: "link dispute", hidden: true }, "Last round"),
+    kinds: el("ul", { class: "kind-limits", "aria-label": `${name} limits per bet`, hidden: true }),
+    dispute: el("a", { class: "link dispute", hidden: true }, t("floor.last-round")),
   };
   parts.countdownStat = el("div", { class: "stat stat-countdown" },
-    el("span", { class: "label" }, "Closes in"), parts.countdown);
-  const links = el("nav", { class: "links", "aria-label": `${t} pages` },
-    el("a", { class: "link primary", href: `${base}/terminal` }, "Terminal"),
-    el("a", { class: "link", href: `${base}/layout` }, "Layout"),
-    el("a", { class: "link", href: `${base}/board` }, "Board"),
-    view.remote_players ? el("a", { class: "link play", href: `${base}/play` }, "Play") : null,
+    el("span", { class: "label" }, t("floor.closes-in")), parts.countdown);
+  const links = el("nav", { class: "links", "aria-label": `${name} pages` },
+    el("a", { class: "link primary", href: `${base}/terminal` }, t("floor.terminal")),
+    el("a", { class: "link", href: `${base}/layout` }, t("common.layout")),
+    el("a", { class: "link", href: `${base}/board` }, t("common.board")),
+    view.remote_players ? el("a", { class: "link play", href: `${base}/play` }, t("floor.play")) : null,
     parts.dispute,
   );
-  const node = el("section", { class: "table-card", dataset: { table: t }, "aria-label": `table ${t}` },
+  const node = el("section", { class: "table-card", dataset: { table: name }, "aria-label": `table ${name}` },
     el("header", { class: "card-head" },
-      el("h2", { class: "table-id" }, t),
+      el("h2", { class: "table-id" }, name),
       el("span", { class: "profile" }, view.profile),
       parts.status),
     parts.banner,
     el("div", { class: "card-stats" },
-      el("div", { class: "stat stat-round" }, el("span", { class: "label" }, "Round"), parts.round),
-      el("div", { class: "stat stat-phase" }, el("span", { class: "label" }, "Phase"), parts.phase),
+      el("div", { class: "stat stat-round" }, el("span", { class: "label" }, t("floor.round")), parts.round),
+      el("div", { class: "stat stat-phase" }, el("span", { class: "label" }, t("floor.phase")), parts.phase),
       parts.countdownStat),
     el("div", { class: "last" }, parts.lastLabel, parts.last),
     parts.meta,
@@ -119,6 +116,7 @@ function makeCard(view) {
 function updateCard(card, view) {
   const { node, parts } = card;
   const r = view.round;
+  cardZone = view.time_zone;
   node.classList.toggle("is-suspended", !!view.suspended);
   node.classList.toggle("is-closed", view.status !== "open");
   setText(parts.status, view.status === "open" ? "" : view.status);
@@ -127,7 +125,7 @@ function updateCard(card, view) {
   // The banner is in the DOM only while the table is suspended.
   const banners = [];
   if (view.suspended) banners.push(el("div", { class: "suspended", role: "alert" }, suspendedText(view.suspended)));
-  if (view.fault) banners.push(el("div", { class: "fault" }, `Fault: ${describe(view.fault)}`));
+  if (view.fault) banners.push(el("div", { class: "fault" }, t("floor.fault", { what: describe(view.fault) })));
   const key = JSON.stringify([view.suspended, view.fault]);
   if (parts.banner.dataset.key !== key) {
     parts.banner.dataset.key = key;
@@ -135,7 +133,7 @@ function updateCard(card, view) {
   }
 
   setText(parts.round, r ? r.number : "—");
-  setText(parts.phase, r ? r.phase : "no round");
+  setText(parts.phase, r ? (has(`phase.${r.phase}`) ? t(`phase.${r.phase}`) : r.phase) : t("phase.waiting"));
   parts.phase.dataset.phase = r ? r.phase : "none";
   if (r && r.held) parts.phase.dataset.held = "";
   else delete parts.phase.dataset.held;
@@ -153,20 +151,20 @@ function updateCard(card, view) {
     parts.last.dataset.key = lastKey;
     if (lr && lr.dice) {
       parts.last.replaceChildren(...diceNodes(lr.dice, lr.total));
-      setText(parts.lastLabel, `Last result · round ${lr.round}`);
+      setText(parts.lastLabel, t("floor.last-result-n", { n: lr.round }));
     } else {
       parts.last.replaceChildren(el("span", { class: "muted" }, "none yet"));
-      setText(parts.lastLabel, "Last result");
+      setText(parts.lastLabel, t("floor.last-result"));
     }
   }
 
   const meta = [];
-  if (view.limits) meta.push(`Limits ${limitsText(view.limits)}`);
-  if (view.closing_notice) meta.push(`Closing at ${when(closeAt(view.closing_notice))}`);
+  if (view.limits) meta.push(t("floor.limits", { limits: limitsText(view.limits, view.currency) }));
+  if (view.closing_notice) meta.push(t("floor.closing", { at: when(closeAt(view.closing_notice)) }));
   for (const n of view.limits_notices || []) {
-    meta.push(`New limits ${limitsText(n.limits)} from ${when(n.effective_at)}`);
+    meta.push(t("sign.new-limits", { limits: limitsText(n.limits, view.currency), at: when(n.effective_at) }));
   }
-  if (view.second_person_confirmation) meta.push("Second-person confirmation");
+  if (view.second_person_confirmation) meta.push(t("floor.second-person"));
   setText(parts.meta, meta.join(" · "));
   // 000 §4.1: the sign's own line for each bet kind that has one, as the terminal shows it.
   const kinds = kindLinesText(view);
@@ -182,7 +180,7 @@ function updateCard(card, view) {
   if (last !== null) {
     const href = `/tables/${encodeURIComponent(view.table)}/rounds/${last}`;
     if (parts.dispute.getAttribute("href") !== href) parts.dispute.setAttribute("href", href);
-    setText(parts.dispute, `Round ${last} (dispute)`);
+    setText(parts.dispute, t("floor.dispute", { n: last }));
   }
 }
 
@@ -212,11 +210,11 @@ function render(floor) {
     if (!seen.has(id)) { card.node.remove(); cards.delete(id); }
   }
   if (!tables.length) {
-    grid.replaceChildren(el("p", { class: "muted", id: "loading" }, "No table is open."));
+    grid.replaceChildren(el("p", { class: "muted", id: "loading" }, t("floor.none")));
   }
   const suspended = tables.filter((v) => v.suspended).length;
-  setText(summary, `${tables.length} table${tables.length === 1 ? "" : "s"}`
-    + (suspended ? ` · ${suspended} suspended` : ""));
+  setText(summary, t(tables.length === 1 ? "floor.tables-one" : "floor.tables-many", { n: tables.length })
+    + (suspended ? ` · ${t("floor.n-suspended", { n: suspended })}` : ""));
 }
 
 async function load() {
@@ -229,14 +227,14 @@ async function load() {
   } catch (err) {
     // A failed read leaves the cards as they are: a slower, older answer may still show.
     if (read.superseded()) return;
-    notice(`The floor could not be read: ${err.message}`, "error");
+    notice(t("floor.unreadable", { reason: err.message }), "error");
   }
 }
 
 const refresh = coalesce(load);
 const source = watch(null, refresh);
-source.addEventListener("open", () => { live.textContent = "live"; live.className = "live on"; });
-source.addEventListener("error", () => { live.textContent = "reconnecting…"; live.className = "live off"; });
+source.addEventListener("open", () => { live.textContent = t("floor.live"); live.className = "live on"; });
+source.addEventListener("error", () => { live.textContent = t("floor.reconnecting"); live.className = "live off"; });
 setInterval(() => {
   for (const { parts } of cards.values()) tickCard(parts.countdown);
 }, 250);

@@ -1,11 +1,14 @@
 // /launch#token=...&table=...: a player launched by their operator. The token arrives in the
 // fragment, which the browser never sends to a server; it is taken out of the address (and the
 // history entry) at once, posted to this gateway once, and the player lands on the table's
-// play page (or the floor's when no table is named). docs/launch.md.
+// play page (or the floor's when no table is named), in the language the operator names
+// (lang=en|zh-Hant|ms, optional: else the table's). docs/launch.md.
 
 import { api, notice } from "/static/common.js";
+import { LANGUAGES, t } from "/static/i18n.js";
 
 const TABLE = /^[A-Za-z0-9_-]{1,32}$/;
+const SUPPORTED = new Set(LANGUAGES.map(([code]) => code));
 
 async function launch() {
   const params = new URLSearchParams(window.location.hash.slice(1));
@@ -14,17 +17,19 @@ async function launch() {
   const table = params.get("table");
   const status = document.getElementById("launch-status");
   if (!token) {
-    status.textContent = "No launch token: open the game from your operator's site.";
+    status.textContent = t("launch.no-token");
     return;
   }
   try {
     await api("POST", "/api/launch", { token });
   } catch (err) {
-    status.textContent = "The launch was refused.";
+    status.textContent = t("launch.refused");
     notice(err.message, "error");
     return;
   }
-  const next = table && TABLE.test(table) ? `/tables/${encodeURIComponent(table)}/play` : "/";
+  const lang = params.get("lang");
+  const asked = SUPPORTED.has(lang) ? `?lang=${encodeURIComponent(lang)}` : "";
+  const next = table && TABLE.test(table) ? `/tables/${encodeURIComponent(table)}/play${asked}` : `/${asked}`;
   window.location.replace(next); // the launch page itself leaves the history too
 }
 

@@ -3,8 +3,9 @@
 // what the gateway asks over a WebSocket and answers with what it lit, read back from the DOM.
 
 import { api, el, notice, offerPlay, tableId, throttled, watch } from "/static/common.js";
-import { diceFaces, lightSpots, litSpots, renderLayout } from "/static/layout.js";
+import { betName, diceFaces, lightSpots, litSpots, renderLayout } from "/static/layout.js";
 import { tablePhaseWords } from "/static/phases.js";
+import { languageSwitch, t } from "/static/i18n.js";
 import { renderSigns } from "/static/signs.js";
 
 const table = tableId();
@@ -22,6 +23,7 @@ let view = null; // the last TableView read
 let requested = { round: null, spots: [] }; // controller mode: the last light request
 
 document.getElementById("link-board").href = `/tables/${enc}/board`;
+languageSwitch();
 offerPlay(document.getElementById("link-play"), table);
 document.getElementById("link-display").href = `/tables/${enc}/display`;
 
@@ -35,9 +37,12 @@ async function loadLayout() {
   layoutKey = key;
   renderLayout(box, layout);
   fit();
-  const title = layout.title || `Sic Bo — ${table}`;
-  document.getElementById("title").textContent = controller ? `${title} · controller` : title;
-  document.title = `${title} — layout${controller ? " controller" : ""}`;
+  // The table's game in words, not the rule document's title (that stays on the tooltip).
+  const title = layout.profile ? t(`profile.${layout.profile}`) : `Sic Bo — ${table}`;
+  const heading = document.getElementById("title");
+  heading.textContent = controller ? `${title} · controller` : title;
+  if (layout.title) heading.title = layout.title;
+  document.title = `${title} — ${controller ? "layout controller" : t("layout-page.title")}`;
   relight();
 }
 
@@ -66,13 +71,13 @@ function showCaption() {
   const lit = controller ? requested : view && view.lit;
   caption.replaceChildren();
   if (!lit || lit.round === null || lit.round === undefined) {
-    caption.append(controller ? "Waiting for the table's light request" : "No result lit yet");
+    caption.append(controller ? "Waiting for the table's light request" : t("layout-page.no-lit"));
     return;
   }
   let dice = lit.dice || null;
   const last = view && view.last_result;
   if (!dice && last && last.round === lit.round) dice = last.dice;
-  caption.append(el("span", {}, `Round ${lit.round}`));
+  caption.append(el("span", {}, t("play.round-n", { n: lit.round })));
   if (dice && dice.length === 3) {
     caption.append(diceFaces(dice), el("span", { class: "total" }, `= ${dice.reduce((a, b) => a + b, 0)}`));
   }
@@ -81,15 +86,15 @@ function showCaption() {
 
 function faultLines(fault) {
   if (typeof fault === "string") {
-    const round = view && view.lit ? ` — round ${view.lit.round}` : "";
-    return [`Illumination fault${round}: ${fault}`];
+    const round = view && view.lit ? ` — ${t("play.round-n", { n: view.lit.round })}` : "";
+    return [`${t("layout-page.fault")}${round}: ${fault}`];
   }
   const lines = [];
-  const head = `Illumination fault${fault.round ? ` — round ${fault.round}` : ""}`;
+  const head = `${t("layout-page.fault")}${fault.round ? ` — ${t("play.round-n", { n: fault.round })}` : ""}`;
   lines.push(fault.detail ? `${head}: ${fault.detail}` : head);
   if (fault.timed_out) lines.push("the layout controller did not answer in time");
-  if (fault.missing && fault.missing.length) lines.push(`not lit: ${fault.missing.join(", ")}`);
-  if (fault.extra && fault.extra.length) lines.push(`lit wrongly: ${fault.extra.join(", ")}`);
+  if (fault.missing && fault.missing.length) lines.push(t("layout-page.not-lit", { bets: fault.missing.map((bet) => betName(bet)).join(", ") }));
+  if (fault.extra && fault.extra.length) lines.push(t("layout-page.lit-wrongly", { bets: fault.extra.map((bet) => betName(bet)).join(", ") }));
   if (fault.reason) lines.push(String(fault.reason));
   return lines;
 }
@@ -97,8 +102,8 @@ function faultLines(fault) {
 function showView() {
   const round = view.round;
   now.textContent = round
-    ? `now round ${round.number}${round.held ? " · result held" : ""}`
-    : `next round ${view.next_round ?? "—"}`;
+    ? `${t("layout-page.now", { n: round.number })}${round.held ? ` · ${t("layout-page.held")}` : ""}`
+    : t("layout-page.next", { n: view.next_round ?? "—" });
   const phase = round ? round.phase : "none";
   phaseCall.dataset.phase = phase;
   phaseCall.textContent = tablePhaseWords(phase);
@@ -106,11 +111,11 @@ function showView() {
   if (view.fault) lines.push(...faultLines(view.fault));
   if (view.suspended) {
     const s = view.suspended;
-    lines.push(`Table suspended${s.equipment && s.equipment.length ? `: ${s.equipment.join(", ")}` : ""}`
-      + `${s.round ? ` (round ${s.round})` : ""}`);
+    lines.push(`${t("layout-page.suspended")}${s.equipment && s.equipment.length ? `: ${s.equipment.join(", ")}` : ""}`
+      + `${s.round ? ` (${t("play.round-n", { n: s.round })})` : ""}`);
   }
   if (view.status && view.status !== "open") lines.push(`Table ${view.status}`);
-  faultBox.replaceChildren(...lines.map((t) => el("p", {}, t)));
+  faultBox.replaceChildren(...lines.map((line) => el("p", {}, line)));
   faultBox.hidden = lines.length === 0;
   renderSigns(document.getElementById("signs"), view); // the table's own, no player's
 }

@@ -7,6 +7,7 @@
 //   dieFace(n), diceFaces(dice)                 dice drawn with pips (also used by other pages)
 
 import { el } from "/static/common.js";
+import { has, t, tableInfo } from "/static/i18n.js";
 
 const PIPS = {
   1: ["c"],
@@ -28,28 +29,24 @@ export function dieFace(face, extraClass = "") {
 /** Dice in a row (e.g. a result): a span with one die per face, labelled for screen readers. */
 export function diceFaces(dice, extraClass = "") {
   const box = el("span", { class: `dice ${extraClass}`.trim(), role: "img",
-    "aria-label": dice && dice.length ? `dice ${dice.join(" ")}` : "no dice" });
+    "aria-label": dice && dice.length ? t("layout.dice", { dice: dice.join(" ") }) : t("layout.no-dice") });
   for (const d of dice || []) box.append(dieFace(d));
   return box;
 }
 
-/** A bet's name for a slip or a history line: "Total 10", "Pair 2 2 + single 5", "Small". */
-export function betName(bet) {
+/**
+ * A bet's name for a slip or a history line, in the page's language with the names the
+ * profile's rules use (catalogue "bet.<kind>"; "bet.<kind>.<profile>" where one edition of a
+ * seed names it otherwise, 002/2003's 全圍 for 2004's 全骰): "Total 10", "點數 10", "Kecil".
+ */
+export function betName(bet, profile = tableInfo.profile) {
   const { kind, nums } = parseBet(bet);
-  switch (kind) {
-    case "single": return `Single ${nums[0]}`;
-    case "double": return `Double ${nums[0]}`;
-    case "triple": return `Triple ${nums[0]}`;
-    case "total": return `Total ${nums[0]}`;
-    case "combo": return `Combination ${nums.join("-")}`;
-    case "three": return `Three numbers ${nums.join("-")}`;
-    case "pair-single": return `Pair ${nums[0]} ${nums[0]} + single ${nums[1]}`;
-    case "four": return `Four numbers ${nums.join("-")}`;
-    default: {
-      const words = String(bet).replaceAll("-", " ");
-      return words.charAt(0).toUpperCase() + words.slice(1);
-    }
+  const key = profile && has(`bet.${kind}.${profile}`) ? `bet.${kind}.${profile}` : `bet.${kind}`;
+  if (!has(key)) {
+    const words = String(bet).replaceAll("-", " ");
+    return words.charAt(0).toUpperCase() + words.slice(1);
   }
+  return t(key, { n: nums[0], a: nums[0], b: nums[1], nums: nums.join("-") });
 }
 
 /** "double:3" -> {kind: "double", nums: [3]}; "four:1-2-3-4" -> nums [1, 2, 3, 4]. */
@@ -119,9 +116,11 @@ function spotArt(kind, nums, label) {
   }
 }
 
-function renderSpot(spot) {
+function renderSpot(spot, profile) {
   const { kind, nums } = parseBet(spot.bet);
-  const label = spot.label || spot.bet;
+  const wordLabel = WORDY.has(kind) && has(`bet.${kind}`);
+  const label = wordLabel ? betName(kind, profile) : spot.label || spot.bet;
+  const detail = has(`layout.detail.${kind}`) ? t(`layout.detail.${kind}`) : spot.detail;
   const pays = paysText(spot.pays);
   const wordy = WORDY.has(kind) || !["single", "double", "triple", "combo", "three",
     "pair-single", "four", "total"].includes(kind);
@@ -130,18 +129,18 @@ function renderSpot(spot) {
     "data-bet": spot.bet,
     role: "button",
     tabindex: "0",
-    title: [label, pays, spot.detail].filter(Boolean).join(" — "),
+    title: [betName(spot.bet, profile), pays, detail].filter(Boolean).join(" — "),
     style: `--span:${spanOf(kind)}`,
   });
   if (wordy) {
     node.append(el("span", { class: "spot-label word" }, label));
   } else {
     // The dice or the number draw the label; it is still there for screen readers and search.
-    node.append(spotArt(kind, nums, label), el("span", { class: "spot-label sr" }, label));
+    node.append(spotArt(kind, nums, label), el("span", { class: "spot-label sr" }, betName(spot.bet, profile)));
   }
   node.append(el("span", { class: "pays" }, pays));
-  if (wordy && spot.detail && (kind === "small" || kind === "big")) {
-    node.append(el("span", { class: "detail" }, spot.detail));
+  if (wordy && detail && (kind === "small" || kind === "big")) {
+    node.append(el("span", { class: "detail" }, detail));
   }
   return node;
 }
@@ -150,7 +149,7 @@ function renderSpot(spot) {
  * A group mixing kinds (the top row: small, odd, doubles, any triple, triples, even, big):
  * each run of one kind is a cluster that wraps as a whole, so the doubles stay together.
  */
-function clusters(spots) {
+function clusters(spots, profile) {
   const runs = [];
   for (const spot of spots) {
     const kind = parseBet(spot.bet).kind;
@@ -161,7 +160,7 @@ function clusters(spots) {
   return runs.map(({ kind, spots: run }) => {
     const units = run.reduce((sum, s) => sum + spanOf(parseBet(s.bet).kind), 0);
     return el("div", { class: `cluster cluster-${kind}`, style: `--units:${units};--cluster-cols:${units}` },
-      run.map(renderSpot));
+      run.map((s) => renderSpot(s, profile)));
   });
 }
 
@@ -191,8 +190,12 @@ export function renderLayout(container, layout, { onSpot } = {}) {
       "data-group": group.name || kind,
       style: `--cols-lg:${lg};--cols-md:${md};--cols-sm:${sm};--units:${lg}`,
     });
-    if (group.title) section.append(el("h3", { class: "group-title" }, group.title));
-    section.append(el("div", { class: "spots" }, kind === "mixed" ? clusters(spots) : spots.map(renderSpot)));
+    const titleKey = `layout.group.${group.name}`;
+    const title = has(titleKey) ? t(titleKey) : group.title;
+    if (title) section.append(el("h3", { class: "group-title" }, title));
+    const profile = layout.profile || tableInfo.profile;
+    section.append(el("div", { class: "spots" },
+      kind === "mixed" ? clusters(spots, profile) : spots.map((s) => renderSpot(s, profile))));
     container.append(section);
   }
   const old = handlers.get(container);

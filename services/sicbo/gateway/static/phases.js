@@ -1,38 +1,16 @@
 // A round's phase in words for dealers and the table's displays: the API's ids (betting-open,
-// ...) stay in data attributes for programs, never on screen.
+// ...) stay in data attributes for programs, never on screen. The words are the catalogues'
+// (static/i18n/*.json: "dealer-phase.*", "table-phase.*"), in the page's language.
+import { has, t } from "/static/i18n.js";
 
 /** The words a terminal shows for each phase: what the dealer is doing. */
-const DEALER_WORDS = {
-  none: "No round",
-  started: "Dice tumbled",
-  "betting-open": "Place your bets",
-  "betting-closed": "No more bets",
-  uncovered: "Dice uncovered",
-  "result-confirmed": "Result confirmed",
-  "no-result": "No result",
-  invalidated: "Round invalidated",
-  cancelled: "Round cancelled",
-  completed: "Round settled",
-};
-
-/** What a display at the table calls out to the players. */
-const TABLE_WORDS = {
-  none: "Waiting for the next round",
-  started: "Dice tumbled: bets open shortly",
-  "betting-open": "Place your bets",
-  "betting-closed": "No more bets",
-  uncovered: "No more bets: the result",
-  "result-confirmed": "Result",
-  "no-result": "No result",
-  invalidated: "Round invalidated",
-  cancelled: "Round cancelled",
-  completed: "Waiting for the next round",
-};
-
 export function phaseWords(phase) {
-  return DEALER_WORDS[phase || "none"] || String(phase);
+  const key = `dealer-phase.${phase || "none"}`;
+  return has(key) ? t(key) : String(phase);
 }
 
+/** What a display at the table calls out to the players. */
 export function tablePhaseWords(phase) {
-  return TABLE_WORDS[phase || "none"] || String(phase);
+  const key = `table-phase.${phase || "none"}`;
+  return has(key) ? t(key) : String(phase);
 }

@@ -1,6 +1,7 @@
 // The play page's betting: the chips, the slip's buttons (undo, clear, rebet, double,
 // confirm), the countdown ring and the lock at its end; a slip sent to the gateway, its
 // refusal said in plain words (the service's own on the tooltip) until it no longer applies.
+import { t } from "/static/i18n.js";
 import { api, money, newCommandId } from "/static/common.js";
 import { bettingNow, drawRing, makeRing } from "/static/play-countdown.js";
 import {
@@ -19,8 +20,8 @@ export function startBetting(page) {
   const ring = makeRing($("countdown"));
 
   for (const button of document.querySelectorAll("button[data-chip]")) {
-    button.textContent = money(Number(button.dataset.chip));
-    button.setAttribute("aria-label", `chip ${money(Number(button.dataset.chip))}`);
+    button.textContent = money(Number(button.dataset.chip), null);
+    button.setAttribute("aria-label", t("play.chip", { amount: money(Number(button.dataset.chip)) }));
     button.addEventListener("click", () => selectChip(Number(button.dataset.chip)));
   }
   function selectChip(value) {
@@ -63,7 +64,7 @@ export function startBetting(page) {
       noteConfirmed(id, round, wagers);
       const n = wagers.length;
       clearRefusal();
-      page.say(`Bets placed: ${n} bet${n === 1 ? "" : "s"}, ${money(total)}`, "ok", 6000);
+      page.say(t(n === 1 ? "play.placed-one" : "play.placed-many", { n, amount: money(total) }), "ok", 6000);
       page.placed();
     } catch (err) {
       // Only an unanswered call (no gateway, no service) may have been placed after all.
@@ -95,7 +96,7 @@ export function startBetting(page) {
     setRound(round);
     // A refusal no longer applies once a new round opens betting.
     if (state.refusal && round !== state.refusal.round && now.open) clearRefusal();
-    if (setLocked(!now.open)) page.say("Betting closed: the chips you had not confirmed were not placed.", "info", 6000);
+    if (setLocked(!now.open)) page.say(t("play.closed-unconfirmed"), "info", 6000);
   }
   setInterval(tick, 250);
   renderSlip();

@@ -2,6 +2,7 @@
 // says "No more bets". Driven by the round's closes_at (the server's clock: the view's
 // server_time gives the offset of this device's clock), only a guide: the wagers service
 // judges every slip against its own clock.
+import { t } from "/static/i18n.js";
 import { el } from "/static/common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -52,11 +53,11 @@ export function drawRing(parts, now, view) {
   seconds.textContent = left === null ? "" : String(left);
   box.dataset.left = left === null ? "" : String(left);
   box.classList.toggle("long", left !== null && left >= 100);
-  if (now.open) label.textContent = left === null ? "Bets open" : "place bets";
-  else if (waiting || (view.round && view.round.phase === "started")) label.textContent = "Next round soon";
-  else label.textContent = "No more bets";
+  if (now.open) label.textContent = left === null ? t("play.ring.open") : t("play.ring.place");
+  else if (waiting || (view.round && view.round.phase === "started")) label.textContent = t("play.ring.next");
+  else label.textContent = t("play.ring.closed");
   box.classList.toggle("open", now.open);
   box.classList.toggle("closed", !now.open);
   box.classList.toggle("urgent", now.open && left !== null && left <= 5);
-  box.setAttribute("aria-label", now.open ? `${left ?? ""} seconds to bet` : label.textContent);
+  box.setAttribute("aria-label", now.open ? t("play.ring.seconds", { n: left ?? "" }) : label.textContent);
 }

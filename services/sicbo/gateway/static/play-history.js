@@ -1,4 +1,5 @@
 // The play page's history: the player's slips at this table, each wager with how it settled.
+import { t } from "/static/i18n.js";
 import { clock, el, money } from "/static/common.js";
 import { betName, diceFaces } from "/static/layout.js";
 
@@ -18,9 +19,10 @@ function settled(record, index) {
   return out;
 }
 
-const OUTCOMES = { win: "Won", lose: "Lost", void: "Void: returned", carried: "Stays for the re-run", forfeit: "Kept by the house" };
-const STATUSES = { withdrawn: "Withdrawn", cancelled: "Cancelled: refunded" };
-const outcomeWords = (o) => OUTCOMES[o] || o;
+const OUTCOMES = new Set(["win", "lose", "void", "carried", "forfeit"]);
+const STATUSES = new Set(["withdrawn", "cancelled"]);
+const outcomeWords = (o) => (OUTCOMES.has(o) ? t(`play.outcome.${o}`) : o);
+const statusWords = (s) => (STATUSES.has(s) ? t(`play.status.${s}`) : s);
 
 /** Draw GET /api/tables/{t}/history into the #history table, one tbody per slip. */
 export function renderHistory(history) {
@@ -42,26 +44,26 @@ export function renderHistory(history) {
           el("td", { rowspan: span },
             el("strong", {}, `${record.round}${rounds}`),
             last ? el("div", {}, diceFaces(last.dice)) : null,
-            gone ? el("div", {}, el("span", { class: `status ${record.status}` }, STATUSES[record.status] || record.status)) : null),
+            gone ? el("div", {}, el("span", { class: `status ${record.status}` }, statusWords(record.status))) : null),
           el("td", { rowspan: span, class: "col-placed" }, clock(record.placed_at),
-            record.changes ? el("div", {}, el("small", {}, `changed ${record.changes}×`)) : null),
+            record.changes ? el("div", {}, el("small", {}, t("play.history.changed", { n: record.changes }))) : null),
         );
       }
       const result = gone ? null : settled(record, i);
       tr.append(
-        el("td", { title: w.bet }, betName(w.bet)),
+        el("td", {}, betName(w.bet)),
         el("td", { class: "num" }, money(w.stake)),
       );
       if (gone) {
-        tr.append(el("td", { class: "muted" }, STATUSES[record.status] || record.status), el("td", { class: "num muted" }, "—"));
+        tr.append(el("td", { class: "muted" }, statusWords(record.status)), el("td", { class: "num muted" }, "—"));
       } else if (result) {
         tr.append(
           el("td", { class: `outcome-${result.outcome}` }, outcomeWords(result.outcome),
-            result.adjusted ? el("small", {}, " (corrected)") : null),
+            result.adjusted ? el("small", {}, ` (${t("play.history.corrected")})`) : null),
           el("td", { class: "num" }, money(result.returned)),
         );
       } else {
-        tr.append(el("td", { class: "muted" }, "Waiting for the result"), el("td", { class: "num muted" }, "—"));
+        tr.append(el("td", { class: "muted" }, t("play.history.waiting")), el("td", { class: "num muted" }, "—"));
       }
       body.append(tr);
     });

@@ -1,6 +1,7 @@
 // The play page's result moment: the last round's dice, its winning spots lit and what the
 // player's own wagers in it returned ("You won 12.00" or "No win"), held on screen until the
 // next round's betting opens.
+import { t } from "/static/i18n.js";
 import { el, money } from "/static/common.js";
 import { diceFaces, lightSpots } from "/static/layout.js";
 
@@ -41,14 +42,14 @@ export function returnsIn(history, n) {
 
 /** The win line for round `n`: "You won X", "No win", or nothing (no bets in it). */
 function winLine(mine) {
-  if (!mine) return el("p", { class: "win-line none", id: "win-line" }, "You had no bets in this round.");
-  if (!mine.settled) return el("p", { class: "win-line settling", id: "win-line" }, "Settling your bets…");
+  if (!mine) return el("p", { class: "win-line none", id: "win-line" }, t("play.win.none"));
+  if (!mine.settled) return el("p", { class: "win-line settling", id: "win-line" }, t("play.win.settling"));
   if (mine.won > 0) {
     return el("p", { class: "win-line won", id: "win-line", "data-amount": mine.won },
-      "You won ", el("strong", { id: "win-amount" }, money(mine.won)));
+      t("play.win.won"), " ", el("strong", { id: "win-amount" }, money(mine.won)));
   }
-  const back = mine.returned > 0 ? ` · ${money(mine.returned)} returned` : "";
-  return el("p", { class: "win-line lost", id: "win-line", "data-amount": 0 }, `No win${back}`);
+  const back = mine.returned > 0 ? ` · ${t("play.win.returned", { amount: money(mine.returned) })}` : "";
+  return el("p", { class: "win-line lost", id: "win-line", "data-amount": 0 }, `${t("play.win.no")}${back}`);
 }
 
 /** Show (or put away) the result moment; lights its winning spots on the layout while held. */
@@ -67,7 +68,7 @@ export function showResult(view, history) {
   lightSpots(layout, view.last_winning && view.last_winning.length ? view.last_winning : lamps);
   box.dataset.round = String(last.round);
   box.replaceChildren(
-    el("div", { class: "result-head" }, el("span", { class: "muted" }, `Round ${last.round}`)),
+    el("div", { class: "result-head" }, el("span", { class: "muted" }, t("play.round-n", { n: last.round }))),
     el("div", { class: "result-dice" }, diceFaces(last.dice), el("strong", { class: "result-total" }, String(last.total))),
     winLine(returnsIn(history, last.round)),
   );

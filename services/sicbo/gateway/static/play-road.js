@@ -1,6 +1,7 @@
 // Beside the play page's layout: the road of the last results and the statistics of the last
 // 50, read from the board (GET /api/tables/{t}/board, the results board's own source), with
 // GLI-19 §4.18.2(b)'s caution that past results do not predict future ones.
+import { t } from "/static/i18n.js";
 import { api, el } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -33,13 +34,13 @@ export function renderRoad(stats) {
   const road = $("road");
   road.replaceChildren(...results.slice(-ROAD).map(bead));
   $("road-empty").hidden = n > 0;
-  $("stats-over").textContent = n ? `Last ${n} result${n === 1 ? "" : "s"}` : "";
+  $("stats-over").textContent = n ? t(n === 1 ? "play.road.last-one" : "play.road.last-many", { n }) : "";
   $("road-stats").replaceChildren(...(n ? [
-    stat("Big", stats.big, n, "big"),
-    stat("Small", stats.small, n, "small"),
-    stat("Odd", stats.odd, n, "odd"),
-    stat("Even", stats.even, n, "even"),
-    stat("Triple", stats.triples, n, "triple"),
+    stat(t("bet.big"), stats.big, n, "big"),
+    stat(t("bet.small"), stats.small, n, "small"),
+    stat(t("bet.odd"), stats.odd, n, "odd"),
+    stat(t("bet.even"), stats.even, n, "even"),
+    stat(t("play.road.triple"), stats.triples, n, "triple"),
   ] : []));
 }
 

@@ -3,6 +3,7 @@
 // solid, with the round's total bet). Undo takes back the last chip or action, clear the whole
 // slip, rebet puts down the player's last round's bets again, double doubles every bet of the
 // round. While betting is closed (locked) nothing is put down.
+import { t } from "/static/i18n.js";
 import { el, money } from "/static/common.js";
 import { betName } from "/static/layout.js";
 
@@ -136,8 +137,8 @@ export function renderMarkers() {
     const mine = placed.get(spot.dataset.bet);
     const pending = slip.get(spot.dataset.bet);
     spot.classList.toggle("has-chip", Boolean(mine || pending));
-    if (mine) spot.append(marker("confirmed", mine, "your bet"));
-    if (pending) spot.append(marker("pending", pending, "to confirm"));
+    if (mine) spot.append(marker("confirmed", mine, t("play.slip.your-bet")));
+    if (pending) spot.append(marker("pending", pending, t("play.slip.pending")));
   }
 }
 
@@ -147,9 +148,9 @@ function line(bet, stake, status) {
     el("span", { class: "bet-name" }, label),
     el("span", { class: "stake" }, money(stake)),
     status === "pending"
-      ? el("button", { type: "button", class: "remove", title: `take ${label} off the slip`, "aria-label": `remove ${label}`,
+      ? el("button", { type: "button", class: "remove", title: t("play.slip.take-off", { bet: label }), "aria-label": t("play.slip.remove", { bet: label }),
         disabled: locked, onclick: () => change(() => slip.delete(bet)) }, "✕")
-      : el("span", { class: "tick", title: "placed", "aria-label": "placed" }, "✓"));
+      : el("span", { class: "tick", title: t("play.slip.placed"), "aria-label": t("play.slip.placed") }, "✓"));
 }
 
 export function renderSlip() {
@@ -160,9 +161,9 @@ export function renderSlip() {
     ...[...slip].map(([bet, stake]) => line(bet, stake, "pending")),
   );
   $("slip-empty").hidden = list.children.length > 0;
-  $("slip-empty").textContent = locked ? "No bets this round." : "Tap a spot on the layout to put down the selected chip.";
+  $("slip-empty").textContent = locked ? t("play.slip.none") : t("play.slip.empty");
   $("total-bet").textContent = money(sum(placed) + sum(slip));
-  $("slip-total").textContent = slip.size ? `${money(sum(slip))} to confirm` : "";
+  $("slip-total").textContent = slip.size ? t("play.slip.to-confirm", { amount: money(sum(slip)) }) : "";
   $("confirm-slip").disabled = locked || slip.size === 0;
   $("clear-slip").disabled = locked || slip.size === 0;
   $("undo-slip").disabled = locked || undoStack.length === 0;

@@ -1,6 +1,7 @@
 // The play page's round: its number and phase in plain words, the last result line, the
 // table's signs and its manual mode (GLI-19 §C.6.8(o)), from the TableView; and, at a table
 // whose profile takes no remote players, the plain note that betting is at the table.
+import { t } from "/static/i18n.js";
 import { clock, el } from "/static/common.js";
 import { diceFaces } from "/static/layout.js";
 import { renderSigns } from "/static/signs.js";
@@ -23,7 +24,7 @@ export function showView(view, player = null) {
   const lr = $("last-result");
   lr.replaceChildren();
   if (last && last.dice) {
-    lr.append(el("span", { class: "muted" }, `Last result · round ${last.round}`), diceFaces(last.dice), el("strong", {}, String(last.total)));
+    lr.append(el("span", { class: "muted" }, t("play.last-result", { n: last.round })), diceFaces(last.dice), el("strong", {}, String(last.total)));
   }
   renderSigns($("signs"), view, player);
   showManualMode(view);
@@ -43,10 +44,10 @@ export function showManualMode(view) {
   const manual = view && view.manual_mode;
   box.hidden = !manual;
   if (!manual) return;
-  const waiting = (view.proposals || []).map((p) => `round ${p.round}`).join(", ");
+  const waiting = (view.proposals || []).map((p) => t("play.round-n", { n: p.round })).join(", ");
   box.replaceChildren(
-    el("strong", {}, "Manual mode"),
-    ` since ${clock(manual.since)}: a supervisor is correcting a result by hand (${manual.reason}).`,
-    waiting ? ` Waiting for a second supervisor: ${waiting}.` : "",
+    el("strong", {}, t("play.manual.title")),
+    " ", t("play.manual.since", { at: clock(manual.since), reason: manual.reason }),
+    waiting ? ` ${t("play.manual.waiting", { rounds: waiting })}` : "",
   );
 }

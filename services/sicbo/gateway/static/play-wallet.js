@@ -6,6 +6,7 @@
 // play.js calls startWallet(table) once signed in, stopWallet() once signed out, and
 // walletView(view) with each read of the table.
 
+import { t } from "/static/i18n.js";
 import { api, el, throttled } from "/static/common.js";
 import { formatMoney, roundOutcome } from "/static/wallet-format.js";
 
@@ -79,12 +80,12 @@ function drawBalance(statement) {
   if (!box) return;
   box.hidden = false;
   if (!statement.open) {
-    box.replaceChildren(el("span", { class: "muted" }, "no account"));
+    box.replaceChildren(el("span", { class: "muted" }, t("wallet.no-account")));
     return;
   }
   box.dataset.minor = String(statement.balance);
   box.replaceChildren(
-    el("span", { class: "muted" }, "Balance "),
+    el("span", { class: "muted" }, `${t("wallet.balance")} `),
     el("strong", { id: "wallet-balance" }, formatMoney(statement.balance, statement.currency)),
   );
 }
@@ -109,9 +110,9 @@ function drawResult(rounds, currency) {
   box.className = `wallet-result ${net > 0 ? "won" : net < 0 ? "lost" : "even"}`;
   box.dataset.round = String(last.round);
   box.dataset.net = String(net);
-  box.textContent = `Round ${last.round}: ${text} (staked ${formatMoney(last.staked, currency)}, returned`
-    + ` ${formatMoney(last.returned + last.refunded, currency)}); balance`
-    + ` ${formatMoney(last.before, currency)} → ${formatMoney(last.after, currency)}`;
+  box.textContent = t("wallet.round-result", { n: last.round, text,
+    staked: formatMoney(last.staked, currency), returned: formatMoney(last.returned + last.refunded, currency),
+    before: formatMoney(last.before, currency), after: formatMoney(last.after, currency) });
   box.hidden = false;
 }
 
@@ -126,14 +127,14 @@ function drawRounds(rounds, currency) {
     el("td", { class: "num" }, m(r.staked)),
     el("td", { class: "num" }, m(r.returned + r.refunded + r.adjusted)),
     el("td", { class: "num" }, m(r.after)),
-    el("td", {}, settled(r.round) ? roundOutcome(r, currency).text : "in play")));
+    el("td", {}, settled(r.round) ? roundOutcome(r, currency).text : t("wallet.in-play"))));
   panel.replaceChildren(
-    el("h2", {}, "My balance, round by round"),
+    el("h2", {}, t("wallet.rounds")),
     el("div", { class: "scroll-x" }, el("table", { class: "data", id: "wallet-round-table" },
       el("thead", {}, el("tr", {},
-        el("th", {}, "Round"), el("th", { class: "num" }, "Before"),
-        el("th", { class: "num" }, "Staked"), el("th", { class: "num" }, "Returned"),
-        el("th", { class: "num" }, "After"), el("th", {}, "Outcome"))),
+        el("th", {}, t("play.col.round")), el("th", { class: "num" }, t("wallet.col.before")),
+        el("th", { class: "num" }, t("wallet.col.staked")), el("th", { class: "num" }, t("play.col.returned")),
+        el("th", { class: "num" }, t("wallet.col.after")), el("th", {}, t("play.col.outcome")))),
       el("tbody", {}, rows))),
   );
 }

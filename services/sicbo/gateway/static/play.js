@@ -7,6 +7,7 @@
 // play-slip.js's; the round play-view.js's, the result play-result.js's, the road beside the
 // layout play-road.js's and the history play-history.js's. This file signs in and reads the table.
 
+import { languageSwitch, t } from "/static/i18n.js";
 import { api, clockSkew, notice, tableId, throttled, watch } from "/static/common.js";
 import { renderLayout } from "/static/layout.js";
 import { startBetting } from "/static/play-bet.js";
@@ -41,6 +42,7 @@ const state = {
 
 $("link-layout").href = `/tables/${enc}/layout`;
 $("link-board").href = `/tables/${enc}/board`;
+languageSwitch();
 
 /** A message in the notice line; `detail` (the service's own words) on its tooltip. */
 function say(text, kind = "info", ms = 0, detail = "") {
@@ -81,7 +83,7 @@ $("signin-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const id = $("player-id").value.trim();
   if (!id) {
-    say("Enter your player id", "error");
+    say(t("play.enter-id"), "error");
     return;
   }
   const button = $("player-signin");
@@ -106,7 +108,7 @@ $("player-signout").addEventListener("click", async () => {
       return;
     }
   }
-  say("Signed out", "info", 4000);
+  say(t("play.signed-out"), "info", 4000);
   showSignedOut();
 });
 
@@ -115,7 +117,7 @@ function lostSession(err) {
   if (err && err.status === 401) {
     if (!state.player) return true; // already signed out: a late answer
     showSignedOut();
-    say(err.message || "Signed out: sign in again", "error");
+    say(err.message || t("play.signed-out-again"), "error");
     return true;
   }
   return false;
@@ -136,9 +138,9 @@ async function loadLayout() {
   const layout = await api("GET", `/api/tables/${enc}/layout`);
   state.layoutPaytable = layout.paytable || null;
   renderLayout(box, layout, { onSpot: (bet) => { if (state.player) betting.addChip(bet); } });
-  const title = layout.title || `Sic Bo — ${table}`;
+  const title = t(`profile.${layout.profile}`);
   $("title").textContent = title;
-  document.title = `${title} — play`;
+  document.title = `${title} — ${t("play.title")}`;
   // A bet the new paytable no longer offers stays on the slip: the service will say why.
   renderMarkers();
 }
@@ -167,8 +169,8 @@ async function refreshView() {
     walletView(state.view);
   } catch (err) {
     if (lostSession(err)) return;
-    if (err.status === 404) say("This table is not open.", "error");
-    else say("The table cannot be read just now: the page tries again by itself.", "error", 6000, err.message);
+    if (err.status === 404) say(t("play.not-open"), "error");
+    else say(t("play.unreadable"), "error", 6000, err.message);
   }
 }
 
@@ -185,7 +187,7 @@ async function refreshHistory() {
     syncConfirmed(history);
     showTable();
   } catch (err) {
-    if (!lostSession(err)) say("Your bets could not be read just now: the page tries again by itself.", "error", 6000, err.message);
+    if (!lostSession(err)) say(t("play.history-unreadable"), "error", 6000, err.message);
   }
 }
 
@@ -214,9 +216,9 @@ new ResizeObserver(([entry]) => {
 }).observe($("controls"));
 
 async function start() {
-  if (table) $("title").textContent = `Sic Bo — ${table}`;
+  if (table) $("title").textContent = t("play.title-table", { table });
   if (!table) {
-    say("No table in the address", "error");
+    say(t("play.no-table"), "error");
     return;
   }
   try {

@@ -1,33 +1,18 @@
 // Money of a player's account as people read it: integer minor units in, the currency's own
-// format out (Intl.NumberFormat: "€12.50", "MOP 12.50", "¥1,250"), and back from what a
+// format out (common.js formatMoney: "€12.50", "MOP 12.50", "¥1,250"), and back from what a
 // cashier types. Shared by the player page's wallet (play-wallet.js) and the cashier page.
 
-const formats = new Map();
+import { formatMoney, minorDigits } from "/static/common.js";
+import { t } from "/static/i18n.js";
 
-function formatOf(currency) {
-  if (!formats.has(currency)) {
-    formats.set(currency, new Intl.NumberFormat(undefined, { style: "currency", currency }));
-  }
-  return formats.get(currency);
-}
-
-/** The currency's minor digits: EUR 2, JPY 0 (ISO 4217, as the browser knows it). */
-export function minorDigits(currency) {
-  return formatOf(currency).resolvedOptions().maximumFractionDigits;
-}
-
-/** 12345 EUR -> "€123.45". */
-export function formatMoney(minor, currency) {
-  if (!currency) return String(minor);
-  return formatOf(currency).format(minor / 10 ** minorDigits(currency));
-}
+export { formatMoney, minorDigits };
 
 /** What a round did to the balance, from a statement's round: {net, text}. */
 export function roundOutcome(round, currency) {
   const net = round.returned + round.refunded + round.adjusted - round.staked;
-  if (net > 0) return { net, text: `won ${formatMoney(net, currency)}` };
-  if (net < 0) return { net, text: `lost ${formatMoney(-net, currency)}` };
-  return { net, text: "no win, no loss" };
+  if (net > 0) return { net, text: t("wallet.won", { amount: formatMoney(net, currency) }) };
+  if (net < 0) return { net, text: t("wallet.lost", { amount: formatMoney(-net, currency) }) };
+  return { net, text: t("wallet.even") };
 }
 
 /**
