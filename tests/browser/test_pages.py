@@ -37,7 +37,7 @@ def winners(profile: str, dice: tuple[int, int, int]) -> set[str]:
 
 
 async def sign_in(page: Page, table: str, operator: str, pin: str) -> None:
-    await page.goto(f"/tables/{table}/terminal")
+    await page.goto(f"/tables/{table}/terminal?lang=en")  # the words asserted are English
     await page.fill("#signin-operator", operator)
     await page.fill("#signin-pin", pin)
     await page.click("#signin-submit")
@@ -180,7 +180,7 @@ async def test_the_terminal_locks_when_idle(
 ) -> None:
     table = await opened(floor, nc)
     page = await context.new_page()
-    await page.goto(f"{quick_lock_gateway}/tables/{table}/terminal")
+    await page.goto(f"{quick_lock_gateway}/tables/{table}/terminal?lang=en")
     await page.fill("#signin-operator", "ana")
     await page.fill("#signin-pin", "1111")
     await page.click("#signin-submit")
@@ -224,8 +224,10 @@ async def test_floor_board_and_dispute_pages_show_the_log(
     await screenshot(floor_page, "floor")
 
     board = console_errors.watch(await context.new_page())
-    await board.goto(f"/tables/{table}/board")
-    await expect(board.locator("#recall")).to_contain_text("no-result")
+    await board.goto(f"/tables/{table}/board?lang=en")
+    # The log's term stays on the element (the words a dispute quotes); the reader sees words.
+    no_result = board.locator('#recall .basis[data-basis="no-result"]').first
+    await expect(no_result).to_have_text("No result")
     await screenshot(board, "board")
 
     dispute = console_errors.watch(await context.new_page())
@@ -267,7 +269,7 @@ async def test_the_board_and_dispute_pages_show_player_ids_to_floor_staff_only(
         await expect(dispute.locator("#hidden-wagers")).to_contain_text("floor staff only")
         await expect(dispute.locator("#no-wagers")).to_be_hidden()
         board = console_errors.watch(await anyone.new_page())
-        await board.goto(f"/tables/{table}/board")
+        await board.goto(f"/tables/{table}/board?lang=en")
         await expect(board.locator(".hidden-wagers")).to_contain_text("1 wager(s)")
         for page in (dispute, board):
             assert player not in await page.content()

@@ -38,7 +38,7 @@ CANCEL = '[data-form="round.cancel.v1"]'
 
 async def still_signed_in(page: Page, table: str, operator: str) -> None:
     """The terminal of another table, the operator's session kept (the same cookies)."""
-    await page.goto(f"/tables/{table}/terminal")
+    await page.goto(f"/tables/{table}/terminal?lang=en")
     await expect(page.locator("#who")).to_contain_text(operator)
 
 

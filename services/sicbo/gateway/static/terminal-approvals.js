@@ -4,6 +4,7 @@
 import { actionForm, field, limitsFields, readLimits, select, textInput } from "/static/terminal-forms.js";
 import { $, desk, explain, me, setText, state } from "/static/terminal-state.js";
 import { el } from "/static/common.js";
+import { t } from "/static/i18n.js";
 import { limitsText } from "/static/signs.js";
 
 export const APPROVAL_TAGS = [
@@ -27,10 +28,10 @@ export function buildApprovals(reasons) {
   if (actions.has("round.approve-invalidation.v1")) {
     const reason = select("approve-invalidation-reason", reasons);
     forms.push(actionForm({
-      tag: "round.approve-invalidation.v1", title: "Approve invalidation", submit: "Approve",
-      hint: "Another supervisor's invalidation: enter its reason and forfeits again (000 §8.4).",
-      fields: [field("Reason", reason),
-        field("Forfeits", textInput("approve-invalidation-forfeits", { placeholder: "player-1, player-2" }))],
+      tag: "round.approve-invalidation.v1", title: t("term.approve-inv.title"), submit: t("term.approve"),
+      hint: t("term.approve-inv.hint"), rule: "000 §8.4",
+      fields: [field(t("term.reason"), reason),
+        field(t("term.forfeits"), textInput("approve-invalidation-forfeits", { placeholder: t("term.players-example") }))],
       enabled: () => !!othersInvalidation(),
       build: () => ({ round: othersInvalidation()?.round, reason: reason.value,
         forfeits: players($("approve-invalidation-forfeits").value) }),
@@ -38,18 +39,18 @@ export function buildApprovals(reasons) {
   }
   if (actions.has("round.reject-invalidation.v1")) {
     forms.push(actionForm({
-      tag: "round.reject-invalidation.v1", title: "Reject invalidation", submit: "Reject", danger: true,
-      hint: "The outcome stands (a proposer may withdraw their own).",
-      fields: [field("Reason", textInput("reject-invalidation-reason", { required: true }))],
+      tag: "round.reject-invalidation.v1", title: t("term.reject-inv.title"), submit: t("term.reject"), danger: true,
+      hint: t("term.reject-inv.hint"),
+      fields: [field(t("term.reason"), textInput("reject-invalidation-reason", { required: true }))],
       enabled: () => !!pendingInvalidation(),
       build: () => ({ round: pendingInvalidation()?.round, reason: $("reject-invalidation-reason").value.trim() }),
     }));
   }
   if (actions.has("table.approve-player-limits.v1")) {
     forms.push(actionForm({
-      tag: "table.approve-player-limits.v1", title: "Approve player limits", submit: "Approve",
-      hint: "Another supervisor's sign for one player: enter its limits again (000 §4.4).",
-      fields: [field("Player", textInput("approve-sign-player", { required: true, placeholder: "player id" })),
+      tag: "table.approve-player-limits.v1", title: t("term.approve-sign.title"), submit: t("term.approve"),
+      hint: t("term.approve-sign.hint"), rule: "000 §4.4",
+      fields: [field(t("term.player"), textInput("approve-sign-player", { required: true, placeholder: t("term.player-id") })),
         ...limitsFields("approve-sign")],
       enabled: () => othersSigns().length > 0,
       build: () => {
@@ -60,16 +61,16 @@ export function buildApprovals(reasons) {
   }
   if (actions.has("table.reject-player-limits.v1")) {
     forms.push(actionForm({
-      tag: "table.reject-player-limits.v1", title: "Reject player limits", submit: "Reject", danger: true,
-      hint: "The player keeps the limits they have.",
-      fields: [field("Player", textInput("reject-sign-player", { required: true, placeholder: "player id" })),
-        field("Reason", textInput("reject-sign-reason", { required: true }))],
+      tag: "table.reject-player-limits.v1", title: t("term.reject-sign.title"), submit: t("term.reject"), danger: true,
+      hint: t("term.reject-sign.hint"),
+      fields: [field(t("term.player"), textInput("reject-sign-player", { required: true, placeholder: t("term.player-id") })),
+        field(t("term.reason"), textInput("reject-sign-reason", { required: true }))],
       enabled: () => pendingSigns().length > 0,
       build: () => ({ player: $("reject-sign-player").value.trim(), reason: $("reject-sign-reason").value.trim() }),
     }));
   }
-  return el("section", { id: "approval-actions", class: "admin", "aria-label": "dual control" },
-    el("h2", {}, "Second supervisor"), status, el("div", { class: "form-grid" }, ...forms));
+  return el("section", { id: "approval-actions", class: "admin", "aria-label": t("term.dual-control") },
+    el("h2", {}, t("term.second-supervisor")), status, el("div", { class: "form-grid" }, ...forms));
 }
 
 /** What waits for a second supervisor, from the table's view. */
@@ -79,17 +80,17 @@ export function showApprovals() {
   const waiting = [];
   const inv = pendingInvalidation();
   if (inv) {
-    const lost = inv.forfeits.length ? `, forfeits ${inv.forfeits.join(", ")}` : "";
-    waiting.push(`invalidation of round ${inv.round} (${inv.reason}${lost}) by ${inv.by}`);
+    const reason = t(`term.inv.${inv.reason}`);
+    waiting.push(inv.forfeits.length
+      ? t("term.waiting-inv-forfeits", { n: inv.round, reason, forfeits: inv.forfeits.join(", "), by: inv.by })
+      : t("term.waiting-inv", { n: inv.round, reason, by: inv.by }));
   }
   for (const s of pendingSigns()) {
-    waiting.push(`limits ${limitsText(s.limits)} for ${s.player} by ${s.by}`);
+    waiting.push(t("term.waiting-sign", { limits: limitsText(s.limits), player: s.player, by: s.by }));
   }
-  setText(box, waiting.length ? `Waiting: ${waiting.join("; ")}.` : "Nothing waits for approval.");
+  setText(box, waiting.length ? t("term.waiting", { what: waiting.join("; ") }) : t("term.nothing-waits"));
   explain("round.approve-invalidation.v1", inv
-    ? "You proposed this invalidation: another supervisor approves it."
-    : "No invalidation waits for approval.");
+    ? t("term.own-inv") : t("term.no-inv"));
   explain("table.approve-player-limits.v1", pendingSigns().length
-    ? "You proposed these limits: another supervisor approves them."
-    : "No player's limits wait for approval.");
+    ? t("term.own-sign") : t("term.no-sign"));
 }

@@ -1,6 +1,7 @@
 // The demo take-over control: who plays the table, the demo dealer or a person, and the buttons
 // that take it over and hand it back.
 import { api, el, latestOnly } from "/static/common.js";
+import { t } from "/static/i18n.js";
 import { handleError } from "/static/terminal-session.js";
 import { desk, gate, page, setText, state, table, takenOver, tableApi } from "/static/terminal-state.js";
 
@@ -13,12 +14,12 @@ const askControl = latestOnly((method, path) => api(method, `${tableApi}/${path}
 export function buildControl() {
   const { ui } = desk;
   ui.controlStatus = el("span", { id: "control-status", class: "control-status", role: "status" },
-    "checking who plays this table…");
-  const takeover = gate(el("button", { type: "button", id: "takeover", onclick: takeOver }, "Take over from demo"),
+    t("term.control.checking"));
+  const takeover = gate(el("button", { type: "button", id: "takeover", onclick: takeOver }, t("term.control.takeover")),
     () => !takenOver());
-  const release = gate(el("button", { type: "button", id: "release", onclick: release_ }, "Hand back to demo"),
+  const release = gate(el("button", { type: "button", id: "release", onclick: release_ }, t("term.control.release")),
     () => state.control?.status !== "demo");
-  ui.control = el("section", { id: "control", class: "panel control", "aria-label": "table control" },
+  ui.control = el("section", { id: "control", class: "panel control", "aria-label": t("term.control.label") },
     takeover, release, ui.controlStatus);
   return ui.control;
 }
@@ -75,9 +76,9 @@ export function settleControl() {
 /** Why the round's buttons wait, for the keypad's line. */
 export function waitingFor() {
   const { control } = state;
-  if (!control) return state.controlError ? "who plays this table is not known" : "checking who plays this table";
-  if (control.status === "demo") return "the demo dealer plays this table: take it over first";
-  return `the demo dealer is finishing round ${control.round ?? ""}`;
+  if (!control) return state.controlError ? t("term.control.unknown") : t("term.control.checking-short");
+  if (control.status === "demo") return t("term.control.demo-first");
+  return t("term.control.finishing", { n: control.round ?? "" });
 }
 
 export function showControl() {
@@ -86,17 +87,17 @@ export function showControl() {
   if (!ui.controlStatus) return;
   ui.control.hidden = control?.status === "none"; // a real floor: no demo dealer to take over from
   const mine = !control?.by || control.by === state.session?.operator;
-  const by = control?.by ? `taken over by ${control.by}` : "";
+  const by = control?.by ? t("term.control.by", { by: control.by }) : "";
   let text;
   if (!control) {
-    text = controlError ? `who plays this table is not known: ${controlError}` : "checking who plays this table…";
+    text = controlError ? t("term.control.unknown-why", { why: controlError }) : t("term.control.checking");
   } else if (control.status === "demo") {
-    text = "the demo dealer plays this table";
+    text = t("term.control.demo");
   } else if (control.status === "after-round") {
-    text = `${by && !mine ? `${by}: ` : ""}the demo dealer is finishing round ${control.round ?? ""}:`
-      + ` the round's buttons wait until it is completed, then the table is ${mine ? "yours" : "in their hands"}`;
+    const wait = t(mine ? "term.control.after-yours" : "term.control.after-theirs", { n: control.round ?? "" });
+    text = by && !mine ? `${by}: ${wait}` : wait;
   } else if (control.status === "yours") {
-    text = mine ? (by ? `${by}: the table is yours` : "the table is yours") : by;
+    text = mine ? (by ? `${by}: ${t("term.control.yours")}` : t("term.control.yours")) : by;
   } else {
     text = "";
   }

@@ -1,16 +1,20 @@
 // The building blocks of the terminal's action forms (supervisor, inspector, malfunction): a form
 // that sends one command, its fields, and the values they start with.
 import { el, money } from "/static/common.js";
+import { t } from "/static/i18n.js";
 import { send } from "/static/terminal-gateway.js";
 import { $, flash, gate, setText, state } from "/static/terminal-state.js";
 
-/** A form whose submit button carries data-action=tag; build() returns the command or null. */
-export function actionForm({ tag, title, hint, fields, submit, danger, enabled, build, keep }) {
+/**
+ * A form whose submit button carries data-action=tag; build() returns the command or null.
+ * ``rule`` is the citation the form follows, for a supervisor who asks: a tooltip, never text.
+ */
+export function actionForm({ tag, title, hint, rule, fields, submit, danger, enabled, build, keep }) {
   const button = gate(el("button", { type: "submit", class: danger ? "danger" : "primary", dataset: { action: tag } },
     submit), () => state.view.status !== "closed" && (enabled ? enabled() : true));
   const form = el("form", { class: "panel action-form", dataset: { form: tag }, autocomplete: "off" },
     el("h3", {}, title),
-    hint ? el("p", { class: "hint" }, hint) : null,
+    hint ? el("p", { class: "hint", title: rule || null }, hint) : null,
     el("div", { class: "fields" }, ...fields),
     button);
   form.addEventListener("submit", async (event) => {
@@ -46,12 +50,12 @@ function moneyInput(id) {
 export function diceInputs(prefix) {
   return el("div", { class: "dice-inputs" }, ...[1, 2, 3].map((n) =>
     el("input", { id: `${prefix}-die-${n}`, type: "number", min: 1, max: 6, step: 1, required: true,
-      inputmode: "numeric", "aria-label": `die ${n}` })));
+      inputmode: "numeric", "aria-label": t("term.die-n", { n }) })));
 }
 
 export function readDice(prefix) {
   const dice = [1, 2, 3].map((n) => Number.parseInt($(`${prefix}-die-${n}`).value, 10));
-  if (dice.some((d) => !(d >= 1 && d <= 6))) { flash("Each die is a face from 1 to 6.", "error"); return null; }
+  if (dice.some((d) => !(d >= 1 && d <= 6))) { flash(t("term.die-range"), "error"); return null; }
   return dice;
 }
 
@@ -61,8 +65,8 @@ export function limitsFields(prefix) {
   const [unit, unitEcho] = moneyInput(`${prefix}-unit`);
   return [
     el("div", { class: "limits-fields" },
-      field("Minimum", min, minEcho), field("Maximum", max, maxEcho), field("Unit", unit, unitEcho)),
-    el("small", { class: "muted" }, "in minor units (100 = 1.00)"),
+      field(t("term.minimum"), min, minEcho), field(t("term.maximum"), max, maxEcho), field(t("term.unit"), unit, unitEcho)),
+    el("small", { class: "muted" }, t("term.minor-units")),
   ];
 }
 
@@ -70,7 +74,7 @@ export function readLimits(prefix) {
   const n = (name) => Number.parseInt($(`${prefix}-${name}`).value, 10);
   const limits = { minimum: n("minimum"), maximum: n("maximum"), unit: n("unit") };
   if (!(limits.minimum >= 1 && limits.maximum >= 1 && limits.unit >= 1)) {
-    flash("Limits are whole amounts of minor units, at least 1.", "error");
+    flash(t("term.limits-whole"), "error");
     return null;
   }
   // The sign's lines for single bet kinds (000 §4.1) have no fields here yet: keep the table's,
@@ -81,7 +85,7 @@ export function readLimits(prefix) {
 }
 
 export function select(id, options) {
-  return el("select", { id, required: true }, ...options.map(([value, label]) => el("option", { value }, label)));
+  return el("select", { id, required: true }, ...options.map(([value, label]) => el("option", { value }, t(label))));
 }
 
 /** A datetime-local value (local time) for a moment minutes from now. */

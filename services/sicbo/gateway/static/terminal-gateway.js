@@ -1,21 +1,13 @@
 // What the terminal asks of the gateway: the table's state, and one command per press.
 import { api, clockSkew, latestOnly, newCommandId } from "/static/common.js";
+import { has, t } from "/static/i18n.js";
 import { loadControl } from "/static/terminal-control.js";
 import { handleError } from "/static/terminal-session.js";
 import { flash, page, state, table, tableApi } from "/static/terminal-state.js";
 
 const readTable = latestOnly(() => api("GET", tableApi));
-/** What the dealer did, in the words of the desk's buttons, for the message after it. */
-const DONE = {
-  "round.start.v1": "Tumble",
-  "round.open-betting.v1": "Place your bets",
-  "round.close-betting.v1": "No more bets",
-  "round.uncover.v1": "Uncovered",
-  "dice.enter.v1": "Dice entered",
-  "dice.confirm.v1": "Result confirmed",
-  "bets.place-slip.v1": "Player's chips recorded",
-  "round.declare-no-result.v1": "No result declared",
-};
+/** What the dealer did, in the words of the desk's buttons (catalogue "term.done.<type>"). */
+const done = (type) => (has(`term.done.${type}`) ? t(`term.done.${type}`) : t("term.done"));
 /** TableView carries no server time: then the floor's is asked, once, for the countdown. */
 const skewRead = { known: false, asked: false };
 
@@ -27,8 +19,8 @@ export async function send(command) {
   page.update();
   try {
     const reply = await api("POST", `${tableApi}/commands`, body);
-    const done = DONE[command.type] || "Done";
-    flash(reply && reply.duplicate ? `${done} (already done)` : `${done}: accepted`, "ok");
+    const what = done(command.type);
+    flash(reply && reply.duplicate ? t("term.done.again", { done: what }) : t("term.done.accepted", { done: what }), "ok");
     return reply;
   } catch (err) {
     handleError(err);
@@ -47,8 +39,8 @@ export async function loadView() {
   if (read.error) {
     if (!read.show()) return;
     const err = read.error;
-    if (err.status === 404) { state.view = null; state.viewError = `Table ${table} was never opened.`; }
-    else state.viewError = `The table could not be read: ${err.message}`;
+    if (err.status === 404) { state.view = null; state.viewError = t("term.never-opened", { table }); }
+    else state.viewError = t("term.unreadable", { message: err.message });
   } else {
     const { answer } = read;
     const { view } = state;

@@ -1,6 +1,7 @@
 // The dice keypad (000 §5.3-5.4): the dealer presses the three dice, checks the echo and enters
 // them; the result is then confirmed, by a second person where the table asks for one.
 import { el } from "/static/common.js";
+import { t } from "/static/i18n.js";
 import { dieFace } from "/static/layout.js";
 import { waitingFor } from "/static/terminal-control.js";
 import { send } from "/static/terminal-gateway.js";
@@ -16,13 +17,13 @@ const entry = { pressed: [], round: null };
 export function buildKeypad() {
   const { actions } = state;
   const { ui } = desk;
-  const section = el("section", { id: "dice-pad", class: "panel dice-pad", "aria-label": "dice entry" });
+  const section = el("section", { id: "dice-pad", class: "panel dice-pad", "aria-label": t("term.dice-entry") });
   const uncoveredFresh = () => state.view?.round?.phase === "uncovered" && !state.view.round.entered;
   const keypadWhy = () => {
     const r = state.view.round;
-    if (!r || r.phase !== "uncovered") return "The keypad works once the tumbler is uncovered.";
-    if (r.entered) return "The dice are entered: confirm them, or a supervisor corrects them.";
-    return entry.pressed.length === 3 ? "Three dice pressed: Enter or Clear." : "Press three dice first.";
+    if (!r || r.phase !== "uncovered") return t("term.keypad.after-uncover");
+    if (r.entered) return t("term.keypad.entered");
+    return entry.pressed.length === 3 ? t("term.keypad.three") : t("term.keypad.press-three");
   };
   if (actions.has("dice.enter.v1")) {
     const keys = el("div", { class: "dice-keys" });
@@ -33,17 +34,17 @@ export function buildKeypad() {
     }
     ui.echo = el("div", { id: "dice-echo", class: "dice-echo", "aria-live": "polite" });
     ui.entryState = el("p", { id: "entry-state", class: "entry-state muted" });
-    const clear = playGate(el("button", { type: "button", id: "dice-clear", onclick: clearDice }, "Clear"),
+    const clear = playGate(el("button", { type: "button", id: "dice-clear", onclick: clearDice }, t("term.clear")),
       () => uncoveredFresh() && entry.pressed.length > 0, keypadWhy);
     const enter = playGate(el("button", { type: "button", id: "dice-enter", class: "primary enter-key", onclick: enterDice },
-      "Enter ⏎"), () => uncoveredFresh() && entry.pressed.length === 3, keypadWhy);
+      t("term.enter")), () => uncoveredFresh() && entry.pressed.length === 3, keypadWhy);
     section.append(keys, el("div", { class: "dice-side" },
-      ui.echoLabel = el("span", { class: "label" }, "Pressed"), ui.echo, ui.entryState,
+      ui.echoLabel = el("span", { class: "label" }, t("term.pressed")), ui.echo, ui.entryState,
       el("div", { class: "dice-side-buttons" }, clear, enter)));
   }
   if (actions.has("dice.confirm.v1")) {
     ui.confirm = playGate(el("button", { type: "button", class: "primary confirm", hidden: true,
-      dataset: { action: "dice.confirm.v1" }, onclick: confirmDice }, "Confirm result"),
+      dataset: { action: "dice.confirm.v1" }, onclick: confirmDice }, t("term.confirm")),
     () => state.view?.round?.phase === "uncovered" && !!state.view.round.entered && !state.view.round.held
       && !enteredByMe(), confirmWhy);
     ui.confirmHint = el("p", { id: "confirm-hint", class: "hint", hidden: true });
@@ -61,9 +62,9 @@ function enteredByMe() {
 
 function confirmWhy() {
   const r = state.view.round;
-  if (r && r.held) return "The result is held: a supervisor resolves it.";
-  if (r && r.entered && enteredByMe()) return "You entered these dice: another operator confirms them (second-person confirmation).";
-  return "Enter the dice first.";
+  if (r && r.held) return t("term.why.held");
+  if (r && r.entered && enteredByMe()) return t("term.why.own-entry");
+  return t("term.why.enter-first");
 }
 
 function press(n) {
@@ -118,26 +119,24 @@ export function showEntry(r, result) {
       }
       ui.echo.replaceChildren(...nodes);
       ui.echo.classList.toggle("entered", !!entered);
-      setText(ui.echoLabel, entered ? "Entered" : "Pressed");
+      setText(ui.echoLabel, entered ? t("term.entered-label") : t("term.pressed"));
     }
     let line = "";
-    if (demoPlays()) line = `The keypad waits: ${waitingFor()}.`;
-    else if (!r || r.phase !== "uncovered") line = "The keypad works once the tumbler is uncovered.";
-    else if (entered && !result) line = `Entered${byOf(r) ? ` by ${byOf(r)}` : ""}: check the echo against the dice, then confirm.`;
-    else if (pressed.length < 3) line = `Press die ${pressed.length + 1} of 3 (keys 1-6), lowest to highest.`;
-    else line = `${pressed.join(" ")} — total ${pressed.reduce((a, b) => a + b, 0)}: press Enter (the key or the button).`;
+    if (demoPlays()) line = t("term.keypad.waits", { what: waitingFor() });
+    else if (!r || r.phase !== "uncovered") line = t("term.keypad.after-uncover");
+    else if (entered && !result) line = byOf(r) ? t("term.keypad.check-by", { by: byOf(r) }) : t("term.keypad.check");
+    else if (pressed.length < 3) line = t("term.keypad.press-n", { n: pressed.length + 1 });
+    else line = t("term.keypad.press-enter", { dice: pressed.join(" "), total: pressed.reduce((a, b) => a + b, 0) });
     setText(ui.entryState, line);
   }
   if (ui.confirm) {
     const show = !!(r && r.entered && !r.result);
     ui.confirm.hidden = !show;
     let hint = "";
-    if (show && r.held) hint = "The result is held: the reader and the entry disagree, a supervisor must resolve it.";
+    if (show && r.held) hint = t("term.confirm.held");
     else if (show && state.view.second_person_confirmation) {
       const by = byOf(r);
-      hint = `Second-person confirmation: ${by ? `someone other than ${by}` : "an operator other than the one who entered the dice"}`
-        + " confirms the result, signed in at their own terminal or at this one after you sign out"
-        + " (signing out keeps the table taken over; \"Hand back to demo\" returns it to the demo dealer).";
+      hint = by ? t("term.confirm.second-by", { by }) : t("term.confirm.second");
     }
     setText(ui.confirmHint, hint);
     ui.confirmHint.hidden = !hint;

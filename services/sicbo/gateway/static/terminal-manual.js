@@ -2,6 +2,7 @@
 // the table's players see it), correct the result of the current or an earlier round, and, on a
 // dual-control table, approve or reject another supervisor's proposal.
 import { clock, el } from "/static/common.js";
+import { t } from "/static/i18n.js";
 import { actionForm, diceInputs, field, readDice, textInput } from "/static/terminal-forms.js";
 import { $, desk, explain, me, setText, state } from "/static/terminal-state.js";
 
@@ -16,7 +17,7 @@ const proposals = () => (state.view && state.view.proposals) || [];
 const othersProposals = () => proposals().filter((p) => p.by !== me());
 
 function roundInput(id) {
-  return el("input", { id, type: "number", min: 1, step: 1, inputmode: "numeric", placeholder: "current" });
+  return el("input", { id, type: "number", min: 1, step: 1, inputmode: "numeric", placeholder: t("term.current") });
 }
 
 /** The round a form names: its field, else the one proposal's waiting, else the current round. */
@@ -36,20 +37,19 @@ export function buildManual() {
   desk.ui.manualStatus = status;
   if (actions.has("dice.enter-manual-mode.v1")) {
     forms.push(actionForm({
-      tag: "dice.enter-manual-mode.v1", title: "Enter manual mode", submit: "Enter manual mode",
-      hint: "Before correcting a result by hand: the players see it (GLI-19 §C.6.8(o)).",
-      fields: [field("Reason", textInput("manual-reason", { required: true }))],
+      tag: "dice.enter-manual-mode.v1", title: t("term.manual-on"), submit: t("term.manual-on"),
+      hint: t("term.manual-on.hint"), rule: "GLI-19 §C.6.8(o)",
+      fields: [field(t("term.reason"), textInput("manual-reason", { required: true }))],
       enabled: () => !manual(),
       build: () => ({ reason: $("manual-reason").value.trim() }),
     }));
   }
   if (actions.has("dice.correct.v1")) {
     forms.push(actionForm({
-      tag: "dice.correct.v1", title: "Correct result", submit: "Correct result",
-      hint: "A confirmed result of this round or an earlier one, in manual mode (GLI-19 §4.18.4);"
-        + " on a dual-control table another supervisor approves it.",
-      fields: [field("Round", roundInput("correct-round")), field("Dice", diceInputs("correct")),
-        field("Reason", textInput("correct-reason", { required: true }))],
+      tag: "dice.correct.v1", title: t("term.correct"), submit: t("term.correct"),
+      hint: t("term.correct.hint"), rule: "GLI-19 §4.18.4",
+      fields: [field(t("term.round"), roundInput("correct-round")), field(t("term.dice"), diceInputs("correct")),
+        field(t("term.reason"), textInput("correct-reason", { required: true }))],
       enabled: manual,
       build: () => {
         const dice = readDice("correct");
@@ -59,9 +59,9 @@ export function buildManual() {
   }
   if (actions.has("dice.approve-correction.v1")) {
     forms.push(actionForm({
-      tag: "dice.approve-correction.v1", title: "Approve correction", submit: "Approve",
-      hint: "Another supervisor's proposal: enter its dice again (dual control).",
-      fields: [field("Round", roundInput("approve-round")), field("Dice", diceInputs("approve"))],
+      tag: "dice.approve-correction.v1", title: t("term.approve-correction"), submit: t("term.approve"),
+      hint: t("term.approve-correction.hint"),
+      fields: [field(t("term.round"), roundInput("approve-round")), field(t("term.dice"), diceInputs("approve"))],
       enabled: () => othersProposals().length > 0,
       build: () => {
         const dice = readDice("approve");
@@ -71,23 +71,23 @@ export function buildManual() {
   }
   if (actions.has("dice.reject-correction.v1")) {
     forms.push(actionForm({
-      tag: "dice.reject-correction.v1", title: "Reject correction", submit: "Reject", danger: true,
-      hint: "The result stands (a proposer may withdraw their own).",
-      fields: [field("Round", roundInput("reject-round")), field("Reason", textInput("reject-reason", { required: true }))],
+      tag: "dice.reject-correction.v1", title: t("term.reject-correction"), submit: t("term.reject"), danger: true,
+      hint: t("term.reject-correction.hint"),
+      fields: [field(t("term.round"), roundInput("reject-round")), field(t("term.reason"), textInput("reject-reason", { required: true }))],
       enabled: () => proposals().length > 0,
       build: () => ({ round: roundOf("reject-round", proposals()), reason: $("reject-reason").value.trim() }),
     }));
   }
   if (actions.has("dice.leave-manual-mode.v1")) {
     forms.push(actionForm({
-      tag: "dice.leave-manual-mode.v1", title: "Leave manual mode", submit: "Leave manual mode",
-      hint: "Once no correction waits for approval.", fields: [],
+      tag: "dice.leave-manual-mode.v1", title: t("term.manual-off"), submit: t("term.manual-off"),
+      hint: t("term.manual-off.hint"), fields: [],
       enabled: () => manual() && proposals().length === 0,
       build: () => ({}),
     }));
   }
-  return el("section", { id: "manual-actions", class: "admin", "aria-label": "corrections" },
-    el("h2", {}, "Corrections"), status, el("div", { class: "form-grid" }, ...forms));
+  return el("section", { id: "manual-actions", class: "admin", "aria-label": t("term.corrections") },
+    el("h2", {}, t("term.corrections")), status, el("div", { class: "form-grid" }, ...forms));
 }
 
 /** The manual mode's status and the proposals waiting, from the table's view. */
@@ -95,14 +95,14 @@ export function showManual() {
   const box = desk.ui.manualStatus;
   if (!box || !state.view) return;
   const m = state.view.manual_mode;
-  const waiting = proposals().map((p) => `round ${p.round}: ${p.before ? p.before.join("-") : "?"} → ${p.after.join("-")} by ${p.by}`);
-  const mode = m ? `Manual mode since ${clock(m.since)} (${m.by}: ${m.reason}).` : "Not in manual mode.";
-  const dual = state.view.dual_control ? " Dual control: a second supervisor approves." : "";
-  setText(box, `${mode}${dual}${waiting.length ? ` Waiting: ${waiting.join("; ")}.` : ""}`);
+  const waiting = proposals().map((p) => t("term.proposal", { n: p.round,
+    before: p.before ? p.before.join("-") : "?", after: p.after.join("-"), by: p.by }));
+  const mode = m ? t("term.manual-since", { at: clock(m.since), by: m.by, reason: m.reason }) : t("term.manual-not");
+  const dual = state.view.dual_control ? ` ${t("term.dual-note")}` : "";
+  setText(box, `${mode}${dual}${waiting.length ? ` ${t("term.waiting", { what: waiting.join("; ") })}` : ""}`);
   explain("dice.approve-correction.v1", proposals().length
-    ? "You proposed this correction: another supervisor approves it."
-    : "No correction waits for approval.");
+    ? t("term.own-correction") : t("term.no-correction"));
   const only = othersProposals();
   const approveRound = $("approve-round");
-  if (approveRound) approveRound.placeholder = only.length === 1 ? String(only[0].round) : "current";
+  if (approveRound) approveRound.placeholder = only.length === 1 ? String(only[0].round) : t("term.current");
 }

@@ -1,15 +1,16 @@
 // The terminal's operator: sign-in, sign-out, the idle lock (GLI-19 §C.6.5), and what a refused
 // call says about the session.
 import { api, notice } from "/static/common.js";
+import { t } from "/static/i18n.js";
 import { $, desk, flash, page, setText, state, takenOver } from "/static/terminal-state.js";
 
 /** Why a call failed, shown; a 401 locks the terminal or signs the operator out. */
 export function handleError(err) {
   if (err.status === 401 && err.code === "locked") {
     lock();
-    flash(`${err.message} — nothing was sent; press the button again after unlocking`, "error");
+    flash(t("term.locked-sent", { message: err.message }), "error");
   } else if (err.status === 401 && (err.code === "signed-out" || err.code === "bad-pin")) {
-    signedOut(`Signed out: ${err.message}`);
+    signedOut(t("term.signed-out-why", { message: err.message }));
   } else {
     flash(err.field ? `${err.message} (${err.field})` : err.message, "error");
   }
@@ -26,7 +27,7 @@ export async function loadSession() {
       state.session = { operator, role: sessionStorage.getItem("sicbo-role") || "", actions: [], idle_lock_seconds: 0 };
       lock();
     } else {
-      signedOut(err.status === 401 ? "" : `Sign-in state unknown: ${err.message}`);
+      signedOut(err.status === 401 ? "" : t("term.session-unknown", { message: err.message }));
     }
   }
 }
@@ -68,14 +69,14 @@ export async function signIn(event) {
   event.preventDefault();
   const operator = $("signin-operator").value.trim();
   const pin = $("signin-pin").value;
-  if (!operator || !pin) { flash("Enter your operator id and PIN.", "error"); return; }
+  if (!operator || !pin) { flash(t("term.enter-id-pin"), "error"); return; }
   $("signin-submit").disabled = true;
   try {
     const answer = await api("POST", "/api/session", { operator, pin });
     notice("");
     signedIn(answer);
   } catch (err) {
-    flash(err.code === "bad-pin" ? `${err.message || "wrong operator id or PIN"}` : err.message, "error");
+    flash(err.code === "bad-pin" ? t("term.bad-pin") : err.message, "error");
   } finally {
     $("signin-submit").disabled = false;
     $("signin-pin").value = "";
@@ -86,11 +87,9 @@ export async function signOut() {
   try {
     await api("DELETE", "/api/session");
     signedOut("");
-    flash(takenOver()
-      ? "Signed out. The table stays taken over: \"Hand back to demo\" returns it to the demo dealer."
-      : "Signed out.", "info");
+    flash(takenOver() ? t("term.signed-out-taken") : t("term.signed-out"), "info");
   } catch (err) {
-    flash(`Sign-out failed: ${err.message}`, "error");
+    flash(t("term.signout-failed", { message: err.message }), "error");
   }
 }
 
@@ -100,7 +99,7 @@ function lock() {
   const { session } = state;
   if (!session) return;
   state.locked = true;
-  setText($("lock-who"), `${session.operator}${session.role ? ` (${session.role})` : ""}: enter your PIN to go on.`);
+  setText($("lock-who"), t("term.lock-who", { who: `${session.operator}${session.role ? ` (${session.role})` : ""}` }));
   $("unlock-error").hidden = true;
   $("unlock-pin").value = "";
   $("app").inert = true;
@@ -124,7 +123,7 @@ export async function unlock(event) {
     signedIn(answer);
   } catch (err) {
     const box = $("unlock-error");
-    box.textContent = err.code === "bad-pin" ? (err.message || "Wrong PIN.") : err.message;
+    box.textContent = err.code === "bad-pin" ? t("term.wrong-pin") : err.message;
     box.hidden = false;
     $("unlock-pin").value = "";
     $("unlock-pin").focus();

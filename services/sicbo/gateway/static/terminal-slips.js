@@ -2,6 +2,7 @@
 // wager, the dealer may assist), for a round played at the table: one slip per player, sent as
 // bets.place-slip.v1 with the player named; the gateway stamps the dealer as its actor.
 import { api, el, money } from "/static/common.js";
+import { t } from "/static/i18n.js";
 import { betName } from "/static/layout.js";
 import { send } from "/static/terminal-gateway.js";
 import { desk, flash, page, playGate, setText, state, tableApi } from "/static/terminal-state.js";
@@ -15,15 +16,15 @@ const bettingOpen = () => state.view?.round?.phase === "betting-open";
 
 function bettingWhy() {
   const r = state.view.round;
-  if (!r || r.phase === "started") return "Chips are recorded once bets are open.";
-  return "Bets are closed for this round.";
+  if (!r || r.phase === "started") return t("term.slip.once-open");
+  return t("term.slip.closed");
 }
 
 /** Minor units from an amount typed in money (12.50 → 1250); null when it is not one. */
 export function minorUnits(text) {
-  const t = String(text).trim();
-  if (!/^\d+(\.\d{1,2})?$/.test(t)) return null;
-  const [whole, cents = ""] = t.split(".");
+  const typed = String(text).trim();
+  if (!/^\d+(\.\d{1,2})?$/.test(typed)) return null;
+  const [whole, cents = ""] = typed.split(".");
   return Number(whole) * 100 + Number(cents.padEnd(2, "0"));
 }
 
@@ -31,30 +32,30 @@ export function buildSlips() {
   const { ui } = desk;
   ui.slipPlayer = el("input", { id: "slip-player", type: "text", required: true, maxlength: 64,
     list: "slip-seated", autocomplete: "off", autocapitalize: "none", spellcheck: "false",
-    placeholder: "player id or seat's player" });
+    placeholder: t("term.slip.player-placeholder") });
   ui.slipSeated = el("datalist", { id: "slip-seated" });
   ui.slipBet = el("select", { id: "slip-bet", required: true });
   ui.slipStake = el("input", { id: "slip-stake", type: "text", inputmode: "decimal",
-    autocomplete: "off", placeholder: "e.g. 25.00", "aria-describedby": "slip-limits" });
+    autocomplete: "off", placeholder: t("term.slip.amount-example"), "aria-describedby": "slip-limits" });
   ui.slipLimits = el("small", { id: "slip-limits", class: "muted" });
   ui.slipLines = el("ul", { id: "slip-lines", class: "slip-lines" });
   ui.slipTotal = el("p", { id: "slip-total", class: "slip-total" });
-  ui.slipRecorded = el("ul", { id: "slip-recorded", class: "slip-recorded muted", "aria-label": "recorded this round" });
-  const add = playGate(el("button", { type: "button", id: "slip-add", onclick: addLine }, "Add chips"),
+  ui.slipRecorded = el("ul", { id: "slip-recorded", class: "slip-recorded muted", "aria-label": t("term.slip.recorded-label") });
+  const add = playGate(el("button", { type: "button", id: "slip-add", onclick: addLine }, t("term.slip.add")),
     bettingOpen, bettingWhy);
   const record = playGate(el("button", { type: "submit", id: "slip-record", class: "primary",
-    dataset: { action: SLIP_TAG } }, "Record for player"),
+    dataset: { action: SLIP_TAG } }, t("term.slip.record")),
   () => bettingOpen() && slip.lines.length > 0,
-  () => (bettingOpen() ? "Add the player's chips first." : bettingWhy()));
+  () => (bettingOpen() ? t("term.slip.add-first") : bettingWhy()));
   const form = el("form", { id: "slip-form", class: "slip-form", autocomplete: "off", onsubmit: recordSlip },
-    el("label", { class: "field" }, "Player", ui.slipPlayer, ui.slipSeated),
-    el("label", { class: "field" }, "Bet spot", ui.slipBet),
-    el("label", { class: "field" }, "Amount", ui.slipStake),
+    el("label", { class: "field" }, t("term.player"), ui.slipPlayer, ui.slipSeated),
+    el("label", { class: "field" }, t("term.slip.spot"), ui.slipBet),
+    el("label", { class: "field" }, t("term.slip.amount"), ui.slipStake),
     el("div", { class: "slip-buttons" }, add),
     ui.slipLines, ui.slipTotal, el("div", { class: "slip-buttons" }, record));
-  ui.slipSection = el("section", { id: "player-chips", class: "panel player-chips", "aria-label": "players' chips" },
-    el("h2", {}, "Players' chips on the layout"),
-    el("p", { class: "hint" }, "Record each player's chips while bets are open: they settle with the round. ",
+  ui.slipSection = el("section", { id: "player-chips", class: "panel player-chips", "aria-label": t("term.slip.label") },
+    el("h2", {}, t("term.slip.title")),
+    el("p", { class: "hint" }, `${t("term.slip.hint")} `,
       ui.slipLimits),
     form, ui.slipRecorded);
   return ui.slipSection;
@@ -69,22 +70,22 @@ async function loadSpots(paytable) {
       ...g.spots.map((s) => {
         const name = betName(s.bet);
         slip.spots.set(s.bet, name);
-        return el("option", { value: s.bet }, `${name} — pays ${s.pays}`);
+        return el("option", { value: s.bet }, t("term.slip.pays", { name, pays: s.pays }));
       })));
     desk.ui.slipBet.replaceChildren(...groups);
     page.update();
   } catch (err) {
     slip.paytable = null; // asked again at the next update
-    flash(`The layout's bet spots could not be read: ${err.message}`, "error");
+    flash(t("term.slip.unreadable", { message: err.message }), "error");
   }
 }
 
 function addLine() {
   const { ui } = desk;
   const stake = minorUnits(ui.slipStake.value);
-  if (!stake) { flash("Amount: a sum of money such as 25 or 12.50.", "error"); ui.slipStake.focus(); return; }
+  if (!stake) { flash(t("term.slip.bad-amount"), "error"); ui.slipStake.focus(); return; }
   const bet = ui.slipBet.value;
-  if (!bet) { flash("Choose the bet spot the chips are on.", "error"); return; }
+  if (!bet) { flash(t("term.slip.choose-spot"), "error"); return; }
   const same = slip.lines.find((l) => l.bet === bet);
   if (same) same.stake += stake;
   else slip.lines.push({ bet, name: slip.spots.get(bet) || bet, stake });
@@ -97,7 +98,7 @@ async function recordSlip(event) {
   const { ui } = desk;
   const r = state.view && state.view.round;
   const player = ui.slipPlayer.value.trim();
-  if (!player) { flash("Player: whose chips these are.", "error"); ui.slipPlayer.focus(); return; }
+  if (!player) { flash(t("term.slip.whose"), "error"); ui.slipPlayer.focus(); return; }
   if (!r || !slip.lines.length) return;
   const lines = [...slip.lines];
   const reply = await send({ type: SLIP_TAG, round: r.number, player,
@@ -120,20 +121,20 @@ export function showSlips() {
   const number = view.round ? view.round.number : null;
   if (slip.round !== number) { slip.round = number; slip.lines = []; slip.recorded = []; }
   const seated = Object.entries(view.seats || {}).map(([seat, player]) =>
-    el("option", { value: player }, `seat ${seat}`));
+    el("option", { value: player }, t("term.slip.seat", { seat })));
   if (ui.slipSeated.childElementCount !== seated.length) ui.slipSeated.replaceChildren(...seated);
   const l = view.limits;
-  setText(ui.slipLimits, l ? `Table limits ${money(l.minimum)} to ${money(l.maximum)}, in steps of ${money(l.unit)}.` : "");
+  setText(ui.slipLimits, l ? t("term.slip.limits", { min: money(l.minimum), max: money(l.maximum), unit: money(l.unit) }) : "");
   const key = JSON.stringify([slip.lines, slip.recorded.length]);
   if (ui.slipLines.dataset.key !== key) { // redrawn only when it changed: a press is never lost
     ui.slipLines.dataset.key = key;
     ui.slipLines.replaceChildren(...slip.lines.map((line, i) => el("li", {},
       `${line.name}: ${money(line.stake)} `,
-      el("button", { type: "button", class: "slip-remove", "aria-label": `remove ${line.name}`,
+      el("button", { type: "button", class: "slip-remove", "aria-label": t("term.slip.remove", { name: line.name }),
         onclick: () => { slip.lines.splice(i, 1); page.update(); } }, "✕"))));
   }
   const total = slip.lines.reduce((a, line) => a + line.stake, 0);
-  setText(ui.slipTotal, slip.lines.length ? `Total ${money(total)}` : "");
+  setText(ui.slipTotal, slip.lines.length ? t("term.slip.total", { amount: money(total) }) : "");
   ui.slipRecorded.replaceChildren(...slip.recorded.map((s) => el("li", { dataset: { player: s.player } },
-    `Recorded for ${s.player}: ${s.lines.map((line) => `${line.name} ${money(line.stake)}`).join(", ")}`)));
+    t("term.slip.recorded", { player: s.player, lines: s.lines.map((line) => `${line.name} ${money(line.stake)}`).join(", ") }))));
 }

@@ -2,6 +2,7 @@
 // notices, override, a prohibited device (void, exclude, lift: 000 §8.3) and close; clear a
 // fault.
 import { el } from "/static/common.js";
+import { t } from "/static/i18n.js";
 import {
   actionForm, diceInputs, field, isoFromLocal, limitsFields, readDice, readLimits, select, textInput,
 } from "/static/terminal-forms.js";
@@ -13,13 +14,13 @@ import { $, desk, flash, state } from "/static/terminal-state.js";
 
 const ENDED = new Set(["completed", "no-result", "invalidated", "cancelled"]);
 const INVALIDATION_REASONS = [
-  ["civil-commotion", "Civil commotion"],
-  ["fire", "Fire"],
-  ["riot", "Riot"],
-  ["brawl", "Brawl"],
-  ["robbery", "Robbery"],
-  ["act-of-god", "Act of God"],
-  ["fraud", "Fraud (000 §8.4.2)"],
+  ["civil-commotion", "term.inv.civil-commotion"],
+  ["fire", "term.inv.fire"],
+  ["riot", "term.inv.riot"],
+  ["brawl", "term.inv.brawl"],
+  ["robbery", "term.inv.robbery"],
+  ["act-of-god", "term.inv.act-of-god"],
+  ["fraud", "term.inv.fraud"], // 000 §8.4.2
 ];
 // The corrections and manual mode are terminal-manual.js's.
 export const SUPERVISOR_TAGS = [
@@ -32,20 +33,20 @@ export const SUPERVISOR_TAGS = [
 
 // 000 §8.3: a player and why (the device seen, or why the exclusion ends).
 const CONDUCT_FORMS = [
-  { tag: "round.void-player-wagers.v1", id: "void-player", title: "Void a player's wagers", submit: "Void wagers",
-    hint: "000 §8.3.1: their wagers in this round are returned, no winnings; before the result only.",
+  { tag: "round.void-player-wagers.v1", id: "void-player", title: "term.void.title", submit: "term.void.submit",
+    hint: "term.void.hint", rule: "000 §8.3.1",
     inRound: true },
-  { tag: "table.exclude-player.v1", id: "exclude-player", title: "Exclude a player", submit: "Exclude player",
-    hint: "000 §8.3.2: no seat and no wager at this table until the exclusion is lifted." },
-  { tag: "table.lift-exclusion.v1", id: "lift-exclusion", title: "Lift an exclusion", submit: "Lift exclusion",
-    hint: "The player may play again at this table (000 §8.3.2)." },
+  { tag: "table.exclude-player.v1", id: "exclude-player", title: "term.exclude.title", submit: "term.exclude.submit",
+    hint: "term.exclude.hint", rule: "000 §8.3.2" },
+  { tag: "table.lift-exclusion.v1", id: "lift-exclusion", title: "term.lift.title", submit: "term.lift.submit",
+    hint: "term.lift.hint", rule: "000 §8.3.2" },
 ];
 
-function conductForm({ tag, id, title, submit, hint, inRound }) {
+function conductForm({ tag, id, title, submit, hint, rule, inRound }) {
   return actionForm({
-    tag, title, submit, hint, danger: tag !== "table.lift-exclusion.v1",
-    fields: [field("Player", textInput(`${id}-player`, { required: true, placeholder: "player id" })),
-      field("Reason (required)", textInput(`${id}-reason`, { required: true }))],
+    tag, title: t(title), submit: t(submit), hint: t(hint), rule, danger: tag !== "table.lift-exclusion.v1",
+    fields: [field(t("term.player"), textInput(`${id}-player`, { required: true, placeholder: t("term.player-id") })),
+      field(t("term.reason-required"), textInput(`${id}-reason`, { required: true }))],
     enabled: inRound ? () => IN_PLAY.has(state.view.round?.phase) : undefined,
     build: () => {
       const cmd = { player: $(`${id}-player`).value.trim(), reason: $(`${id}-reason`).value.trim() };
@@ -71,14 +72,15 @@ export function buildSupervisor() {
   const forms = [];
   if (actions.has("round.invalidate.v1")) {
     const reason = select("invalidate-reason", INVALIDATION_REASONS);
-    const forfeits = textInput("invalidate-forfeits", { placeholder: "player-1, player-2" });
-    const forfeitsField = field("Forfeit the wagers of (fraud only, 000 §8.5)", forfeits);
+    const forfeits = textInput("invalidate-forfeits", { placeholder: t("term.players-example") });
+    const forfeitsField = field(t("term.forfeit"), forfeits);
+    forfeitsField.title = "000 §8.5";
     forfeitsField.hidden = true;
     reason.addEventListener("change", () => { forfeitsField.hidden = reason.value !== "fraud"; });
     forms.push(actionForm({
-      tag: "round.invalidate.v1", title: "Invalidate round", submit: "Invalidate round", danger: true,
-      hint: "Wagers are refunded (000 §8.4), also once the round is paid.",
-      fields: [field("Reason", reason), field("Detail (required)", textInput("invalidate-detail", { required: true })), forfeitsField],
+      tag: "round.invalidate.v1", title: t("term.invalidate"), submit: t("term.invalidate"), danger: true,
+      hint: t("term.invalidate.hint"), rule: "000 §8.4",
+      fields: [field(t("term.reason"), reason), field(t("term.detail-required"), textInput("invalidate-detail", { required: true })), forfeitsField],
       enabled: () => hasOutcomeToInvalidate(state.view.round),
       build: () => {
         const cmd = { round: currentRound(), reason: reason.value, detail: $("invalidate-detail").value.trim() };
@@ -92,9 +94,9 @@ export function buildSupervisor() {
   }
   if (actions.has("dice.resolve-held.v1")) {
     const form = actionForm({
-      tag: "dice.resolve-held.v1", title: "Resolve held result", submit: "Resolve with these dice",
-      hint: "The reader and the entry disagree: look at the dice and enter them.",
-      fields: [field("Dice", diceInputs("resolve")), field("Reason", textInput("resolve-reason", { required: true }))],
+      tag: "dice.resolve-held.v1", title: t("term.resolve.title"), submit: t("term.resolve.submit"),
+      hint: t("term.resolve.hint"),
+      fields: [field(t("term.dice"), diceInputs("resolve")), field(t("term.reason"), textInput("resolve-reason", { required: true }))],
       enabled: () => !!state.view.round?.held,
       build: () => { const dice = readDice("resolve"); return dice && { round: currentRound(), dice, reason: $("resolve-reason").value.trim() }; },
     });
@@ -111,9 +113,9 @@ export function buildSupervisor() {
       return s && s.policy === "suspend-round" ? s.round : null;
     };
     forms.push(actionForm({
-      tag: "round.resume.v1", title: "Resume round", submit: "Resume round",
-      hint: "The problem was solved quickly: betting reopens with the time that was left (004).",
-      fields: [field("What was fixed (required)", textInput("resume-detail", { required: true }))],
+      tag: "round.resume.v1", title: t("term.resume"), submit: t("term.resume"),
+      hint: t("term.resume.hint"), rule: "004 Ralat Pengendalian",
+      fields: [field(t("term.fixed-required"), textInput("resume-detail", { required: true }))],
       enabled: () => suspendedRound() != null,
       build: () => ({ round: suspendedRound(), detail: $("resume-detail").value.trim() }),
     }));
@@ -122,9 +124,9 @@ export function buildSupervisor() {
     // 004 "Ralat Pengendalian": only where the table's rules give it, and only now: the
     // lifecycle's own checks say so in view.cancellation (else its reason is shown).
     const form = actionForm({
-      tag: "round.cancel.v1", title: "Cancel round", submit: "Cancel round", danger: true,
-      hint: "Every wager is refunded (004).",
-      fields: [field("Reason", textInput("cancel-reason", { required: true }))],
+      tag: "round.cancel.v1", title: t("term.cancel"), submit: t("term.cancel"), danger: true,
+      hint: t("term.cancel.hint"), rule: "004 Ralat Pengendalian",
+      fields: [field(t("term.reason"), textInput("cancel-reason", { required: true }))],
       enabled: () => !!state.view.cancellation?.possible,
       build: () => ({ round: state.view.cancellation?.round ?? currentRound(), reason: $("cancel-reason").value.trim() }),
     });
@@ -135,44 +137,44 @@ export function buildSupervisor() {
   }
   if (actions.has("table.change-limits.v1")) {
     forms.push(actionForm({
-      tag: "table.change-limits.v1", title: "Change limits", submit: "Change limits",
-      hint: "Raising the minimum needs a notice 20 minutes before (000 §4.3).",
-      fields: [...limitsFields("limits"), field("Reason", textInput("limits-reason", { required: true }))],
+      tag: "table.change-limits.v1", title: t("term.limits.title"), submit: t("term.limits.title"),
+      hint: t("term.limits.hint"), rule: "000 §4.3",
+      fields: [...limitsFields("limits"), field(t("term.reason"), textInput("limits-reason", { required: true }))],
       build: () => { const limits = readLimits("limits"); return limits && { limits, reason: $("limits-reason").value.trim() }; },
     }));
   }
   if (actions.has("table.post-limits-notice.v1")) {
     forms.push(actionForm({
-      tag: "table.post-limits-notice.v1", title: "Post limits notice", submit: "Post notice",
-      hint: "The sign showing the new limits and when they apply (000 §4.3).",
+      tag: "table.post-limits-notice.v1", title: t("term.limits-notice.title"), submit: t("term.limits-notice.submit"),
+      hint: t("term.limits-notice.hint"), rule: "000 §4.3",
       fields: [...limitsFields("notice"),
-        field("Effective at", el("input", { id: "notice-effective-at", type: "datetime-local", required: true, dataset: { ahead: "20" } }))],
+        field(t("term.effective-at"), el("input", { id: "notice-effective-at", type: "datetime-local", required: true, dataset: { ahead: "20" } }))],
       build: () => {
         const limits = readLimits("notice");
         const at = isoFromLocal($("notice-effective-at").value);
-        if (!at) { flash("Enter when the new limits apply.", "error"); return null; }
+        if (!at) { flash(t("term.enter-effective"), "error"); return null; }
         return limits && { limits, effective_at: at };
       },
     }));
   }
   if (actions.has("table.post-closing-notice.v1")) {
     forms.push(actionForm({
-      tag: "table.post-closing-notice.v1", title: "Post closing notice", submit: "Post closing notice",
-      hint: "With players present, at least 20 minutes before closing (000 §8.8).",
-      fields: [field("Close at", el("input", { id: "closing-at", type: "datetime-local", required: true, dataset: { ahead: "20" } }))],
+      tag: "table.post-closing-notice.v1", title: t("term.closing.title"), submit: t("term.closing.title"),
+      hint: t("term.closing.hint"), rule: "000 §8.8",
+      fields: [field(t("term.close-at"), el("input", { id: "closing-at", type: "datetime-local", required: true, dataset: { ahead: "20" } }))],
       build: () => {
         const at = isoFromLocal($("closing-at").value);
-        if (!at) { flash("Enter when the table closes.", "error"); return null; }
+        if (!at) { flash(t("term.enter-close-at"), "error"); return null; }
         return { close_at: at };
       },
     }));
   }
   if (actions.has("table.override-player-limits.v1")) {
     forms.push(actionForm({
-      tag: "table.override-player-limits.v1", title: "Player limits override", submit: "Allow player",
-      hint: "One player over the maximum, with a sign for that player (000 §4.4).",
-      fields: [field("Player", textInput("override-player", { required: true, placeholder: "player id" })),
-        ...limitsFields("override"), field("Reason", textInput("override-reason", { required: true }))],
+      tag: "table.override-player-limits.v1", title: t("term.override.title"), submit: t("term.override.submit"),
+      hint: t("term.override.hint"), rule: "000 §4.4",
+      fields: [field(t("term.player"), textInput("override-player", { required: true, placeholder: t("term.player-id") })),
+        ...limitsFields("override"), field(t("term.reason"), textInput("override-reason", { required: true }))],
       build: () => {
         const limits = readLimits("override");
         return limits && { player: $("override-player").value.trim(), limits, reason: $("override-reason").value.trim() };
@@ -184,13 +186,13 @@ export function buildSupervisor() {
   }
   if (actions.has("table.close.v1")) {
     forms.push(actionForm({
-      tag: "table.close.v1", title: "Close table", submit: "Close table", danger: true,
-      hint: "With players present, a closing notice must have been posted 20 minutes before (000 §8.8).",
+      tag: "table.close.v1", title: t("term.close-table"), submit: t("term.close-table"), danger: true,
+      hint: t("term.close-table.hint"), rule: "000 §8.8",
       fields: [], build: () => ({}),
     }));
   }
-  const section = el("section", { id: "supervisor-actions", class: "admin", "aria-label": "supervisor actions" },
-    el("h2", {}, "Supervisor"), el("div", { class: "form-grid" }, ...forms));
+  const section = el("section", { id: "supervisor-actions", class: "admin", "aria-label": t("term.supervisor-actions") },
+    el("h2", {}, t("term.supervisor")), el("div", { class: "form-grid" }, ...forms));
   if (!APPROVAL_TAGS.some((t) => actions.has(t))) return section;
   return el("div", {}, section, buildApprovals(INVALIDATION_REASONS));
 }
@@ -211,7 +213,7 @@ function showCancellation(r) {
   if (!cancelForm) return;
   const c = state.view && state.view.cancellation;
   cancelForm.hidden = !(c && c.possible);
-  const why = c && !c.possible && r && !ENDED.has(r.phase) ? `No cancellation now: ${c.reason}` : "";
+  const why = c && !c.possible && r && !ENDED.has(r.phase) ? t("term.no-cancel", { reason: c.reason }) : "";
   cancelNote.hidden = !why;
   cancelNote.textContent = why;
   // A confirmed result waits out its grace (004): read the table again when it ends.
@@ -228,12 +230,12 @@ function showCancellation(r) {
 
 export function buildInspector() {
   const form = actionForm({
-    tag: "table.clear-fault.v1", title: "Clear fault", submit: "Clear fault",
-    hint: "The equipment is fixed: play may go on (000 §7.7).",
-    fields: [field("What was fixed (required)", textInput("clear-fault-detail", { required: true }))],
+    tag: "table.clear-fault.v1", title: t("term.clear-fault"), submit: t("term.clear-fault"),
+    hint: t("term.clear-fault.hint"), rule: "000 §7.7",
+    fields: [field(t("term.fixed-required"), textInput("clear-fault-detail", { required: true }))],
     enabled: () => !!(state.view.suspended || state.view.fault),
     build: () => ({ detail: $("clear-fault-detail").value.trim() }),
   });
-  return el("section", { id: "inspector-actions", class: "admin", "aria-label": "inspector actions" },
-    el("h2", {}, "Inspector"), el("div", { class: "form-grid" }, form));
+  return el("section", { id: "inspector-actions", class: "admin", "aria-label": t("term.inspector-actions") },
+    el("h2", {}, t("term.inspector")), el("div", { class: "form-grid" }, form));
 }

@@ -2,6 +2,7 @@
 // on or off; the countdown and the idle lock's clock.
 import { clock, el, secondsLeft } from "/static/common.js";
 import { kindLinesText, limitsText, when } from "/static/signs.js";
+import { t } from "/static/i18n.js";
 import { phaseWords } from "/static/phases.js";
 import { settleControl, showControl, waitingFor } from "/static/terminal-control.js";
 import { prefill } from "/static/terminal-forms.js";
@@ -36,9 +37,9 @@ function showSuspended(view) {
   let banner = $("suspended");
   if (view && view.suspended) {
     const s = view.suspended;
-    const text = ["Table suspended", s.since ? `since ${clock(s.since)}` : "",
-      describe(s.equipment) ? `— ${describe(s.equipment)}` : "", s.round ? `— round ${s.round}` : "",
-      "— no further play until the fault is cleared"]
+    const text = [t("term.suspended"), s.since ? t("floor.since", { at: clock(s.since) }) : "",
+      describe(s.equipment) ? `— ${describe(s.equipment)}` : "", s.round ? `— ${t("term.round-n", { n: s.round })}` : "",
+      `— ${t("term.no-play")}`]
       .filter(Boolean).join(" ");
     if (!banner) {
       banner = el("div", { id: "suspended", class: "suspended banner", role: "alert" });
@@ -55,25 +56,25 @@ function showSuspended(view) {
 function roundInfo(view, r, result) {
   const info = [];
   if (state.viewError) info.push(state.viewError);
-  if (view && view.status && view.status !== "open") info.push(`Table ${view.status}.`);
+  if (view && view.status && view.status !== "open") info.push(view.status === "closed" ? t("term.table-closed") : t("term.table-status", { status: view.status }));
   if (r) {
-    info.push(`Tumbles ${r.tumbles}`);
+    info.push(t("term.tumbles-n", { n: r.tumbles }));
     const entered = diceOf(r.entered);
-    if (entered && !result) info.push(`Entered ${entered.join(" ")}${byOf(r) ? ` by ${byOf(r)}` : ""}, not confirmed`);
-    if (r.held) info.push("Result HELD: reader and entry disagree — a supervisor resolves it");
-    if (r.ended_by && r.ended_by !== "result-confirmed") info.push(`Ended: ${phaseWords(r.ended_by).toLowerCase()}`);
-    if (r.corrections) info.push(`${r.corrections} correction${r.corrections === 1 ? "" : "s"}`);
+    if (entered && !result) info.push(byOf(r) ? t("term.entered-by", { dice: entered.join(" "), by: byOf(r) }) : t("term.entered", { dice: entered.join(" ") }));
+    if (r.held) info.push(t("term.held"));
+    if (r.ended_by && r.ended_by !== "result-confirmed") info.push(t("term.ended", { how: phaseWords(r.ended_by) }));
+    if (r.corrections) info.push(t(r.corrections === 1 ? "term.correction-one" : "term.correction-many", { n: r.corrections }));
   }
   if (view && view.last_result && (!r || view.last_result.round !== r.number)) {
-    info.push(`Last: round ${view.last_result.round} · ${view.last_result.dice.join(" ")} (${view.last_result.total})`);
+    info.push(t("term.last", { n: view.last_result.round, dice: view.last_result.dice.join(" "), total: view.last_result.total }));
   }
-  if (view && view.fault) info.push(`Fault: ${describe(view.fault)}`);
+  if (view && view.fault) info.push(t("floor.fault", { what: describe(view.fault) }));
   if (view && view.closing_notice) {
     const cn = view.closing_notice;
-    info.push(`Closing at ${when(typeof cn === "string" ? cn : cn.close_at)}`);
+    info.push(t("floor.closing", { at: when(typeof cn === "string" ? cn : cn.close_at) }));
   }
-  for (const n of (view && view.limits_notices) || []) info.push(`New limits ${limitsText(n.limits)} from ${when(n.effective_at)}`);
-  if (view && view.second_person_confirmation) info.push("Second-person confirmation");
+  for (const n of (view && view.limits_notices) || []) info.push(t("sign.new-limits", { limits: limitsText(n.limits), at: when(n.effective_at) }));
+  if (view && view.second_person_confirmation) info.push(t("floor.second-person"));
   return info.join(" · ");
 }
 
@@ -120,14 +121,14 @@ export function update() {
 
 /** Why a gated button is off now, in words; "" when it is on. */
 function whyOff({ enabled, why, play }) {
-  if (!state.view) return "The table has not been read yet.";
-  if (play && demoPlays()) return `Waits: ${waitingFor()}.`;
+  if (!state.view) return t("term.why.unread");
+  if (play && demoPlays()) return t("term.why.waits", { what: waitingFor() });
   let on = false;
   try { on = !!enabled(); } catch { on = false; }
   if (on) return "";
   let text = "";
   try { text = why ? why() : ""; } catch { text = ""; }
-  return text || "Not possible at this point of the round.";
+  return text || t("term.why.not-now");
 }
 
 export function tick() {

@@ -10,6 +10,7 @@ import { MANUAL_TAGS, buildManual } from "/static/terminal-manual.js";
 import { PLAY_TAGS, ROUND_BUTTONS, buildMalfunction, buildNoResult, buildRoundButtons } from "/static/terminal-round.js";
 import { loadSession, noteInput, signIn, signOut, unlock } from "/static/terminal-session.js";
 import { SLIP_TAG, buildSlips } from "/static/terminal-slips.js";
+import { languageSwitch, t } from "/static/i18n.js";
 import { $, desk, deskKey, flash, page, state, table } from "/static/terminal-state.js";
 import { SUPERVISOR_TAGS, buildInspector, buildSupervisor } from "/static/terminal-supervisor.js";
 import { tick, update } from "/static/terminal-view.js";
@@ -27,16 +28,16 @@ function buildDesk() {
   desk.gates.length = 0;
   for (const k of Object.keys(desk.ui)) delete desk.ui[k];
   const parts = [];
-  if (PLAY_TAGS.some((t) => actions.has(t))) parts.push(buildControl());
+  if (PLAY_TAGS.some((tag) => actions.has(tag))) parts.push(buildControl());
   if (ROUND_BUTTONS.some((b) => actions.has(b.tag))) parts.push(buildRoundButtons());
   if (actions.has("dice.enter.v1") || actions.has("dice.confirm.v1")) parts.push(buildKeypad());
   if (actions.has(SLIP_TAG)) parts.push(buildSlips());
   if (actions.has("round.declare-no-result.v1")) parts.push(buildNoResult());
   if (actions.has("table.report-malfunction.v1")) parts.push(buildMalfunction());
-  if (SUPERVISOR_TAGS.some((t) => actions.has(t))) parts.push(buildSupervisor());
-  if (MANUAL_TAGS.some((t) => actions.has(t))) parts.push(buildManual());
+  if (SUPERVISOR_TAGS.some((tag) => actions.has(tag))) parts.push(buildSupervisor());
+  if (MANUAL_TAGS.some((tag) => actions.has(tag))) parts.push(buildManual());
   if (actions.has("table.clear-fault.v1")) parts.push(buildInspector());
-  if (!parts.length) parts.push(el("p", { class: "muted" }, "This role has no action at a table terminal."));
+  if (!parts.length) parts.push(el("p", { class: "muted" }, t("term.no-actions")));
   $("desk").replaceChildren(...parts);
 }
 
@@ -50,16 +51,17 @@ page.signedIn = () => {
 
 function start() {
   if (table) {
-    document.title = `${table} · terminal`;
+    document.title = t("term.doc-title", { table });
     $("table-links").append(
-      el("a", { href: `${base}/layout` }, "Layout"),
-      el("a", { href: `${base}/board` }, "Board"),
-      el("a", { href: `${base}/display` }, "Results display"));
+      el("a", { href: `${base}/layout` }, t("common.layout")),
+      el("a", { href: `${base}/board` }, t("common.board")),
+      el("a", { href: `${base}/display` }, t("layout-page.display")));
   } else {
-    flash("No table in this address: open /tables/{table}/terminal.", "error");
+    flash(t("term.no-table"), "error");
   }
   $("notice").addEventListener("click", () => notice(""));
-  $("notice").title = "tap to dismiss";
+  $("notice").title = t("term.dismiss");
+  languageSwitch();
   $("signin-form").addEventListener("submit", signIn);
   $("signout").addEventListener("click", signOut);
   $("unlock-form").addEventListener("submit", unlock);
