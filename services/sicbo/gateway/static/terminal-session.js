@@ -1,8 +1,11 @@
 // The terminal's operator: sign-in, sign-out, the idle lock (GLI-19 §C.6.5), and what a refused
 // call says about the session.
 import { api, notice } from "/static/common.js";
-import { t } from "/static/i18n.js";
+import { has, t } from "/static/i18n.js";
 import { $, desk, flash, page, setText, state, takenOver } from "/static/terminal-state.js";
+
+/** A role in the page's language ("term.role.<role>"), else its id. */
+const roleWords = (role) => (has(`term.role.${role}`) ? t(`term.role.${role}`) : String(role));
 
 /** Why a call failed, shown; a 401 locks the terminal or signs the operator out. */
 export function handleError(err) {
@@ -38,7 +41,7 @@ function signedIn(answer) {
   sessionStorage.setItem("sicbo-operator", answer.operator);
   sessionStorage.setItem("sicbo-role", answer.role || "");
   state.lastInput = Date.now();
-  setText($("who"), `${answer.operator} (${answer.role})`);
+  setText($("who"), `${answer.operator} (${roleWords(answer.role)})`);
   $("who").hidden = false;
   $("signout").hidden = false;
   $("signin").hidden = true;
@@ -99,7 +102,7 @@ function lock() {
   const { session } = state;
   if (!session) return;
   state.locked = true;
-  setText($("lock-who"), t("term.lock-who", { who: `${session.operator}${session.role ? ` (${session.role})` : ""}` }));
+  setText($("lock-who"), t("term.lock-who", { who: `${session.operator}${session.role ? ` (${roleWords(session.role)})` : ""}` }));
   $("unlock-error").hidden = true;
   $("unlock-pin").value = "";
   $("app").inert = true;
