@@ -80,7 +80,8 @@ async def test_a_macau_2004_terminal_and_board_are_in_chinese_by_default(
     await expect(board.locator('#results .bead[data-round="2"] .mk.triple')).to_have_text("圍")
     await expect(board.locator("#stats-counts .hbar.big .hbar-label")).to_have_text("大")
     await expect(board.locator('#recall details[data-round="3"] .r-no')).to_have_text("第 3 局")
-    await expect(board.locator('#recall .basis[data-basis="result"]').first).to_have_text("開骰結果")
+    confirmed = board.locator('#recall .basis[data-basis="result"]').first
+    await expect(confirmed).to_have_text("開骰結果")
     await expect(board.locator("body")).not_to_contain_text("Round")
     await screenshot(board, "board-macau-2004-zh")
     assert console_errors == []
