@@ -2,7 +2,7 @@
 // wager, the dealer may assist), for a round played at the table: one slip per player, sent as
 // bets.place-slip.v1 with the player named; the gateway stamps the dealer as its actor.
 import { api, el, money } from "/static/common.js";
-import { t } from "/static/i18n.js";
+import { has, t } from "/static/i18n.js";
 import { betName } from "/static/layout.js";
 import { send } from "/static/terminal-gateway.js";
 import { desk, flash, page, playGate, setText, state, tableApi } from "/static/terminal-state.js";
@@ -61,12 +61,18 @@ export function buildSlips() {
   return ui.slipSection;
 }
 
+/** A group of the layout's spots by the layout's own title (catalogue "layout.group.<name>"). */
+function groupTitle(group) {
+  const key = `layout.group.${group.name}`;
+  return has(key) ? t(key) : group.title;
+}
+
 async function loadSpots(paytable) {
   slip.paytable = paytable;
   try {
     const layout = await api("GET", `${tableApi}/layout`);
     slip.spots = new Map();
-    const groups = (layout.groups || []).map((g) => el("optgroup", { label: g.title },
+    const groups = (layout.groups || []).map((g) => el("optgroup", { label: groupTitle(g) },
       ...g.spots.map((s) => {
         const name = betName(s.bet);
         slip.spots.set(s.bet, name);
