@@ -4,10 +4,8 @@
 The whole log is read once and folded per table in memory; each round is recomputed from the
 facts as of its settlement and its stored wager results compared byte for byte with the
 recomputation's, falling back to a wager-by-wager comparison only where something differs.
-Tables are independent, and so are a table's re-settlement and its invariant checks (each
-folds the table's events its own way), so :func:`verify_parallel` spreads the tables' two
-halves over worker processes (forked: they inherit the log already read, nothing is copied to
-them): a log of one large table keeps two cores busy, not one.
+Tables are independent, so :func:`verify_parallel` spreads them over worker processes (forked:
+they inherit the log already read, nothing is copied to them).
 
 The log's invariants (:mod:`.invariants`: no slip outside betting, each event on its owner's
 subject by a role that writes it, no round before the last was settled and completed, every
@@ -45,33 +43,13 @@ class Verification:
         return not self.mismatches and not self.undecodable and not self.violations
 
 
-#: The two halves of a table's verification.
-RESETTLE, CHECKS = "re-settle", "checks"
-
-
 def verify(
-    stored: Iterable[Stored],
-    *,
-    table: str | None = None,
-    since: datetime | None = None,
-    halves: frozenset[str] = frozenset({RESETTLE, CHECKS}),
+    stored: Iterable[Stored], *, table: str | None = None, since: datetime | None = None
 ) -> Verification:
     """Verify every settled round (of ``table``; settled at or after ``since``), and the log's
-    invariants (violations stored at or after ``since``; the checks fold the whole log).
-    ``halves`` says which of the two to do (both, unless a worker does one of a table's)."""
+    invariants (violations stored at or after ``since``; the checks fold the whole log)."""
     events = stored if isinstance(stored, Sequence) else list(stored)
     result = Verification()
-    if RESETTLE in halves:
-        _resettle(events, table, since, result)
-    if CHECKS in halves:
-        for found in check_log(events, table).values():
-            result.violations += [f for f in found if since is None or f.time >= since]
-    return result
-
-
-def _resettle(
-    events: Sequence[Stored], table: str | None, since: datetime | None, result: Verification
-) -> None:
     for name, history in read_tables(events, table).items():
         result.undecodable.extend((name, seq) for seq in history.undecodable)
         for round_no in sorted(set(history.log.rounds()) | set(history.settlements)):
@@ -92,6 +70,9 @@ def _resettle(
             result.pending.extend((name, round_no, seq) for seq in audit.pending)
             if not audit.ok:
                 result.mismatches.append(audit)
+    for found in check_log(events, table).values():
+        result.violations += [f for f in found if since is None or f.time >= since]
+    return result
 
 
 def merge(parts: Iterable[Verification]) -> Verification:
@@ -111,9 +92,9 @@ def merge(parts: Iterable[Verification]) -> Verification:
 _tables: list[list[Stored]] = []
 
 
-def _verify_tables(job: tuple[list[tuple[int, str]], datetime | None]) -> Verification:
-    halves, since = job
-    return merge(verify(_tables[i], since=since, halves=frozenset({h})) for i, h in halves)
+def _verify_tables(job: tuple[list[int], datetime | None]) -> Verification:
+    indices, since = job
+    return merge(verify(_tables[i], since=since) for i in indices)
 
 
 def verify_parallel(
@@ -123,24 +104,21 @@ def verify_parallel(
     table: str | None = None,
     since: datetime | None = None,
 ) -> Verification:
-    """:func:`verify` with the tables' halves spread over ``jobs`` forked processes (by event
-    count)."""
+    """:func:`verify` with the tables spread over ``jobs`` forked processes (by event count)."""
     groups: dict[str, list[Stored]] = {}
     for e in stored:
         name = table_of(e.subject) or ""
         if table is None or name == table:
             groups.setdefault(name, []).append(e)
-    if jobs <= 1 or not groups or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs <= 1 or len(groups) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return verify(stored, table=table, since=since)
     global _tables
     _tables = list(groups.values())
-    # Each table's two halves cost about the same (each folds every event of the table).
-    halves = [(i, h) for i in range(len(_tables)) for h in (RESETTLE, CHECKS)]
-    shares: list[list[tuple[int, str]]] = [[] for _ in range(min(jobs, len(halves)))]
+    shares: list[list[int]] = [[] for _ in range(min(jobs, len(_tables)))]
     loads = [0] * len(shares)
-    for i, h in sorted(halves, key=lambda half: -len(_tables[half[0]])):
+    for i in sorted(range(len(_tables)), key=lambda i: -len(_tables[i])):
         lightest = loads.index(min(loads))
-        shares[lightest].append((i, h))
+        shares[lightest].append(i)
         loads[lightest] += len(_tables[i])
     try:
         with multiprocessing.get_context("fork").Pool(len(shares)) as pool:
