@@ -3,6 +3,7 @@ the code can be compared on the very same events (docs/benchmarks.md, issue 16 i
 
     python scripts/verify_profile.py make LOG     # run the bench's floor once, save its log
     python scripts/verify_profile.py time LOG     # verify_parallel on it, as make bench does
+    python scripts/verify_profile.py cpu LOG      # CPU seconds of verify in one process
     python scripts/verify_profile.py profile LOG  # cProfile of verify in one process
 
 Run ``time``/``profile`` with another checkout first on PYTHONPATH to time that version.
@@ -30,7 +31,7 @@ from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL
 Row = tuple[int, str, bytes, dict[str, str], object]
 
 
-async def make(path: Path) -> None:
+async def make() -> list[Row]:
     from sicbo.bench.floor import (  # the bench's own floor and rounds
         _settle_time,
         bench_intake,
@@ -61,20 +62,21 @@ async def make(path: Path) -> None:
             for proc in processes:
                 proc.stop()
             await nc.close()
-    rows = [(e.seq, e.subject, e.data, e.headers, e.time) for e in stored]
-    path.write_bytes(pickle.dumps(rows))
-    print(f"{len(rows)} events saved to {path}")
+    rows: list[Row] = [(e.seq, e.subject, e.data, e.headers, e.time) for e in stored]
+    return rows
 
 
 def load(path: Path) -> list[StoredEvent]:
-    rows: list[Row] = pickle.loads(path.read_bytes())  # noqa: S301 (our own file)
+    rows: list[Row] = pickle.loads(path.read_bytes())  # our own file, written by `make`
     return [StoredEvent(*row) for row in rows]  # type: ignore[arg-type]
 
 
 def main() -> None:
     mode, path = sys.argv[1], Path(sys.argv[2])
     if mode == "make":
-        asyncio.run(make(path))
+        rows = asyncio.run(make())
+        path.write_bytes(pickle.dumps(rows))
+        print(f"{len(rows)} events saved to {path}")
         return
     stored = load(path)
     if mode == "time":
@@ -82,7 +84,16 @@ def main() -> None:
             start = time.perf_counter()
             result = verify_parallel(stored, jobs=os.cpu_count() or 1)
             took = time.perf_counter() - start
-            print(f"{result.wagers} wagers in {took:.3f} s: {result.wagers / took:,.0f}/s ok={result.ok}")
+            rate = result.wagers / took
+            print(f"{result.wagers} wagers in {took:.3f} s: {rate:,.0f}/s ok={result.ok}")
+    elif mode == "cpu":  # CPU time moves less than wall time with the machine's load
+        cpu: list[float] = []
+        for _ in range(5):
+            start = time.process_time()
+            result = verify(stored)
+            cpu.append(time.process_time() - start)
+        runs = " ".join(f"{t:.3f}" for t in sorted(cpu))
+        print(f"{result.wagers} wagers ok={result.ok}: CPU s {runs}")
     else:
         profile = cProfile.Profile()
         profile.enable()
