@@ -8,9 +8,11 @@ durable consumer ``settlement-debits`` delivers it to the new process)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from nats.aio.client import Client as NATS
 
 from sicbo.accounts.entries import Slip, debit_stake
@@ -58,24 +60,23 @@ async def refunds_of(accounts: EventStore, player: str) -> dict[str, list[int]]:
 
 
 async def until_refunded(accounts: EventStore, player: str, debit_key: str) -> None:
-    async def poll() -> None:
-        while debit_key not in await refunds_of(accounts, player):
-            await asyncio.sleep(0.05)
-
-    await asyncio.wait_for(poll(), WAIT)
+    deadline = time.monotonic() + WAIT
+    while debit_key not in await refunds_of(accounts, player):
+        if time.monotonic() > deadline:
+            pytest.fail(f"{debit_key} not refunded within {WAIT} s")
+        await asyncio.sleep(0.05)
 
 
 async def until_consumed(nc: NATS, seq: int) -> None:
     """Until settlement has acked every debit up to stream sequence ``seq``."""
-
-    async def poll() -> None:
-        js = nc.jetstream()
-        while (
-            await js.consumer_info(ACCOUNT_STREAM, "settlement-debits")
-        ).ack_floor.stream_seq < seq:
-            await asyncio.sleep(0.05)
-
-    await asyncio.wait_for(poll(), WAIT)
+    js, deadline = nc.jetstream(), time.monotonic() + WAIT
+    while True:
+        info = await js.consumer_info(ACCOUNT_STREAM, "settlement-debits")
+        if info.ack_floor.stream_seq >= seq:
+            return
+        if time.monotonic() > deadline:
+            pytest.fail(f"settlement-debits did not ack sequence {seq} within {WAIT} s")
+        await asyncio.sleep(0.05)
 
 
 async def test_a_debit_after_its_round_settled_is_refunded_exactly_once(tmp_path: Path) -> None:
