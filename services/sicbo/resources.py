@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sicbo_contracts.accounts import StakeDebited
 from sicbo_contracts.subjects import (
     ACCOUNT_STREAM,
     ACCOUNTS_ALL,
@@ -23,6 +24,7 @@ from sicbo_contracts.subjects import (
     TIMERS_BUCKET,
     Aggregate,
     all_tables,
+    game_entries_of_type,
 )
 
 API = "$JS.API"
@@ -54,9 +56,17 @@ CONSUMERS: list[DurableConsumer] = [
 ]
 
 
+#: Durable consumers on the players' accounts (SICBO_ACCOUNTS).
+ACCOUNT_CONSUMERS: list[DurableConsumer] = [
+    # Every debit, to settlement: one appended after its round's money was squared (a wager
+    # service stalled past "no more bets") is refunded if its slip was never stored (issue 14).
+    DurableConsumer("settlement-debits", (game_entries_of_type(StakeDebited),), ack_wait_s=10),
+]
+
+
 def consumer_filter(name: str) -> str:
     """The subject filter a service binds its durable consumer ``name`` with."""
-    return next(c for c in CONSUMERS if c.name == name).filters[0]
+    return next(c for c in (*CONSUMERS, *ACCOUNT_CONSUMERS) if c.name == name).filters[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,4 +226,5 @@ def floor_resources(replicas: int = 1) -> list[Resource]:
         kv_bucket(READMODELS_BUCKET, replicas),
         kv_bucket(LAUNCHES_BUCKET, replicas, max_age_s=LAUNCHES_MAX_AGE_S),
         *(durable(EVENT_STREAM, c) for c in CONSUMERS),
+        *(durable(ACCOUNT_STREAM, c) for c in ACCOUNT_CONSUMERS),
     ]

@@ -157,13 +157,17 @@ SERVICES: tuple[User, ...] = (
             *appends(Aggregate.SETTLE, SettlementEvent),
             *LOG,
             *pulls(EVENT_STREAM, "settlement"),
+            *pulls(ACCOUNT_STREAM, "settlement-debits"),  # debits after their round closed
             *sends_as(ServiceAccount.SETTLEMENT),  # CompleteRound once settled (002 art. 4)
             # Returns credited, voids refunded, corrections adjusted; debits without a slip
             # refunded when betting closes (issue 14).
             *(game_entries_of_type(t) for t in (StakeRefunded, ReturnCredited, BalanceAdjusted)),
             *reads(ACCOUNT_STREAM),
         ),
-        why="settlement: consumer `settlement`; settles, pays the accounts, completes the round",
+        why=(
+            "settlement: consumers `settlement` and `settlement-debits`; settles, pays the"
+            " accounts, completes the round"
+        ),
     ),
     service(
         "illumination",

@@ -34,6 +34,7 @@ from sicbo.settlement.compensation import voided
 from sicbo.settlement.decider import corrections_due, void_due
 from sicbo.settlement.engine import PART_SIZE, SettlementError, summarize, wager_results, with_dice
 from sicbo.settlement.facts import Cancellation, RoundFacts, TableLog
+from sicbo.wagers.state import StandingWager as Standing
 from sicbo_contracts.base import Dice
 from sicbo_contracts.settlement import RoundSettled, WagerResult
 
@@ -116,19 +117,33 @@ class RoundAudit:
         return not self.problems and not self.mismatches
 
 
+def settled_as_of(recorded: RoundSettlement) -> int | None:
+    """The stream sequence the round was settled as of (None: no summary stored)."""
+    if not recorded.summaries:
+        return None
+    summary = recorded.summaries[0][1]
+    return summary.as_of or (min(s for s, _ in recorded.parts or recorded.summaries) - 1)
+
+
 def audit_round(
-    table_log: TableLog, round_no: int, recorded: RoundSettlement, *, all_rows: bool = True
+    table_log: TableLog,
+    round_no: int,
+    recorded: RoundSettlement,
+    *,
+    all_rows: bool = True,
+    standing: Sequence[Standing] | None = None,
 ) -> RoundAudit:
     """Audit ``round_no``'s recorded settlement against the facts in ``table_log``.
 
-    ``all_rows=False`` keeps only the mismatching wagers in ``checks`` (what verify needs)."""
-    if not recorded.summaries:
+    ``all_rows=False`` keeps only the mismatching wagers in ``checks`` (what verify needs);
+    ``standing``: the round's standing wagers as of its settlement, if already folded."""
+    as_of = settled_as_of(recorded)
+    if as_of is None:
         return _unsettled(table_log, round_no, recorded)
     summary = recorded.summaries[0][1]
-    as_of = summary.as_of or (min(s for s, _ in recorded.parts or recorded.summaries) - 1)
     audit = RoundAudit(table_log.table, round_no, summary, as_of, summary.dice)
     audit.problems += record_problems(recorded)
-    facts = table_log.facts(round_no, as_of)
+    facts = table_log.facts(round_no, as_of, standing=standing)
     if facts is None:
         audit.problems.append(f"the round has not started as of sequence {as_of}")
         return audit

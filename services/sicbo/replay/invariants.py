@@ -40,7 +40,7 @@ A round with an outcome and no settlement yet is not a finding: the service may 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -68,6 +68,7 @@ from sicbo.replay.owners import OWNER, TAG_OF, read_event
 from sicbo.replay.tokens import Purses
 from sicbo.wagers.conduct import require_may_wager
 from sicbo.wagers.guards import betting_round
+from sicbo.wagers.state import WagerState
 from sicbo_contracts.lifecycle import RoundStarted, StartRound
 from sicbo_contracts.subjects import (
     TABLE_ROUND,
@@ -86,11 +87,21 @@ from sicbo_contracts.wagers import (
 )
 from sicbo_contracts.writers import WRITTEN_BY
 
-__all__ = ["TableChecks", "check_log"]
+__all__ = ["TableChecks", "check_log", "check_tables"]
 
 
 def check_log(stored: Iterable[Stored], table: str | None = None) -> dict[str, list[Finding]]:
     """The findings of every table of ``stored`` (only ``table``, if given), in log order."""
+    return {name: checks.findings for name, checks in check_tables(stored, table).items()}
+
+
+def check_tables(
+    stored: Iterable[Stored],
+    table: str | None = None,
+    keep: Mapping[str, Iterable[int]] | None = None,
+) -> dict[str, TableChecks]:
+    """Every table's checks once done; ``keep``: per table, the stream sequences as of which
+    to keep intake's state (:attr:`TableChecks.kept`, replay's re-settlement reuses them)."""
     tables: dict[str, TableChecks] = {}
     for e in stored:
         parsed = parse_event_subject(e.subject)
@@ -100,8 +111,11 @@ def check_log(stored: Iterable[Stored], table: str | None = None) -> dict[str, l
         checks = tables.get(name)
         if checks is None:
             checks = tables[name] = TableChecks(name)
+            checks.wanted = sorted(set((keep or {}).get(name, ())), reverse=True)
         checks.see(e, parsed)
-    return {name: checks.findings for name, checks in tables.items()}
+    for checks in tables.values():
+        checks.keep_up_to(None)
+    return tables
 
 
 _SLIPS = (SlipPlaced, SlipChanged, SlipWithdrawn, CarriedSlipChosen)
@@ -148,6 +162,9 @@ class TableChecks:
     purses: Purses = field(init=False)
     ledger: Ledger = field(init=False)  # checks 5 and 6
     _here: _Here = field(default_factory=_Here)
+    #: Stream sequences (latest first) as of which intake's state is kept, and those kept.
+    wanted: list[int] = field(default_factory=list)
+    kept: dict[int, WagerState] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.lifecycle = lifecycle_initial(self.table)
@@ -168,8 +185,20 @@ class TableChecks:
             )
         )
 
+    @property
+    def filed_as_owned(self) -> bool:
+        """Every event on its owner's subject, of a known type: then the events intake's state
+        folds are the lifecycle and bets events settlement's facts fold, in the same order."""
+        return not any(f.check in (SUBJECT, CONTRACT) for f in self.findings)
+
+    def keep_up_to(self, seq: int | None) -> None:
+        """Keep intake's state as of each wanted sequence before ``seq`` (None: all left)."""
+        while self.wanted and (seq is None or self.wanted[-1] < seq):
+            self.kept[self.wanted.pop()] = self.purses.state
+
     def see(self, stored: Stored, parsed: EventSubject | None) -> None:
         """Check one stored message, then fold it."""
+        self.keep_up_to(stored.seq)
         event, why = read_event(stored.data)
         tag = TAG_OF[type(event)] if event is not None else ""
         in_round = getattr(event, "round", None) or TABLE_ROUND

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import bisect
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -170,9 +170,13 @@ class TableLog:
     def rounds(self) -> list[int]:
         return sorted(self._rounds)
 
-    def facts(self, round_no: int, as_of: int | None = None) -> RoundFacts | None:
+    def facts(
+        self, round_no: int, as_of: int | None = None, *, standing: Sequence[Standing] | None = None
+    ) -> RoundFacts | None:
         """The facts of ``round_no`` from the events up to ``as_of`` (default: all added);
-        None when the round has not started by then."""
+        None when the round has not started by then. ``standing``: the round's standing wagers
+        as of then, when the caller has folded them already (replay's checks fold the table's
+        wager state anyway); else they are folded here from the round's events."""
         limit = self.last_seq if as_of is None else as_of
         entry = self._rounds.get(round_no)
         if entry is None or not entry.paytable:
@@ -221,7 +225,7 @@ class TableLog:
             dice=dice,
             consequence=consequence,
             forfeits=forfeits,
-            wagers=tuple(self._standing(round_no, limit)),
+            wagers=tuple(self._standing(round_no, limit) if standing is None else standing),
             corrections=tuple(corrections),
             completed=completed,
             as_of=limit,

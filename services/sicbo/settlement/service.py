@@ -3,7 +3,9 @@
 Any number of replicas may run: the consumer spreads the events among them and the server's
 expectations make each settlement happen once (:mod:`sicbo.settlement.settler`). A message is
 acknowledged only when its job is done: settled and the round completed
-(:mod:`sicbo.shell.bootstrap`).
+(:mod:`sicbo.shell.bootstrap`). A second consumer, ``settlement-debits`` on the players'
+accounts, squares a round again when a debit of it is appended after its close
+(:mod:`sicbo.settlement.late_debits`).
 """
 
 from __future__ import annotations
@@ -11,11 +13,15 @@ from __future__ import annotations
 from faststream import FastStream
 
 from sicbo.resources import consumer_filter
-from sicbo.settlement.settler import Settler
+from sicbo.settlement.late_debits import LateDebits
+from sicbo.settlement.money import RoundMoney
+from sicbo.settlement.settler import SETTLEMENT_ACTOR, Settler
 from sicbo.shell.bootstrap import Reacts, Runtime, service_app
 from sicbo.shell.reacting import Job
+from sicbo_contracts.subjects import ACCOUNT_STREAM
 
 SERVICE = "settlement"
+DEBITS = "settlement-debits"
 
 
 def app(nats_url: str) -> FastStream:
@@ -27,4 +33,22 @@ def app(nats_url: str) -> FastStream:
 
         return job
 
-    return service_app(SERVICE, nats_url, reacts=Reacts(SERVICE, consumer_filter(SERVICE), start))
+    def start_debits(runtime: Runtime) -> Job:
+        late = LateDebits(
+            runtime.store,
+            RoundMoney(runtime.store, runtime.nc, SETTLEMENT_ACTOR, runtime.clock),
+        )
+
+        async def job(subject: str, seq: int, data: bytes) -> None:
+            await late.on_debit(subject)
+
+        return job
+
+    return service_app(
+        SERVICE,
+        nats_url,
+        reacts=[
+            Reacts(SERVICE, consumer_filter(SERVICE), start),
+            Reacts(DEBITS, consumer_filter(DEBITS), start_debits, stream=ACCOUNT_STREAM),
+        ],
+    )

@@ -6,11 +6,12 @@ ping, a graceful stop):
 - ``commands``: a pure decider behind the shell's command path (:mod:`sicbo.shell.commands`),
   served by a lean nats-py queue subscription (:mod:`sicbo.shell.listener`);
 - ``reacts``: a job run for every event of a provisioned durable consumer on ``SICBO``
-  (settlement, illumination, the results feed). A message is acknowledged only when its job is
-  done; a job that raises (:class:`~sicbo.shell.reacting.NotDone`, a store error) is
-  negatively acknowledged with a growing delay and comes back. Any number of replicas may run:
-  the consumer spreads the events among them and each job is idempotent by the server's
-  expectations;
+  (settlement, illumination, the results feed), or on another stream (settlement's late
+  debits on ``SICBO_ACCOUNTS``); a service may react to several. A message is acknowledged
+  only when its job is done; a job that raises (:class:`~sicbo.shell.reacting.NotDone`, a
+  store error) is negatively acknowledged with a growing delay and comes back. Any number of
+  replicas may run: the consumer spreads the events among them and each job is idempotent by
+  the server's expectations;
 - ``queries``: request/reply subjects answered from the log (the board, the bet history), in a
   queue group named after the service, concurrently;
 - ``on_start`` / ``on_stop``: anything else (the betting countdown).
@@ -23,6 +24,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import nats
@@ -85,12 +87,14 @@ Component = Callable[[Runtime], Awaitable[None]]
 
 @dataclass(frozen=True)
 class Reacts:
-    """A durable consumer of ``SICBO`` and the job made for each of its events."""
+    """A durable consumer (of ``SICBO`` unless ``stream`` says) and the job made for each of
+    its events."""
 
     consumer: str
     filter_subject: str
     job: Callable[[Runtime], Job]
     needs_streams: Sequence[str] = ()
+    stream: str = EVENT_STREAM
 
 
 def service_app(
@@ -101,13 +105,14 @@ def service_app(
     commands: DeciderSpec[Any] | None = None,
     before_append: Callable[[NATS], Hook] | None = None,
     escrow: Callable[[NATS], Escrow] | None = None,
-    reacts: Reacts | None = None,
+    reacts: Reacts | Sequence[Reacts] | None = None,
     queries: Callable[[Runtime], Mapping[str, QueryHandler]] | None = None,
     on_start: Component | None = None,
     on_stop: Component | None = None,
     ready_note: str = "",
 ) -> FastStream:
     provider = setup_tracing(f"sicbo-{service}")
+    reacting = [reacts] if isinstance(reacts, Reacts) else list(reacts or ())
     broker = NatsBroker(
         servers(nats_url),
         middlewares=[NatsTelemetryMiddleware(tracer_provider=provider)],
@@ -132,9 +137,9 @@ def service_app(
             max_reconnect_attempts=-1,  # a service waits for its server, however long
             **connect_options(nats_url),
         )
-        if reacts is not None:
-            await _require_provisioned(nc, reacts)
-            health.add_consumer(nc, EVENT_STREAM, reacts.consumer)
+        for r in reacting:
+            await _require_provisioned(nc, r)
+            health.add_consumer(nc, r.stream, r.consumer)
         health.add_nats("store", nc)
         # A service's own log: the floor's, or its keyed log's stream (players' accounts).
         store = EventStore(nc, commands.stream if commands is not None else EVENT_STREAM)
@@ -151,8 +156,7 @@ def service_app(
             )
             listeners.append(listener)
             health.add("commands", lambda: listener.subscribed)
-        if reacts is not None:
-            jobs.append(reacts.job(runtime))
+        jobs.extend(r.job(runtime) for r in reacting)
         if queries is not None:
             # Subscribed before the broker answers pings: ready means the queries are served.
             handlers = queries(runtime)
@@ -191,28 +195,33 @@ def service_app(
         if runtime is not None:
             await runtime.nc.drain()
 
-    if reacts is not None:
-
-        @broker.subscriber(
-            reacts.filter_subject,
-            stream=JStream(EVENT_STREAM, declare=False),
-            durable=reacts.consumer,
-            pull_sub=PullSub(batch_size=FETCH_BATCH, timeout=1.0),
-            ack_policy=AckPolicy.MANUAL,
-        )
-        async def on_event(msg: NatsMessage) -> None:
-            raw = msg.raw_message
-            try:
-                await jobs[0](raw.subject, raw.metadata.sequence.stream, raw.data)
-            except Exception:
-                delivered = raw.metadata.num_delivered or 1
-                delay = min(MAX_RETRY_DELAY, RETRY_DELAY * 2 ** (delivered - 1))
-                log.exception("%s (delivery %s): retry in %.1f s", raw.subject, delivered, delay)
-                await msg.nack(delay=delay)
-                return
-            await msg.ack()
+    for index, r in enumerate(reacting):
+        _subscribe(broker, r, partial(jobs.__getitem__, index))  # the job made at startup
 
     return app
+
+
+def _subscribe(broker: NatsBroker, reacts: Reacts, job: Callable[[], Job]) -> None:
+    """Run the job for each message of the consumer; ack once done, nack with a delay if not."""
+
+    @broker.subscriber(
+        reacts.filter_subject,
+        stream=JStream(reacts.stream, declare=False),
+        durable=reacts.consumer,
+        pull_sub=PullSub(batch_size=FETCH_BATCH, timeout=1.0),
+        ack_policy=AckPolicy.MANUAL,
+    )
+    async def on_event(msg: NatsMessage) -> None:
+        raw = msg.raw_message
+        try:
+            await job()(raw.subject, raw.metadata.sequence.stream, raw.data)
+        except Exception:
+            delivered = raw.metadata.num_delivered or 1
+            delay = min(MAX_RETRY_DELAY, RETRY_DELAY * 2 ** (delivered - 1))
+            log.exception("%s (delivery %s): retry in %.1f s", raw.subject, delivered, delay)
+            await msg.nack(delay=delay)
+            return
+        await msg.ack()
 
 
 async def _pong(msg: Msg) -> None:
@@ -222,13 +231,13 @@ async def _pong(msg: Msg) -> None:
 async def _require_provisioned(nc: NATS, reacts: Reacts) -> None:
     js = nc.jetstream()
     try:
-        await js.consumer_info(EVENT_STREAM, reacts.consumer)
+        await js.consumer_info(reacts.stream, reacts.consumer)
         for stream in reacts.needs_streams:
             await js.stream_info(stream)
     except NotFoundError:
         await nc.close()
         raise NotProvisioned(
-            f"consumer {EVENT_STREAM}/{reacts.consumer} or a stream of"
+            f"consumer {reacts.stream}/{reacts.consumer} or a stream of"
             f" {list(reacts.needs_streams)} does not exist: run `sicbo provision` first"
             " (services never declare JetStream resources)"
         ) from None

@@ -1,0 +1,107 @@
+"""Time (and profile) `sicbo replay verify`'s pure part on one saved log, so two versions of
+the code can be compared on the very same events (docs/benchmarks.md, issue 16 item 2).
+
+    python scripts/verify_profile.py make LOG     # run the bench's floor once, save its log
+    python scripts/verify_profile.py time LOG     # verify_parallel on it, as make bench does
+    python scripts/verify_profile.py cpu LOG      # CPU seconds of verify in one process
+    python scripts/verify_profile.py profile LOG  # cProfile of verify in one process
+
+Run ``time``/``profile`` with another checkout first on PYTHONPATH to time that version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import cProfile
+import os
+import pickle
+import pstats
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nats
+
+from sicbo.eventstore.records import StoredEvent
+from sicbo.eventstore.store import EventStore
+from sicbo.replay.verify import verify, verify_parallel
+from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL
+
+Row = tuple[int, str, bytes, dict[str, str], object]
+
+
+async def make() -> list[Row]:
+    from sicbo.bench.floor import (  # the bench's own floor and rounds
+        _settle_time,
+        bench_intake,
+        bench_settlement,
+        provision_and_start,
+    )
+    from sicbo.demo.client import FloorClient
+    from sicbo.infra.nats_server import LocalNatsServer
+    from sicbo.infra.processes import ServiceProcess
+
+    with tempfile.TemporaryDirectory() as tmp, LocalNatsServer(Path(tmp) / "nats") as server:
+        nc = await nats.connect(server.url)
+        processes = [
+            ServiceProcess(name, server.url, log_path=Path(tmp) / f"{name}.log")
+            for name in ("lifecycle", "dice", "wagers", "settlement", "accounts")
+        ]
+        try:
+            await provision_and_start(nc, processes)
+            client = FloorClient(nc)
+            await bench_intake(client)
+            await bench_intake(client, wallet=True)
+            await _settle_time(client, "bench-wallet", 1, "round-completed-v1")
+            for n in (1_000, 10_000):
+                await bench_settlement(client, n)
+            await asyncio.sleep(1)
+            stored = await EventStore(nc, EVENT_STREAM).read(EVENTS_ALL)
+        finally:
+            for proc in processes:
+                proc.stop()
+            await nc.close()
+    rows: list[Row] = [(e.seq, e.subject, e.data, e.headers, e.time) for e in stored]
+    return rows
+
+
+def load(path: Path) -> list[StoredEvent]:
+    rows: list[Row] = pickle.loads(path.read_bytes())  # our own file, written by `make`
+    return [StoredEvent(*row) for row in rows]  # type: ignore[arg-type]
+
+
+def main() -> None:
+    mode, path = sys.argv[1], Path(sys.argv[2])
+    if mode == "make":
+        rows = asyncio.run(make())
+        path.write_bytes(pickle.dumps(rows))
+        print(f"{len(rows)} events saved to {path}")
+        return
+    stored = load(path)
+    if mode == "time":
+        for _ in range(3):
+            start = time.perf_counter()
+            result = verify_parallel(stored, jobs=os.cpu_count() or 1)
+            took = time.perf_counter() - start
+            rate = result.wagers / took
+            print(f"{result.wagers} wagers in {took:.3f} s: {rate:,.0f}/s ok={result.ok}")
+    elif mode == "cpu":  # CPU time moves less than wall time with the machine's load
+        cpu: list[float] = []
+        for _ in range(5):
+            start = time.process_time()
+            result = verify(stored)
+            cpu.append(time.process_time() - start)
+        runs = " ".join(f"{t:.3f}" for t in sorted(cpu))
+        print(f"{result.wagers} wagers ok={result.ok}: CPU s {runs}")
+    else:
+        profile = cProfile.Profile()
+        profile.enable()
+        result = verify(stored)
+        profile.disable()
+        print(f"{result.wagers} wagers ok={result.ok}")
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(35)
+
+
+if __name__ == "__main__":
+    main()
