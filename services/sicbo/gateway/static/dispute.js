@@ -134,8 +134,13 @@ function renderWagers(rows, hidden) {
   }));
 }
 
+/** A round the table has not played (yet): said plainly, with the ways on. */
 function notStarted() {
-  setStatus(`round ${round} has not started`, "not-started");
+  setStatus(t("dispute.not-played", { n: round }), "not-started");
+  $("report-sub").replaceChildren(
+    el("a", { id: "not-played-board", href: `/tables/${enc}/board` }, t("dispute.board-link")),
+    " · ",
+    el("a", { id: "not-played-floor", href: "/" }, t("notfound.back")));
   $("report-body").hidden = true;
 }
 
