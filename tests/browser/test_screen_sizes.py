@@ -5,6 +5,7 @@ dealer's terminal must fit the tablet and the desktop (it is not a phone's page)
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
 import pytest
@@ -13,7 +14,7 @@ from playwright.async_api import Browser, Page, expect
 
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.wagers import Wager
-from tests.browser.conftest import ConsoleErrors, screenshot
+from tests.browser.conftest import SCREENSHOTS, ConsoleErrors, screenshot
 from tests.browser.test_pages import sign_in as terminal_sign_in
 from tests.browser.test_pages import signed_in_player
 from tests.integration.conftest import Floor
@@ -75,6 +76,12 @@ async def ready(page: Page, name: str, tables: Tables) -> None:
         await page.fill("#signin-pin", CASHIER[1])
         await page.click('#signin-form button[type="submit"]')
         await expect(page.locator("#cashier-who")).to_contain_text(CASHIER[0])
+        # A statement on screen too: its tables are the page's widest part.
+        await page.fill("#player", f"acme:s{uuid.uuid4().hex[:8]}")
+        await page.click('#open-form button[type="submit"]')
+        await page.fill("#money-amount", "25.50")
+        await page.click("#deposit")
+        await expect(page.locator("#statement-lines")).to_be_visible()
     elif name == "terminal":
         await terminal_sign_in(page, land, "ana", "1111")
     elif name == "not-found":
@@ -99,6 +106,9 @@ async def test_every_page_fits_a_desktop_a_tablet_and_a_phone(
                 page = console_errors.watch(await ctx.new_page())
                 await ready(page, name, tables)
                 await screenshot(page, f"{name}-{width}x{height}")
+                # What the screen shows first, unscrolled (a full page of a phone is tall).
+                shot = SCREENSHOTS / f"{name}-{width}x{height}-screen.png"
+                await page.screenshot(path=str(shot))
                 over = int(await page.evaluate(OVERFLOW))
                 if over > 1 and not (name == "terminal" and (width, height) == PHONE):
                     overflows[f"{name}-{width}x{height}"] = over
