@@ -118,8 +118,9 @@ def page(
         if "table" in request.path_params:
             table = str(request.path_params["table"])
             # An id no table can have is never looked up (it would go into a NATS subject).
-            valid = 1 <= len(table) <= 32 and set(table) <= ID_CHARS
-            if not valid or (floor is not None and not await floor.get().opened(table)):
+            if not 1 <= len(table) <= 32 or not set(table) <= ID_CHARS:
+                return missing_page(request, "notfound.table", status=400, table=table)
+            if floor is not None and not await floor.get().opened(table):
                 return missing_page(request, "notfound.table", table=table)
         return FileResponse(STATIC / name, headers={"cache-control": "no-cache"})
 

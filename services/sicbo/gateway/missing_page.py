@@ -42,9 +42,9 @@ def _message(language: str, key: str, params: dict[str, str]) -> str:
     return _HOLE.sub(lambda hole: params.get(hole[1], hole[0]), text)
 
 
-def missing_page(request: Request, key: str, **params: str) -> HTMLResponse:
-    """A 404 page whose message is the catalogue's ``key`` with ``params`` filled (each value
-    escaped: an address is whatever anyone typed)."""
+def missing_page(request: Request, key: str, status: int = 404, **params: str) -> HTMLResponse:
+    """A page (``status``, 404 unless told) whose message is the catalogue's ``key`` with
+    ``params`` filled (each value escaped: an address is whatever anyone typed)."""
     asked = request.query_params.get("lang", "en")
     language = asked if asked in LANGUAGES else "en"
     heading = _HEADINGS[key]
@@ -58,4 +58,4 @@ def missing_page(request: Request, key: str, **params: str) -> HTMLResponse:
     } | {word: _message(language, word, {}) for word in _WORDS}
     # One pass: a value (an address) that looks like a hole stays as it was typed.
     body = _HOLE.sub(lambda hole: html.escape(holes.get(hole[1], hole[0]), quote=True), _template())
-    return HTMLResponse(body, status_code=404, headers={"cache-control": "no-cache"})
+    return HTMLResponse(body, status_code=status, headers={"cache-control": "no-cache"})

@@ -115,7 +115,7 @@ async def test_a_page_of_a_table_never_opened_says_so_and_links_back() -> None:
     assert 'data-message="notfound.table"' in unknown.text
     assert 'data-args="{&quot;table&quot;: &quot;nope&quot;}"' in unknown.text
     # An id no table can have is shown escaped, never looked up or taken as markup.
-    assert marked.status_code == 404 and "a&lt;b&gt;" in marked.text and "a<b>" not in marked.text
+    assert marked.status_code == 400 and "a&lt;b&gt;" in marked.text and "a<b>" not in marked.text
     assert "Meja nope tidak pernah dibuka" in malay.text and 'lang="ms"' in malay.text
 
 
