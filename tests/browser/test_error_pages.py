@@ -122,10 +122,18 @@ async def test_a_table_without_results_and_a_player_without_bets_say_so(
     await expect(display.locator("#latest")).to_have_text("No result yet at this table.")
     await never_loading(display)
 
+    board = console_errors.watch(await context.new_page())
+    await board.goto(f"/tables/{table}/board")
+    await expect(board.locator("#results")).to_have_text("No result yet at this table.")
+    await expect(board.locator("#stats")).to_contain_text("No result yet.")
+    await never_loading(board)
+
     player = console_errors.watch(await context.new_page())
     await signed_in_player(player, table, f"p{uuid.uuid4().hex[:8]}")
     await expect(player.locator("#history-empty")).to_be_visible()
     await expect(player.locator("#history-empty")).to_have_text("No bets yet.")
+    await expect(player.locator("#road-empty")).to_have_text("No result yet at this table.")
+    await expect(player.locator("#road-empty")).to_be_visible()
     assert console_errors == []
 
 
