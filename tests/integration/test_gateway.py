@@ -368,17 +368,17 @@ async def test_floor_board_and_dispute_report(
     assert again == json.loads(msgspec.json.encode(fresh))
 
 
-async def test_pages_are_served_and_bad_table_ids_are_not(web: httpx.AsyncClient) -> None:
-    for path in (
-        "/",
-        "/tables/t1/terminal",
-        "/tables/t1/layout",
-        "/tables/t1/board",
-        "/tables/t1/play",
-        "/tables/t1/rounds/3",
-    ):
-        answer = await web.get(path)
-        assert answer.status_code == 200 and "<html" in answer.text.lower(), path
+async def test_pages_are_served_and_bad_table_ids_are_not(
+    web: httpx.AsyncClient, floor: Floor, nc: NATS
+) -> None:
+    table = await opened(floor, nc)
+    for page in ("terminal", "layout", "board", "display", "play", "rounds/3"):
+        answer = await web.get(f"/tables/{table}/{page}")
+        assert answer.status_code == 200 and "<html" in answer.text.lower(), page
+        # A table never opened: a page saying so, not the page that would wait for it.
+        never = await web.get(f"/tables/never-{table[4:]}/{page}")
+        assert never.status_code == 404 and "has never been opened" in never.text, page
+    assert (await web.get("/")).status_code == 200
     assert (await web.get("/tables/a.b/terminal")).status_code == 400
     assert (await web.get("/healthz")).json() == {"ok": True}
 

@@ -24,8 +24,9 @@ from starlette.staticfiles import StaticFiles
 
 from sicbo.gateway.accounts_routes import AccountsRoutes
 from sicbo.gateway.commands import CommandRoutes
-from sicbo.gateway.connection import Connection
+from sicbo.gateway.connection import Connected, Connection
 from sicbo.gateway.demo_launch import DemoLauncher, DemoLaunchRoutes
+from sicbo.gateway.floor import GatewayFloor
 from sicbo.gateway.http import STATIC, guarded, not_found, page
 from sicbo.gateway.launch import LaunchRoutes
 from sicbo.gateway.launch_once import LaunchesUsed
@@ -81,7 +82,7 @@ def create_gateway(settings: Settings) -> Starlette:
     accounts = AccountsRoutes(floor, hub, sessions)
     demo_launch = settings.demo_launch if settings.demo_players else None
     routes: list[BaseRoute] = [
-        *_pages(),
+        *_pages(floor),
         Route("/healthz", connection.healthz),
         *SessionRoutes(sessions, revocations, demo_players=settings.demo_players).routes(),
         *LaunchRoutes(sessions, launches_used, settings.launch).routes(),
@@ -104,14 +105,15 @@ def create_gateway(settings: Settings) -> Starlette:
     )
 
 
-def _pages() -> list[BaseRoute]:
+def _pages(floor: Connected[GatewayFloor]) -> list[BaseRoute]:
+    """The pages; a table's only for a table ever opened (else a page saying so)."""
     return [
         Route("/", guarded(page("index.html"))),
         Route("/cashier", guarded(page("cashier.html"))),
-        Route(f"/tables/{_TABLE}/terminal", guarded(page("terminal.html"))),
-        Route(f"/tables/{_TABLE}/layout", guarded(page("layout.html"))),
-        Route(f"/tables/{_TABLE}/board", guarded(page("board.html"))),
-        Route(f"/tables/{_TABLE}/display", guarded(page("board-display.html"))),
-        Route(f"/tables/{_TABLE}/play", guarded(page("play.html"))),
-        Route(f"/tables/{_TABLE}/rounds/{{round:int}}", guarded(page("dispute.html"))),
+        Route(f"/tables/{_TABLE}/terminal", guarded(page("terminal.html", floor))),
+        Route(f"/tables/{_TABLE}/layout", guarded(page("layout.html", floor))),
+        Route(f"/tables/{_TABLE}/board", guarded(page("board.html", floor))),
+        Route(f"/tables/{_TABLE}/display", guarded(page("board-display.html", floor))),
+        Route(f"/tables/{_TABLE}/play", guarded(page("play.html", floor))),
+        Route(f"/tables/{_TABLE}/rounds/{{round:int}}", guarded(page("dispute.html", floor))),
     ]

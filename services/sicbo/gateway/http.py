@@ -4,22 +4,25 @@ static pages."""
 
 from __future__ import annotations
 
-import html
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 
 from sicbo.eventstore.errors import StoreError
 from sicbo.gateway.floor import GatewayFloor, Unavailable
+from sicbo.gateway.missing_page import missing_page
 from sicbo_contracts.base import tag_of
 from sicbo_contracts.replies import Rejected
+
+if TYPE_CHECKING:  # connection.py imports this module
+    from sicbo.gateway.connection import Connected
 
 #: A slip of 200 wagers (the contract's most) is about 10 KiB.
 MAX_BODY = 64 * 1024
@@ -104,10 +107,21 @@ def reply_response(raw: bytes) -> Response:
     return Response(raw, status_code=status, media_type="application/json")
 
 
-def page(name: str) -> Callable[[Request], Awaitable[Response]]:
+def page(
+    name: str, floor: Connected[GatewayFloor] | None = None
+) -> Callable[[Request], Awaitable[Response]]:
+    """The static page ``name``; a table's page (given ``floor``) only for a table ever opened:
+    for any other id, a 404 page saying so, with the way back to the floor (never a page that
+    would sit at "Loading…" beside an error)."""
+
     async def page(request: Request) -> Response:
         if "table" in request.path_params:
-            table_of(request)
+            table = str(request.path_params["table"])
+            # An id no table can have is never looked up (it would go into a NATS subject).
+            if not 1 <= len(table) <= 32 or not set(table) <= ID_CHARS:
+                return missing_page(request, "notfound.table", status=400, table=table)
+            if floor is not None and not await floor.get().opened(table):
+                return missing_page(request, "notfound.table", table=table)
         return FileResponse(STATIC / name, headers={"cache-control": "no-cache"})
 
     return page
@@ -143,8 +157,7 @@ async def not_found(request: Request, exc: Exception) -> Response:
     status = getattr(exc, "status_code", 404)
     path = request.url.path
     if status == 404 and _wants_page(request):
-        body = (STATIC / "not-found.html").read_text(encoding="utf-8")
-        return HTMLResponse(body.replace("{path}", html.escape(path)), status_code=404)
+        return missing_page(request, "notfound.path", path=path)
     what = "no such path" if status == 404 else f"{request.method} is not allowed here"
     return error(status, "not-found" if status == 404 else "method", f"{what}: {path}")
 

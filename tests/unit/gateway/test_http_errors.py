@@ -1,6 +1,7 @@
 """Every answer of the gateway is JSON that says what to do, whatever failed behind it."""
 
 import json
+from typing import cast
 
 import httpx
 import pytest
@@ -10,8 +11,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from sicbo.eventstore.errors import StoreError
-from sicbo.gateway.floor import Unavailable
-from sicbo.gateway.http import guarded, not_found
+from sicbo.gateway.connection import Connected
+from sicbo.gateway.floor import GatewayFloor, Unavailable
+from sicbo.gateway.http import guarded, not_found, page
 
 
 def app_raising(err: Exception) -> Starlette:
@@ -77,3 +79,48 @@ async def test_a_browser_lost_on_a_path_gets_a_page_with_the_way_back() -> None:
     assert "nope&lt;b&gt;" in page.text and "nope<b>" not in page.text
     # The API and a client that asks for no page keep the JSON answer.
     assert api.json()["code"] == "not-found" and tool.json()["code"] == "not-found"
+
+
+class OpenedTables:
+    """A floor with only these tables ever opened (page() asks nothing else of it)."""
+
+    def __init__(self, *tables: str) -> None:
+        self.tables = set(tables)
+
+    async def opened(self, table: str) -> bool:
+        return table in self.tables
+
+
+def pages_of(*tables: str) -> Starlette:
+    floor: Connected[GatewayFloor] = Connected()
+    floor.set(cast(GatewayFloor, OpenedTables(*tables)))
+    return Starlette(
+        routes=[Route("/tables/{table}/play", guarded(page("play.html", floor)))],
+        exception_handlers={404: not_found, 405: not_found},
+    )
+
+
+async def test_a_page_of_a_table_never_opened_says_so_and_links_back() -> None:
+    transport = httpx.ASGITransport(app=pages_of("open-1"))
+    async with httpx.AsyncClient(transport=transport, base_url="http://gw") as client:
+        known = await client.get("/tables/open-1/play")
+        unknown = await client.get("/tables/nope/play")
+        marked = await client.get("/tables/a%3Cb%3E/play")
+        malay = await client.get("/tables/nope/play?lang=ms")
+    assert known.status_code == 200 and 'id="layout"' in known.text
+    assert unknown.status_code == 404 and unknown.headers["content-type"].startswith("text/html")
+    assert "Table nope has never been opened on this floor" in unknown.text
+    assert 'href="/"' in unknown.text and "Loading" not in unknown.text
+    # The page's script can say the same in the reader's language: the message's key and values.
+    assert 'data-message="notfound.table"' in unknown.text
+    assert 'data-args="{&quot;table&quot;: &quot;nope&quot;}"' in unknown.text
+    # An id no table can have is shown escaped, never looked up or taken as markup.
+    assert marked.status_code == 400 and "a&lt;b&gt;" in marked.text and "a<b>" not in marked.text
+    assert "Meja nope tidak pernah dibuka" in malay.text and 'lang="ms"' in malay.text
+
+
+async def test_a_hole_typed_in_an_address_stays_as_typed() -> None:
+    transport = httpx.ASGITransport(app=app_raising(KeyError()))
+    async with httpx.AsyncClient(transport=transport, base_url="http://gw") as client:
+        page_ = await client.get("/x/{heading}", headers={"accept": "text/html"})
+    assert "The address /x/{heading} is not a page" in page_.text

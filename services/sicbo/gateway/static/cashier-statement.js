@@ -41,7 +41,8 @@ export function renderStatement(box, statement) {
       [t("wallet.col.staked"), 1], [t("play.col.returned"), 1], [t("wallet.col.after"), 1], [t("play.col.outcome")]],
     rounds) : el("p", { class: "muted" }, t("statement.no-rounds")),
     el("h3", {}, t("statement.entries")),
-    table("statement-lines", [[t("statement.col.time")], [t("statement.col.entry")], [t("play.col.round")],
-      [t("statement.col.amount"), 1], [t("statement.col.balance"), 1], [t("statement.col.by")]], lines),
+    lines.length ? table("statement-lines", [[t("statement.col.time")], [t("statement.col.entry")], [t("play.col.round")],
+      [t("statement.col.amount"), 1], [t("statement.col.balance"), 1], [t("statement.col.by")]], lines)
+      : el("p", { class: "muted", id: "statement-no-entries" }, t("statement.no-entries")),
   );
 }

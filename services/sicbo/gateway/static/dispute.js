@@ -101,12 +101,17 @@ function renderSummary(r) {
   $("no-problems").hidden = problems.length > 0;
 }
 
+/** An event type ("round.betting-opened.v1") that a narrow column may break after its dots. */
+function dotted(type) {
+  return String(type).split(".").flatMap((part, i) => (i ? [el("wbr", {}), `.${part}`] : [part]));
+}
+
 function renderHistory(rows) {
   const body = $("history").tBodies[0];
   body.replaceChildren(...(rows || []).map((h) => el("tr", { "data-seq": h.seq },
     el("td", { class: "num" }, String(h.seq)),
     el("td", { class: "nowrap" }, when(h.time), eventTime(h)),
-    el("td", {}, h.type),
+    el("td", {}, ...dotted(h.type)),
     el("td", {}, h.actor))));
   if (!rows || !rows.length) body.append(el("tr", {}, el("td", { colspan: "4", class: "muted" }, "No event recorded.")));
 }
@@ -116,6 +121,8 @@ function renderWagers(rows, hidden) {
   $("hidden-wagers").textContent = hiddenText(hidden);
   $("hidden-wagers").hidden = !hiddenText(hidden);
   $("no-wagers").hidden = Boolean(rows && rows.length) || Boolean(hiddenText(hidden));
+  // No row to show: no empty table's headings above the words that say why.
+  $("wagers").parentElement.hidden = !(rows && rows.length);
   body.replaceChildren(...(rows || []).map((w) => {
     const bad = w.status !== "MATCH";
     const outDiff = w.outcome !== w.recomputed_outcome;
@@ -134,8 +141,13 @@ function renderWagers(rows, hidden) {
   }));
 }
 
+/** A round the table has not played (yet): said plainly, with the ways on. */
 function notStarted() {
-  setStatus(`round ${round} has not started`, "not-started");
+  setStatus(t("dispute.not-played", { n: round }), "not-started");
+  $("report-sub").replaceChildren(
+    el("a", { id: "not-played-board", href: `/tables/${enc}/board` }, t("dispute.board-link")),
+    " · ",
+    el("a", { id: "not-played-floor", href: "/" }, t("notfound.back")));
   $("report-body").hidden = true;
 }
 
