@@ -29,7 +29,11 @@ USER = "floor"
 #: What each service's /readyz checks, besides the FastStream broker's connection.
 CHECKS = {
     "dice": {"store", "commands"},
-    "settlement": {"store", "consumer SICBO/settlement"},
+    "settlement": {
+        "store",
+        "consumer SICBO/settlement",
+        "consumer SICBO_ACCOUNTS/settlement-debits",
+    },
     "illumination": {"store", "consumer SICBO/illumination"},
     "board": {"store", "queries"},
 }
