@@ -123,7 +123,7 @@ async def test_a_table_without_results_and_a_player_without_bets_say_so(
     await never_loading(display)
 
     board = console_errors.watch(await context.new_page())
-    await board.goto(f"/tables/{table}/board")
+    await board.goto(f"/tables/{table}/board?lang=en")
     await expect(board.locator("#results")).to_have_text("No result yet at this table.")
     await expect(board.locator("#stats")).to_contain_text("No result yet.")
     await never_loading(board)
