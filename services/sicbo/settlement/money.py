@@ -51,6 +51,10 @@ _paying: msgspec.json.Decoder[Paying] = msgspec.json.Decoder(
 _PAYING_TYPES = tokens(WagersSettled, SettlementAdjusted, SettlementVoided)
 
 
+#: Rounds whose squared debits are remembered (a forgotten one is read again).
+_SQUARED_KEPT = 10_000
+
+
 class RoundMoney:
     def __init__(
         self, store: EventStore, nc: NATS, actor: Actor, clock: Callable[[], datetime]
@@ -60,16 +64,24 @@ class RoundMoney:
         self._writer = AccountWriter(nc)
         self._actor = actor
         self._clock = clock
+        #: (table, round) -> the last debit sequence a reconcile of the round has read: every
+        #: debit of the round up to it is squared (kept for the recent rounds only).
+        self.squared_upto: dict[tuple[str, int], int] = {}
 
     async def reconcile(self, table: str, round_no: int) -> int:
         """Refund the round's debits that no stored slip holds; how many refunds appended."""
         # Only this round's debits, of every account: their subjects name the table's round.
+        read = await self._accounts.read(round_entries(StakeDebited, table, round_no))
+        if read:
+            # A read holds every debit of the round up to the last it returned (a replica
+            # holds a prefix of the stream): each of those is squared by this call.
+            key = (table, round_no)
+            self.squared_upto[key] = max(read[-1].seq, self.squared_upto.pop(key, 0))
+            if len(self.squared_upto) > _SQUARED_KEPT:
+                self.squared_upto.pop(next(iter(self.squared_upto)))
         debits = [
             d
-            for d in (
-                _debits.decode(s.data)
-                for s in await self._accounts.read(round_entries(StakeDebited, table, round_no))
-            )
+            for d in (_debits.decode(s.data) for s in read)
             if d.table == table and d.round == round_no
         ]
         if not debits:

@@ -40,7 +40,7 @@ def app(nats_url: str) -> FastStream:
         )
 
         async def job(subject: str, seq: int, data: bytes) -> None:
-            await late.on_debit(subject)
+            await late.on_debit(subject, seq)
 
         return job
 
