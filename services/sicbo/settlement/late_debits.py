@@ -89,7 +89,7 @@ class RoundChecks:
         if key in self._closed:
             return True
         check = self._checks.get(key)
-        if check is None or check.covers < seq or (check.answer.done() and check.answer.result()):
+        if check is None or check.covers < seq:
             lookup = money_closed(self._is_stored, table, round_no)
             check = _Check(self._delivered, asyncio.ensure_future(lookup))
             self._checks[key] = check
