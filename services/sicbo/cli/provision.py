@@ -15,12 +15,14 @@ from sicbo.provisioning import Outcome, ProvisionReport, additive_only
 from sicbo.provisioning import provision as provision_floor
 
 
-async def _provision(nats_url: str, replicas: int, upgrade: bool) -> ProvisionReport:
+async def _provision(
+    nats_url: str, replicas: int, partitions: int, upgrade: bool
+) -> ProvisionReport:
     nc = await nats.connect(
         servers(nats_url), connect_timeout=5, max_reconnect_attempts=1, **connect_options(nats_url)
     )
     try:
-        return await provision_floor(nc, replicas=replicas, upgrade=upgrade)
+        return await provision_floor(nc, replicas=replicas, partitions=partitions, upgrade=upgrade)
     finally:
         await nc.close()
 
@@ -28,6 +30,15 @@ async def _provision(nats_url: str, replicas: int, upgrade: bool) -> ProvisionRe
 def provision(
     replicas: Annotated[
         int, typer.Option(min=1, max=5, help="stream replicas (3 in production)")
+    ] = 1,
+    partitions: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="streams the floor's log is spread over, by table (1: the one stream SICBO;"
+            " set once: growing it later moves tables, see docs/runbook.md)",
+        ),
     ] = 1,
     nats_url: NatsOption = DEFAULT_NATS_URL,
     upgrade: Annotated[
@@ -42,7 +53,7 @@ def provision(
     """Create what is missing, leave what matches; a conflicting config is reported, not
     overwritten (exit status 1)."""
     try:
-        report = asyncio.run(_provision(nats_url, replicas, upgrade))
+        report = asyncio.run(_provision(nats_url, replicas, partitions, upgrade))
     except (OSError, nats.errors.NoServersError):
         raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
     table = Table(title=f"provisioning on {redacted(nats_url)}")
