@@ -131,9 +131,8 @@ async def provision(
     other = await _other_layout(api, plan)
     for res in plan:
         if isinstance(res, StreamSpec) and res.stream in other:
-            results.append(
-                ResourceResult(res.kind, res.name, Outcome.CONFLICT, note=other[res.stream])
-            )
+            note = other[res.stream]
+            result = ResourceResult(res.kind, res.name, Outcome.CONFLICT, note=note)
             conflicting_streams.add(res.stream)
         elif isinstance(res, StreamSpec):
             result = await _ensure_stream(api, res, upgrade)
