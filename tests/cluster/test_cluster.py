@@ -206,7 +206,8 @@ async def new_leader(nc: NATS, stream: str, dead: str, since: float) -> tuple[st
     """The first leader of ``stream`` other than ``dead``, and the seconds from ``since`` to
     when it was seen (polled: an upper bound of the election)."""
     while True:
-        with contextlib.suppress(NatsTimeoutError, NoRespondersError, RuntimeError):
+        # Any client error: the connection may be moving off the dead node right now.
+        with contextlib.suppress(nats.errors.Error, RuntimeError):
             leader = (await cluster_of(nc, stream, timeout=1)).get("leader")
             if leader and leader != dead:
                 return leader, time.monotonic() - since

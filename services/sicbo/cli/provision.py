@@ -41,6 +41,7 @@ def provision(
         typer.Option(
             min=1,
             max=64,
+            envvar="SICBO_PARTITIONS",  # the deployment's one setting: the services pin it too
             help="streams the floor's log is spread over, by table (1: the one stream SICBO;"
             " set once: growing it later moves tables, see docs/runbook.md)",
         ),

@@ -58,3 +58,14 @@ def test_the_deployed_k_comes_from_floor_log_toml(tmp_path: Path) -> None:
     (tmp_path / nats_config.FLOOR_LOG).write_text("partitions = 0\n")
     with pytest.raises(ValueError, match="from 1 to 64"):
         nats_config.deployed_partitions(tmp_path)
+
+
+def test_the_deployment_pins_the_k_its_permissions_allow() -> None:
+    """One K: the floor's environment (provisioning and services) and the NATS permissions."""
+    root = Path(__file__).resolve().parents[3]
+    env = dict(
+        line.split("=", 1)
+        for line in (root / "deploy/kustomize/base/floor.env").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    assert int(env["SICBO_PARTITIONS"]) == nats_config.deployed_partitions(root)
