@@ -17,8 +17,10 @@ import nats
 import pytest
 from nats.aio.client import Client as NATS
 
+from sicbo.eventstore.errors import AppendConflict
 from sicbo.eventstore.layout import open_floor_log
 from sicbo.eventstore.partitioned import FloorLog
+from sicbo.eventstore.records import Expect
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.infra.processes import ServiceProcess
@@ -26,9 +28,12 @@ from sicbo.provisioning import Outcome, provision
 from sicbo_contracts.subjects import (
     EVENT_STREAM,
     RESULTS_STREAM,
+    Aggregate,
+    event,
     partition_of,
     partition_stream,
     results,
+    round_filter,
     table_filter,
 )
 from tests.integration.conftest import Floor
@@ -159,3 +164,37 @@ async def test_a_service_pinned_to_another_k_refuses_to_start(pf: PartitionedFlo
         proc.stop()
     text = log.read_text()
     assert "expects 1 partition(s)" in text and "has 3" in text, text[-2000:]
+
+
+async def test_the_store_keeps_expectations_batches_and_reads_per_table(
+    pf: PartitionedFloor,
+) -> None:
+    log = pf.log
+    assert isinstance(log, FloorLog)
+    a, b = tables_in_every_partition()[:2]  # two tables of two streams
+    subject_a = event(a, Aggregate.LAMP, 1, "probe-v1")
+    first = await log.append(subject_a, b"1", expect=Expect(subject_a, 0), msg_id=f"{a}-1")
+    # The exact subject as expectation: checked on the table's stream, with its token.
+    with pytest.raises(AppendConflict):
+        await log.append(subject_a, b"2", expect=Expect(subject_a, 0))
+    again = await log.append(subject_a, b"1", expect=Expect(subject_a, 0), msg_id=f"{a}-1")
+    assert again.duplicate and again.seq == first.seq  # a retry of a landed append
+    assert await log.last_sequence(subject_a) == first.seq
+    got = await log.get(first.seq, table=a)
+    assert got is not None and got.subject == subject_a and got.data == b"1"
+    with pytest.raises(ValueError, match="names no table"):
+        await log.get(first.seq)
+    # A batch is one stream's: one table's is stored whole, one across partitions refused.
+    batch = [(event(b, Aggregate.LAMP, 1, f"probe-{n}-v1"), b"x") for n in range(3)]
+    stored = await log.append_batch(batch, expect=Expect(round_filter(b, Aggregate.LAMP, 1), 0))
+    assert [s.seq for s in stored] == list(range(stored[0].seq, stored[0].seq + 3))
+    with pytest.raises(ValueError, match="one stream"):
+        await log.append_batch([(subject_a, b"y"), batch[0]])
+    # Reads: a table's from its stream, every table's from every stream, in the floor's subjects.
+    assert [e.subject for e in await log.read(round_filter(b, Aggregate.LAMP, 1))] == [
+        s for s, _ in batch
+    ]
+    everything = {e.subject for e in await log.read_all()}
+    assert subject_a in everything and batch[0][0] in everything
+    with pytest.raises(ValueError, match="reads all 3 partitions"):
+        await log.read("sicbo.evt.>", after_seq=1)
