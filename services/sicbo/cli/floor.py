@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
-from sicbo.eventstore.layout import open_floor_log
+from sicbo.eventstore.layout import LayoutMismatch, open_floor_log
 from sicbo.infra.nats_auth import connect_options, inbox_options
 from sicbo.infra.nats_urls import redacted, servers
 from sicbo_contracts.access import sender_for
@@ -106,6 +106,8 @@ def log(
         events = asyncio.run(_read(nats_url, subject_filter))
     except (OSError, nats.errors.NoServersError):
         raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
+    except LayoutMismatch as exc:  # no log, or not one whole set of partition streams
+        raise fail(str(exc)) from None
     if as_json:
         for seq, subject, body in events:
             typer.echo(json.dumps({"seq": seq, "subject": subject, "event": body}))

@@ -25,7 +25,7 @@ from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.cli.replay_account import describe, read_accounts, replay_account
-from sicbo.eventstore.layout import open_floor_log
+from sicbo.eventstore.layout import LayoutMismatch, open_floor_log
 from sicbo.eventstore.records import StoredEvent
 from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import redacted
@@ -62,6 +62,8 @@ def _read_or_exit(nats_url: str, subject_filter: str) -> list[StoredEvent]:
         return asyncio.run(_read(nats_url, subject_filter))
     except (OSError, nats.errors.NoServersError):
         raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
+    except LayoutMismatch as exc:  # no log, or not one whole set of partition streams
+        raise fail(str(exc)) from None
 
 
 @app.command("round")
