@@ -104,3 +104,16 @@ def test_layout_is_one_whole_set() -> None:
         partitions_of(["SICBO_RESULTS"])
     with pytest.raises(LayoutMismatch, match="expects 1 partition"):
         partitions_of(whole, pinned=1)
+
+
+def test_the_skeleton_consumes_every_partition_of_the_floors_log() -> None:
+    from sicbo.shell.bootstrap import Reacts, _streams_of
+
+    def job(_: object) -> object:
+        return None
+
+    on_log = Reacts("settlement", "sicbo.evt.*.lc.>", job)  # type: ignore[arg-type]
+    on_accounts = Reacts("settlement-debits", "x", job, stream="SICBO_ACCOUNTS")  # type: ignore[arg-type]
+    assert _streams_of(on_log, 1) == ["SICBO"]
+    assert _streams_of(on_log, 3) == ["SICBO_P0_OF_3", "SICBO_P1_OF_3", "SICBO_P2_OF_3"]
+    assert _streams_of(on_accounts, 3) == ["SICBO_ACCOUNTS"]
