@@ -434,7 +434,7 @@ async def test_play_goes_on_and_every_wager_is_settled_once_after_a_node_and_rep
     nc = await connect_as(cluster, "floor")
     assert sorted({partition_of(t.table, PARTITIONS) for t in TABLES}) == [0, 1, 2]
     # Each partition led from its own node: writes spread over the cluster.
-    led = await spread(nc, PARTITIONS)
+    led = await spread(nc, PARTITIONS, attempts=60)  # a loaded machine elects slowly
     assert sorted(str(leader) for leader in led.values()) == [n.name for n in cluster], led
     store = await open_floor_log(nc)
     client = RetryingClient(nc, store)
