@@ -117,6 +117,8 @@ def parse_event_subject(subject: str) -> EventSubject | None:
     """The parts of a floor event subject; None for any other subject (another prefix, an
     unknown aggregate, a round that is not a number)."""
     parts = subject.split(".")
+    if len(parts) == 7 and _PARTITION_TOKEN.fullmatch(parts[6]):  # as appended on K > 1
+        del parts[6]
     if len(parts) != 6 or f"{parts[0]}.{parts[1]}" != _EVENTS or not parts[4].isdigit():
         return None
     aggregate = _AGGREGATES.get(parts[3])  # a dict, not Aggregate(): replay parses every event
@@ -126,6 +128,72 @@ def parse_event_subject(subject: str) -> EventSubject | None:
 
 
 _AGGREGATES = {a.value: a for a in Aggregate}
+
+
+# -- the partitioned log -----------------------------------------------------------------------
+# With K = 1 the floor's events are the one stream ``SICBO`` (``sicbo.evt.>``), as always. With
+# K > 1 each table's events live in the stream of its partition, ``SICBO_P<p>_OF_<K>``, which
+# stores ``sicbo.evt.*.*.*.*.p<p>of<K>``: the event subject above plus a trailing partition
+# token, appended by the event store on write and stripped on read, so every filter ending in
+# ``>`` selects the same events in either layout. K is in the token and in the stream's name:
+# a writer holding a wrong K finds no stream for its subject (no responders), never a wrong
+# stream, and the streams of a larger K can be created beside those of the old one.
+
+_PARTITION_TOKEN = re.compile(r"p(\d+)of(\d+)")
+_FNV32_OFFSET = 0x811C9DC5
+_FNV32_PRIME = 0x01000193
+
+
+def fnv1a_32(data: bytes) -> int:
+    """FNV-1a, 32 bits: the hash of NATS's ``partition()`` subject mapping function."""
+    h = _FNV32_OFFSET
+    for byte in data:
+        h = ((h ^ byte) * _FNV32_PRIME) & 0xFFFFFFFF
+    return h
+
+
+@lru_cache(maxsize=4096)
+def partition_of(table: str, partitions: int) -> int:
+    """The partition of a table among ``partitions``: as NATS's ``{{partition(K,1)}}`` would
+    map the table's token, so a later move to a server-side mapping keeps every table put."""
+    if partitions < 1:
+        raise ValueError(f"partitions must be at least 1, not {partitions}")
+    return fnv1a_32(table.encode()) % partitions
+
+
+def partition_token(partition: int, partitions: int) -> str:
+    return f"p{partition}of{partitions}"
+
+
+def partition_stream(partition: int, partitions: int) -> str:
+    """The stream of one partition; ``SICBO`` itself when the log is not partitioned."""
+    if partitions == 1:
+        return EVENT_STREAM
+    return f"{EVENT_STREAM}_P{partition}_OF_{partitions}"
+
+
+def partition_subjects(partition: int, partitions: int) -> str:
+    """What the stream of one partition stores (:data:`EVENTS_ALL` when not partitioned)."""
+    if partitions == 1:
+        return EVENTS_ALL
+    return f"{_EVENTS}.*.*.*.*.{partition_token(partition, partitions)}"
+
+
+def parse_partition_stream(name: str) -> tuple[int, int] | None:
+    """``(partition, partitions)`` of a floor log stream's name, None for any other stream."""
+    if name == EVENT_STREAM:
+        return 0, 1
+    match = re.fullmatch(rf"{EVENT_STREAM}_P(\d+)_OF_(\d+)", name)
+    if match is None:
+        return None
+    partition, partitions = int(match[1]), int(match[2])
+    return (partition, partitions) if partition < partitions and partitions > 1 else None
+
+
+def without_partition(subject: str) -> str:
+    """An event subject as the floor names it: the stored partition token dropped."""
+    head, _, last = subject.rpartition(".")
+    return head if head and _PARTITION_TOKEN.fullmatch(last) else subject
 
 
 def subject_matches(subject: str, filter_subject: str) -> bool:

@@ -27,6 +27,7 @@ from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeoutError
 
 from sicbo.resources import API, ConsumerSpec, Resource, StreamSpec, floor_resources
+from sicbo_contracts.subjects import EVENTS_ALL, parse_partition_stream
 
 # Server error codes for "does not exist yet".
 _STREAM_NOT_FOUND = 10059
@@ -109,6 +110,7 @@ async def provision(
     nc: NATS,
     *,
     replicas: int = 1,
+    partitions: int = 1,
     resources: Sequence[Resource] | None = None,
     request_timeout: float = 10.0,
     upgrade: bool = False,
@@ -119,13 +121,20 @@ async def provision(
     Conflicts are returned in the report (so one run lists all of them); call
     :meth:`ProvisionReport.raise_for_conflicts` to turn them into :class:`ProvisionConflict`.
     Consumers of a conflicting stream are not touched and are reported as conflicts too.
+    ``partitions``: the floor's log in K streams by table; a floor whose log already has
+    another K is a conflict of its log's streams (:func:`_other_layout`), left as it is.
     """
-    plan = list(resources) if resources is not None else floor_resources(replicas)
+    plan = list(resources) if resources is not None else floor_resources(replicas, partitions)
     api = _Api(nc, request_timeout)
     results: list[ResourceResult] = []
     conflicting_streams: set[str] = set()
+    other = await _other_layout(api, plan)
     for res in plan:
-        if isinstance(res, StreamSpec):
+        if isinstance(res, StreamSpec) and res.stream in other:
+            note = other[res.stream]
+            result = ResourceResult(res.kind, res.name, Outcome.CONFLICT, note=note)
+            conflicting_streams.add(res.stream)
+        elif isinstance(res, StreamSpec):
             result = await _ensure_stream(api, res, upgrade)
             if result.outcome is Outcome.CONFLICT:
                 conflicting_streams.add(res.stream)
@@ -140,6 +149,29 @@ async def provision(
             result = await _ensure_consumer(api, res)
         results.append(result)
     return ProvisionReport(tuple(results))
+
+
+async def _other_layout(api: _Api, plan: Sequence[Resource]) -> dict[str, str]:
+    """The planned log streams that must not be created, each with why: the server's floor
+    log is laid out in another number of partitions (their subjects would overlap, and a
+    table's events would be split between two streams). Moving is an operator's step
+    (docs/runbook.md "Growing the number of partitions")."""
+    planned = {r.stream for r in plan if isinstance(r, StreamSpec)}
+    planned_logs = {s for s in planned if parse_partition_stream(s) is not None}
+    if not planned_logs:
+        return {}
+    body = {"subject": EVENTS_ALL}
+    existing = (await api.call("STREAM.NAMES", body) or {}).get("streams") or []
+    foreign = sorted(
+        s for s in existing if parse_partition_stream(s) is not None and s not in planned_logs
+    )
+    if not foreign:
+        return {}
+    note = (
+        f"the floor's log is already in {', '.join(foreign)}: another number of partitions;"
+        " nothing was created (see the runbook on growing the partitions)"
+    )
+    return {s: note for s in planned_logs if s not in existing}
 
 
 async def _ensure_stream(api: _Api, spec: StreamSpec, upgrade: bool) -> ResourceResult:

@@ -25,6 +25,8 @@ from sicbo_contracts.subjects import (
     Aggregate,
     all_tables,
     game_entries_of_type,
+    partition_stream,
+    partition_subjects,
 )
 
 API = "$JS.API"
@@ -216,15 +218,40 @@ def durable(stream: str, consumer: DurableConsumer) -> ConsumerSpec:
     return ConsumerSpec(stream, consumer.name, config)
 
 
-def floor_resources(replicas: int = 1) -> list[Resource]:
-    """Everything the floor needs, streams before the consumers that live on them."""
+def log_streams(replicas: int, partitions: int = 1) -> list[StreamSpec]:
+    """The floor's log: ``SICBO`` (K = 1), or one stream per partition of the tables, each
+    the same audit log holding its partition's subjects (:mod:`sicbo_contracts.subjects`)."""
+    if partitions == 1:
+        return [event_stream(replicas)]
+    specs = []
+    for p in range(partitions):
+        spec = event_stream(
+            replicas,
+            name=partition_stream(p, partitions),
+            subjects=(partition_subjects(p, partitions),),
+        )
+        config = {
+            **spec.config,
+            "description": f"Sic Bo floor domain events, tables of partition {p} of"
+            f" {partitions}: the system of record (audit log)",
+            # Informational (never compared): what an operator reads in `nats stream info`.
+            "metadata": {"sicbo_partition": str(p), "sicbo_partitions": str(partitions)},
+        }
+        specs.append(StreamSpec(spec.name, config))
+    return specs
+
+
+def floor_resources(replicas: int = 1, partitions: int = 1) -> list[Resource]:
+    """Everything the floor needs, streams before the consumers that live on them; the
+    floor's durable consumers on every stream of its log (each sees its partition's tables)."""
+    logs = log_streams(replicas, partitions)
     return [
-        event_stream(replicas),
+        *logs,
         results_stream(replicas),
         account_stream(replicas),
         kv_bucket(TIMERS_BUCKET, replicas),
         kv_bucket(READMODELS_BUCKET, replicas),
         kv_bucket(LAUNCHES_BUCKET, replicas, max_age_s=LAUNCHES_MAX_AGE_S),
-        *(durable(EVENT_STREAM, c) for c in CONSUMERS),
+        *(durable(log.stream, c) for log in logs for c in CONSUMERS),
         *(durable(ACCOUNT_STREAM, c) for c in ACCOUNT_CONSUMERS),
     ]

@@ -3,15 +3,21 @@ three tables playing at once; one NATS node and one replica of every service are
 the middle of play. Play goes on, and every wager is settled exactly once.
 
 - Three ``nats-server`` processes on 127.0.0.1 with cluster routes (a config file per node,
-  each including the checked-in deploy/nats/accounts.conf), streams provisioned with 3
-  replicas. Every service runs as its own NATS user (deploy/nats) and is given the three URLs
-  (``--nats a,b,c``), so it reconnects to a surviving node. Illumination (with a layout
-  controller), the results feed and the board run too, one replica each, not killed: no
-  service of the floor needs more than its user may do, before or after the failover.
+  each including the floor's accounts as ``make nats-config`` renders them for a log of 3
+  partitions), streams provisioned with 3 replicas and 3 partitions (``sicbo provision
+  --partitions 3``), each partition stream led from another node (a leader stepdown naming
+  the preferred server: :mod:`sicbo.log_leaders`). The services are pinned to 3
+  (``SICBO_PARTITIONS``), as a deployment pins them. Every service runs as its own NATS user
+  (deploy/nats) and is given the three URLs (``--nats a,b,c``), so it reconnects to a
+  surviving node. Illumination (with a layout controller), the results feed and the board
+  run too, one replica each, not killed: no service of the floor needs more than its user
+  may do, before or after the failover.
 - The tables are played by the demo's simulated dealers through a terminal client that
   does what a real terminal must across a failover: on a timeout or a "try again" answer it
   sends the same command again (same command id: it takes effect once).
-- The node killed is the leader of the event stream ``SICBO``, so the log itself fails over.
+- The node killed leads one partition stream, so that part of the log fails over; the other
+  partitions keep their leaders (their writes never stop: no election), the dead node's
+  partition elects a leader on a survivor, and every table (one in each partition) plays on.
 - Checked on the log: more rounds complete on every table after the kills; each (slip, index)
   has exactly one result in its round's settlement, each settled round one ``RoundSettled``,
   every slip the terminals were told was accepted is in the log, and every slip of a
@@ -26,7 +32,6 @@ import asyncio
 import contextlib
 import json
 import os
-import shutil
 import signal
 import time
 import urllib.request
@@ -47,38 +52,42 @@ from sicbo.demo.client import FloorClient
 from sicbo.demo.dealer import RoundLine, SimulatedDealer
 from sicbo.demo.run import simulated_table
 from sicbo.demo.tables import LIMITS, DemoTable
+from sicbo.eventstore.layout import PARTITIONS_ENV, open_floor_log
 from sicbo.eventstore.store import EventStore
-from sicbo.infra.nats_accounts import password_envs, users
+from sicbo.infra import nats_config, partner_registry
+from sicbo.infra.nats_accounts import accounts, password_envs, users
 from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess
 from sicbo.lifecycle.state import Phase
+from sicbo.log_leaders import cluster_of, leaders, spread
 from sicbo.provisioning import ProvisionError, provision
 from sicbo_contracts.lifecycle import TableConfig
 from sicbo_contracts.replies import Accepted, Rejected, Reply
 from sicbo_contracts.settlement import RoundSettled, WagersSettled
-from sicbo_contracts.subjects import EVENT_STREAM, RESULTS_STREAM, results
+from sicbo_contracts.subjects import RESULTS_STREAM, partition_of, partition_stream, results
 from sicbo_contracts.wagers import PlaceSlip, SlipPlaced
 from tests.deploy.nats_users import passwords_in_environment
 
 pytestmark = pytest.mark.timeout(240)
 
 ROOT = Path(__file__).resolve().parents[2]
-ACCOUNTS = ROOT / "deploy" / "nats" / "accounts.conf"
+PARTITIONS = 3
 PASSWORDS = {env: f"{env.lower()}-cluster" for env in password_envs()}
 SERVICES = ("lifecycle", "dice", "wagers", "settlement")
 REPLICAS = 2
 #: The rest of the floor, one replica each and not killed: it runs as its own users through
 #: the failover too (and a layout controller answers for cl-cca and cl-macau03).
 ALSO = ("illumination", "results", "board")
+#: One table in each partition of 3 (partition_of: cl-live 0, cl-cca 1, cl-macau 2).
 TABLES = (
     DemoTable("cl-cca", TableConfig(profile="cca-1992", limits=LIMITS, layout_controller=True)),
     # 002/2003 art. 3(2): its layout is lit too (a controller answers, as for cl-cca).
-    DemoTable(
-        "cl-macau03", TableConfig(profile="macau-2003", limits=LIMITS, layout_controller=True)
-    ),
+    DemoTable("cl-macau", TableConfig(profile="macau-2003", limits=LIMITS, layout_controller=True)),
     # The online countdown closes betting by itself (the lifecycle's KV timers).
-    DemoTable("cl-online", TableConfig(profile="online-live", limits=LIMITS, betting_seconds=2)),
+    DemoTable("cl-live", TableConfig(profile="online-live", limits=LIMITS, betting_seconds=2)),
 )
+LIT = ("cl-cca", "cl-macau")
+LOG_STREAMS = [partition_stream(p, PARTITIONS) for p in range(PARTITIONS)]
 ROUNDS_BEFORE = 2  # rounds every table completes before the kills
 ROUNDS_AFTER = 2  # and after them
 BOUND = 75.0  # seconds: the longest wait for either
@@ -122,7 +131,9 @@ def node_config(directory: Path, name: str, cluster_port: int, routes: list[int]
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Node]]:
     directory = tmp_path_factory.mktemp("cluster")
-    shutil.copy(ACCOUNTS, directory / "accounts.conf")
+    # The accounts as `make nats-config` renders them with partitions = 3 (floor-log.toml).
+    floor = accounts(partner_registry.load(ROOT / nats_config.PARTNERS), PARTITIONS)
+    (directory / "accounts.conf").write_text(nats_config.conf_text(floor), encoding="utf-8")
     cluster_ports = [free_port() for _ in range(3)]
     nodes: list[Node] = []
     try:
@@ -166,7 +177,8 @@ async def provisioned(nc: NATS, seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while True:
         try:
-            (await provision(nc, replicas=3, request_timeout=5)).raise_for_conflicts()
+            report = await provision(nc, replicas=3, partitions=PARTITIONS, request_timeout=5)
+            report.raise_for_conflicts()
             return
         except ProvisionError:
             if time.monotonic() > deadline:
@@ -174,27 +186,32 @@ async def provisioned(nc: NATS, seconds: float = 30) -> None:
             await asyncio.sleep(0.5)
 
 
-async def stream_info(nc: NATS) -> dict[str, Any]:
-    reply = await nc.request(f"$JS.API.STREAM.INFO.{EVENT_STREAM}", b"", timeout=5)
-    info: dict[str, Any] = json.loads(reply.data)
-    return info
-
-
-async def replicas_current(nc: NATS, dead: str, seconds: float = 30) -> dict[str, Any]:
-    """Until every replica of the log but the dead node's is current (reads by Direct Get are
-    then complete, whichever replica answers). A dead peer shows as not current, lagging."""
+async def replicas_current(nc: NATS, stream: str, dead: str, seconds: float = 30) -> dict[str, Any]:
+    """Until every replica of a log stream but the dead node's is current (reads by Direct Get
+    are then complete, whichever replica answers). A dead peer shows as not current, lagging."""
     deadline = time.monotonic() + seconds
-    info: dict[str, Any] = {}
+    cluster: dict[str, Any] = {}
     while True:
-        with contextlib.suppress(NatsTimeoutError, NoRespondersError):
-            info = await stream_info(nc)
-            cluster = info.get("cluster") or {}
+        with contextlib.suppress(NatsTimeoutError, NoRespondersError, RuntimeError):
+            cluster = await cluster_of(nc, stream)
             alive = [r for r in cluster.get("replicas", []) if r.get("name") != dead]
             if cluster.get("leader") and all(r.get("current") and not r.get("lag") for r in alive):
                 return cluster
         if time.monotonic() > deadline:
-            pytest.fail(f"the surviving replicas of SICBO did not catch up: {info.get('cluster')}")
+            pytest.fail(f"the surviving replicas of {stream} did not catch up: {cluster}")
         await asyncio.sleep(0.2)
+
+
+async def new_leader(nc: NATS, stream: str, dead: str, since: float) -> tuple[str, float]:
+    """The first leader of ``stream`` other than ``dead``, and the seconds from ``since`` to
+    when it was seen (polled: an upper bound of the election)."""
+    while True:
+        # Any client error: the connection may be moving off the dead node right now.
+        with contextlib.suppress(nats.errors.Error, RuntimeError):
+            leader = (await cluster_of(nc, stream, timeout=1)).get("leader")
+            if leader and leader != dead:
+                return leader, time.monotonic() - since
+        await asyncio.sleep(0.05)
 
 
 # -- the services ----------------------------------------------------------------------------
@@ -241,12 +258,11 @@ async def services(
         for service in (*SERVICES, *ALSO):
             for n in range(REPLICAS if service in SERVICES else 1):
                 log = logs / f"{service}-{n}.log"
-                env = credentials(logs, service)
+                env = {**credentials(logs, service), PARTITIONS_ENV: str(PARTITIONS)}
                 proc = ServiceProcess(service, urls(cluster), log_path=log, env=env)
                 procs.setdefault(service, []).append(proc.start())
         procs["layout"] = [
-            LayoutController(urls(cluster, user="layout"), table, logs).start()
-            for table in ("cl-cca", "cl-macau03")
+            LayoutController(urls(cluster, user="layout"), table, logs).start() for table in LIT
         ]
         await asyncio.gather(*(ready(p) for ps in procs.values() for p in ps))
         yield procs
@@ -268,8 +284,8 @@ class RetryingClient(FloorClient):
 
     retries: Counter[str]
 
-    def __init__(self, nc: NATS) -> None:
-        super().__init__(nc, timeout=3.0)
+    def __init__(self, nc: NATS, store: EventStore) -> None:
+        super().__init__(nc, timeout=3.0, store=store)
         self.retries = Counter()
         #: table -> the slips the wager intake accepted (a slip's id is its command's id)
         self.accepted_slips: dict[str, set[str]] = defaultdict(set)
@@ -416,7 +432,12 @@ async def test_play_goes_on_and_every_wager_is_settled_once_after_a_node_and_rep
 ) -> None:
     started = time.monotonic()
     nc = await connect_as(cluster, "floor")
-    client = RetryingClient(nc)
+    assert sorted({partition_of(t.table, PARTITIONS) for t in TABLES}) == [0, 1, 2]
+    # Each partition led from its own node: writes spread over the cluster.
+    led = await spread(nc, PARTITIONS, attempts=60)  # a loaded machine elects slowly
+    assert sorted(str(leader) for leader in led.values()) == [n.name for n in cluster], led
+    store = await open_floor_log(nc)
+    client = RetryingClient(nc, store)
     play = Play()
     sims = [
         simulated_table(
@@ -436,9 +457,10 @@ async def test_play_goes_on_and_every_wager_is_settled_once_after_a_node_and_rep
         await play.until(ROUNDS_BEFORE, since=0)
         before = time.monotonic() - started
 
-        # Mid-round: the node leading the event stream, and one replica of every service.
-        leader = (await stream_info(nc))["cluster"]["leader"]
-        victim = next(n for n in cluster if n.name == leader)
+        # Mid-round: the node leading one partition stream, and one replica of every service.
+        before_kill = await leaders(nc, PARTITIONS)
+        failing = partition_stream(partition_of("cl-cca", PARTITIONS), PARTITIONS)
+        victim = next(n for n in cluster if n.name == before_kill[failing])
         on_victim = sorted(
             c.get("authorized_user", "?") for c in await asyncio.to_thread(victim.connz)
         )
@@ -448,7 +470,9 @@ async def test_play_goes_on_and_every_wager_is_settled_once_after_a_node_and_rep
         os.kill(victim.server.pid, signal.SIGKILL)
         for service in SERVICES:
             services[service][0].kill()
+        elected = asyncio.create_task(new_leader(nc, failing, victim.name, killed_at))
         await play.until(ROUNDS_AFTER, since=killed_at)
+        took_over, election = await asyncio.wait_for(elected, BOUND)
         first = {
             t.table: min(at for _, at in play.completed[t.table] if at > killed_at) for t in TABLES
         }
@@ -457,8 +481,14 @@ async def test_play_goes_on_and_every_wager_is_settled_once_after_a_node_and_rep
         await asyncio.wait_for(asyncio.gather(*tasks), BOUND)
 
         survivors = [n for n in cluster if n is not victim]
-        state = await replicas_current(nc, victim.name)
-        store = EventStore(nc, EVENT_STREAM)
+        states = {s: await replicas_current(nc, s, victim.name) for s in LOG_STREAMS}
+        after = {s: state["leader"] for s, state in states.items()}
+        # The partitions led elsewhere kept their leader: their writes never waited for an
+        # election. The dead node's partition is led by a survivor.
+        for stream in LOG_STREAMS:
+            if stream != failing:
+                assert after[stream] == before_kill[stream], (stream, before_kill, after)
+        assert after[failing] in [n.name for n in survivors], after
         checked = {
             t.table: await check_settled_once(store, t.table, client.accepted_slips[t.table])
             for t in TABLES
@@ -473,15 +503,16 @@ async def test_play_goes_on_and_every_wager_is_settled_once_after_a_node_and_rep
         assert all([await feed.last_sequence(results(t.table)) for t in TABLES])
         assert await store.read("sicbo.evt.cl-cca.lamp.>")
         assert violations(cluster) == []
-        assert state["leader"] != victim.name
         print(
-            f"\ncluster: {[n.name for n in cluster]}, killed {victim.name} (SICBO leader; "
+            f"\ncluster: {[n.name for n in cluster]}, leaders {before_kill}; killed"
+            f" {victim.name} (leader of {failing}; "
             f"its clients: {on_victim}) and one replica of {list(SERVICES)} "
             f"(also running: {[*ALSO, 'layout']})"
             f"\ntable phases at the kill: {phases}"
             f"\nrounds before the kill in {before:.1f} s; first round completed after it, per "
             f"table (s): {first_after}"
-            f"\nnew SICBO leader {state['leader']} on {[n.name for n in survivors]}; "
+            f"\n{failing} led by {took_over} after {election:.2f} s (seen by polling); leaders"
+            f" after: {after} on {[n.name for n in survivors]}; "
             f"per table (completed rounds, wagers settled): {checked}"
             f"\nterminal retries: {dict(client.retries)}; dealers noticed: {play.notices}; "
             f"whole test {time.monotonic() - started:.1f} s"

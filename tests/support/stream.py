@@ -143,6 +143,6 @@ class FakeStore:
             (e.seq for e in self.events if subject_matches(e.subject, filter_subject)), default=0
         )
 
-    async def get(self, seq: int) -> StoredEvent | None:
+    async def get(self, seq: int, *, table: str | None = None) -> StoredEvent | None:
         self.lookups += 1
         return next((e for e in self.events if e.seq == seq), None)

@@ -138,7 +138,7 @@ class BoardQueries:
         known = self._models.peek(table)
         if known is not None and known.state.holds(seq):
             return known.state.latest_round()
-        event = await self._store.get(seq)
+        event = await self._store.get(seq, table=table)
         parsed = parse_event_subject(event.subject) if event is not None else None
         if parsed is None:
             raise StoreError(f"round-started event {seq} of {table} vanished")

@@ -12,13 +12,13 @@ from rich.console import Console
 from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
-from sicbo.eventstore.store import EventStore
+from sicbo.eventstore.layout import LayoutMismatch, open_floor_log
 from sicbo.infra.nats_auth import connect_options, inbox_options
 from sicbo.infra.nats_urls import redacted, servers
 from sicbo_contracts.access import sender_for
 from sicbo_contracts.base import Role
 from sicbo_contracts.routing import SERVICE_OF_TAG
-from sicbo_contracts.subjects import EVENT_STREAM, command, round_history, table_filter
+from sicbo_contracts.subjects import command, round_history, table_filter
 
 app = typer.Typer(help="Drive a table and read its log.", no_args_is_help=True)
 
@@ -88,7 +88,7 @@ def send(
 async def _read(nats_url: str, subject_filter: str) -> list[tuple[int, str, dict[str, Any]]]:
     nc = await nats.connect(nats_url, **connect_options(nats_url))
     try:
-        events = await EventStore(nc, EVENT_STREAM).read(subject_filter)
+        events = await (await open_floor_log(nc)).read(subject_filter)
     finally:
         await nc.close()
     return [(e.seq, e.subject, msgspec.json.decode(e.data)) for e in events]
@@ -106,6 +106,8 @@ def log(
         events = asyncio.run(_read(nats_url, subject_filter))
     except (OSError, nats.errors.NoServersError):
         raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
+    except LayoutMismatch as exc:  # no log, or not one whole set of partition streams
+        raise fail(str(exc)) from None
     if as_json:
         for seq, subject, body in events:
             typer.echo(json.dumps({"seq": seq, "subject": subject, "event": body}))

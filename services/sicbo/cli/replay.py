@@ -25,8 +25,8 @@ from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.cli.replay_account import describe, read_accounts, replay_account
+from sicbo.eventstore.layout import LayoutMismatch, open_floor_log
 from sicbo.eventstore.records import StoredEvent
-from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import redacted
 from sicbo.replay.accounts import check_accounts
@@ -35,7 +35,7 @@ from sicbo.replay.money import check_money
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
 from sicbo.replay.verify import Verification, verify_parallel
 from sicbo.shell.headers import COMMAND_ID
-from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL, table_filter
+from sicbo_contracts.subjects import EVENTS_ALL, table_filter
 
 app = typer.Typer(help="Settle again from the log and compare with the record.")
 app.command("account")(replay_account)
@@ -46,9 +46,8 @@ async def _read(nats_url: str, subject_filter: str) -> list[StoredEvent]:
         nats_url, connect_timeout=5, max_reconnect_attempts=1, **connect_options(nats_url)
     )
     try:
-        return await EventStore(nc, EVENT_STREAM, timeout=30).read_all(
-            filter_subject=subject_filter
-        )
+        store = await open_floor_log(nc, timeout=30)  # each table from its partition's stream
+        return await store.read_all(filter_subject=subject_filter)
     finally:
         await nc.close()
 
@@ -63,6 +62,8 @@ def _read_or_exit(nats_url: str, subject_filter: str) -> list[StoredEvent]:
         return asyncio.run(_read(nats_url, subject_filter))
     except (OSError, nats.errors.NoServersError):
         raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
+    except LayoutMismatch as exc:  # no log, or not one whole set of partition streams
+        raise fail(str(exc)) from None
 
 
 @app.command("round")

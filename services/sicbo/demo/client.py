@@ -33,11 +33,17 @@ class FloorClient:
     send as a player)."""
 
     def __init__(
-        self, nc: NATS, *, timeout: float = 10.0, senders: Mapping[Role, NATS] | None = None
+        self,
+        nc: NATS,
+        *,
+        timeout: float = 10.0,
+        senders: Mapping[Role, NATS] | None = None,
+        store: EventStore | None = None,
     ) -> None:
         self.nc = nc
         self.senders = dict(senders or {})
-        self.store = EventStore(nc, EVENT_STREAM)
+        # The floor's log: SICBO unless given (a partitioned one: sicbo.eventstore.layout).
+        self.store = store if store is not None else EventStore(nc, EVENT_STREAM)
         self.timeout = timeout
         # Each table's lifecycle caught up from the last sequence read, as the services do.
         self._lifecycles = aggregate_follower(

@@ -75,7 +75,8 @@ class TableControl:
         """Since the table's latest lifecycle event (the person's last press)."""
         store = self.client.store
         latest = await store.get(
-            await store.last_sequence(aggregate_filter(self.table, Aggregate.LIFECYCLE))
+            await store.last_sequence(aggregate_filter(self.table, Aggregate.LIFECYCLE)),
+            table=self.table,
         )
         if latest is None:
             return float("inf")

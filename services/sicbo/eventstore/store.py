@@ -233,8 +233,10 @@ class EventStore:
         found = await self._msg_get({"last_by_subj": filter_subject})
         return int(found["seq"]) if found is not None else 0
 
-    async def get(self, seq: int) -> StoredEvent | None:
-        """One message by its stream sequence (None if there is none)."""
+    async def get(self, seq: int, *, table: str | None = None) -> StoredEvent | None:
+        """One message by its stream sequence (None if there is none). ``table``: whose
+        event it is, for the floor's partitioned log (:class:`~.partitioned.FloorLog`) where
+        a sequence is one partition stream's; one stream needs none."""
         found = await self._msg_get({"seq": seq})
         if found is None:
             return None

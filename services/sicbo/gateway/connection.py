@@ -19,6 +19,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from sicbo.eventstore.layout import open_floor_log
 from sicbo.gateway.changes import ChangeHub
 from sicbo.gateway.floor import GatewayFloor
 from sicbo.gateway.http import ApiError
@@ -77,7 +78,7 @@ class Connection:
         )
         if self.on_connect is not None:
             await self.on_connect(self._nc)
-        self.floor.set(GatewayFloor(self._nc))
+        self.floor.set(GatewayFloor(self._nc, store=await open_floor_log(self._nc)))
         self.hub.set(ChangeHub(self._nc))
         await self._nc.subscribe(service_ping("gateway"), cb=self._pong)
         await flush_sent(self._nc)

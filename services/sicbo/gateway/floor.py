@@ -68,10 +68,11 @@ class GatewayFloor:
     """The floor as the gateway reaches it over NATS: views and reports read from the log,
     commands and queries sent to the services."""
 
-    def __init__(self, nc: NATS, *, timeout: float = 5.0) -> None:
+    def __init__(self, nc: NATS, *, timeout: float = 5.0, store: EventStore | None = None) -> None:
         self.nc = nc
         self.timeout = timeout
-        self.store = EventStore(nc, EVENT_STREAM)
+        # The floor's log as provisioned (the gateway connects with open_floor_log).
+        self.store = store if store is not None else EventStore(nc, EVENT_STREAM)
         lifecycle = LifecycleEvent | DiceEvent
         self._tables = aggregate_follower(
             self.store, Aggregate.LIFECYCLE, lifecycle, initial_table, evolve_table

@@ -202,7 +202,7 @@ class Illuminator:
             headers={COMMAND_ID: mid},
         )
         if appended.duplicate:
-            again = await self._store.get(appended.seq)
+            again = await self._store.get(appended.seq, table=table)
             return _verdict.decode(again.data) if again is not None else event
         kind = "lit" if not isinstance(event, IlluminationFault) else f"FAULT ({event.detail})"
         log.info("round %s of %s, result %s: layout %s", round_no, table, dice, kind)

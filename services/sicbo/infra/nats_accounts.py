@@ -53,6 +53,7 @@ password user); :func:`accounts` adds a registry's partners.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from sicbo.infra.nats_permissions import (
     API,
@@ -89,7 +90,6 @@ from sicbo_contracts.subjects import (
     ACCOUNT_SERVICE,
     ACCOUNT_STREAM,
     ACCOUNTS_ALL,
-    EVENT_STREAM,
     EVENTS_ALL,
     GATEWAY_INBOX,
     GATEWAY_SESSIONS_REVOKED,
@@ -109,6 +109,8 @@ from sicbo_contracts.subjects import (
     game_entries_of_type,
     layout_light,
     layout_ping,
+    partition_stream,
+    partition_token,
     queries_of,
     service_ping,
 )
@@ -119,140 +121,187 @@ SYSTEM_ACCOUNT = "SYS"
 
 # -- the floor's users -----------------------------------------------------------------------
 
-LOG = reads(EVENT_STREAM)
 
-SERVICES: tuple[User, ...] = (
-    service(
-        "lifecycle",
-        publish=(
-            *appends(Aggregate.LIFECYCLE, LifecycleEvent),
-            *LOG,
-            *kv_bucket(TIMERS_BUCKET),  # the online betting countdown
+def log_reads(partitions: int = 1) -> tuple[str, ...]:
+    """Reads of the floor's log, each of its streams (one per partition), and the one look-up
+    that finds them (``STREAM.NAMES``: a service learns K from the server at start-up)."""
+    return (
+        f"{API}.STREAM.NAMES",
+        *(s for p in range(partitions) for s in reads(partition_stream(p, partitions))),
+    )
+
+
+def log_appends(aggregate: Aggregate, events: Any, partitions: int = 1) -> tuple[str, ...]:
+    """:func:`appends` as the streams of ``partitions`` store them (the partition token)."""
+    subjects = appends(aggregate, events)
+    if partitions == 1:
+        return subjects
+    return tuple(
+        f"{s}.{partition_token(p, partitions)}" for s in subjects for p in range(partitions)
+    )
+
+
+def log_pulls(durable: str, partitions: int = 1) -> tuple[str, ...]:
+    """A durable consumer of the floor's log: the one on each partition stream."""
+    return tuple(
+        s for p in range(partitions) for s in pulls(partition_stream(p, partitions), durable)
+    )
+
+
+LOG = log_reads()
+
+
+def services(k: int = 1) -> tuple[User, ...]:
+    """The services' users for a floor log of ``k`` streams (partitions)."""
+    log = log_reads(k)
+    return (
+        service(
+            "lifecycle",
+            publish=(
+                *log_appends(Aggregate.LIFECYCLE, LifecycleEvent, k),
+                *log,
+                *kv_bucket(TIMERS_BUCKET),  # the online betting countdown
+            ),
+            subscribe=(commands_of("lifecycle"),),
+            why="round lifecycle: table and round phases; the betting countdown (KV sicbo-timers)",
         ),
-        subscribe=(commands_of("lifecycle"),),
-        why="round lifecycle: table and round phases; the betting countdown (KV sicbo-timers)",
-    ),
-    service(
-        "dice",
-        publish=(*appends(Aggregate.LIFECYCLE, DiceEvent), *LOG),
-        subscribe=(commands_of("dice"),),
-        why="dice capture: the result events, on the round's lifecycle (lc)",
-    ),
-    service(
-        "wagers",
-        publish=(
-            *appends(Aggregate.BETS, WagerEvent),
-            *LOG,
-            # Debit-then-slip: a slip's stakes from the player's account, refunded if the
-            # slip is not stored (issue 14); it reads the account it debits.
-            *(game_entries_of_type(t) for t in (StakeDebited, StakeRefunded)),
-            *reads(ACCOUNT_STREAM),
+        service(
+            "dice",
+            publish=(*log_appends(Aggregate.LIFECYCLE, DiceEvent, k), *log),
+            subscribe=(commands_of("dice"),),
+            why="dice capture: the result events, on the round's lifecycle (lc)",
         ),
-        subscribe=(commands_of("wagers"), queries_of(HISTORY_QUERY)),
-        why="wager intake: bet slips and colour checks, stakes debited; a player's bet history",
-    ),
-    service(
-        "settlement",
-        publish=(
-            *appends(Aggregate.SETTLE, SettlementEvent),
-            *LOG,
-            *pulls(EVENT_STREAM, "settlement"),
-            *pulls(ACCOUNT_STREAM, "settlement-debits"),  # debits after their round closed
-            *sends_as(ServiceAccount.SETTLEMENT),  # CompleteRound once settled (002 art. 4)
-            # Returns credited, voids refunded, corrections adjusted; debits without a slip
-            # refunded when betting closes (issue 14).
-            *(game_entries_of_type(t) for t in (StakeRefunded, ReturnCredited, BalanceAdjusted)),
-            *reads(ACCOUNT_STREAM),
+        service(
+            "wagers",
+            publish=(
+                *log_appends(Aggregate.BETS, WagerEvent, k),
+                *log,
+                # Debit-then-slip: a slip's stakes from the player's account, refunded if the
+                # slip is not stored (issue 14); it reads the account it debits.
+                *(game_entries_of_type(t) for t in (StakeDebited, StakeRefunded)),
+                *reads(ACCOUNT_STREAM),
+            ),
+            subscribe=(commands_of("wagers"), queries_of(HISTORY_QUERY)),
+            why="wager intake: bet slips and colour checks, stakes debited; a player's bet history",
         ),
-        why=(
-            "settlement: consumers `settlement` and `settlement-debits`; settles, pays the"
-            " accounts, completes the round"
+        service(
+            "settlement",
+            publish=(
+                *log_appends(Aggregate.SETTLE, SettlementEvent, k),
+                *log,
+                *log_pulls("settlement", k),
+                *pulls(ACCOUNT_STREAM, "settlement-debits"),  # debits after their round closed
+                *sends_as(ServiceAccount.SETTLEMENT),  # CompleteRound once settled (002 art. 4)
+                # Returns credited, voids refunded, corrections adjusted; debits without a slip
+                # refunded when betting closes (issue 14).
+                *(
+                    game_entries_of_type(t)
+                    for t in (StakeRefunded, ReturnCredited, BalanceAdjusted)
+                ),
+                *reads(ACCOUNT_STREAM),
+            ),
+            why=(
+                "settlement: consumers `settlement` and `settlement-debits`; settles, pays the"
+                " accounts, completes the round"
+            ),
         ),
-    ),
-    service(
-        "illumination",
-        publish=(
-            *appends(Aggregate.LAMP, IlluminationEvent),
-            *LOG,
-            *pulls(EVENT_STREAM, "illumination"),
-            layout_light("*"),  # asks the table's layout controller
-            *sends_as(ServiceAccount.ILLUMINATION),  # ReportMalfunction on a fault (000 §7.7)
+        service(
+            "illumination",
+            publish=(
+                *log_appends(Aggregate.LAMP, IlluminationEvent, k),
+                *log,
+                *log_pulls("illumination", k),
+                layout_light("*"),  # asks the table's layout controller
+                *sends_as(ServiceAccount.ILLUMINATION),  # ReportMalfunction on a fault (000 §7.7)
+            ),
+            why="illumination: consumer `illumination`; lights the layout, reports faults",
         ),
-        why="illumination: consumer `illumination`; lights the layout, reports faults",
-    ),
-    service(
-        "results",
-        publish=(
-            RESULTS_ALL,
-            *LOG,
-            *reads(RESULTS_STREAM),
-            f"{API}.STREAM.INFO.{RESULTS_STREAM}",
-            *pulls(EVENT_STREAM, "results-feed"),
+        service(
+            "results",
+            publish=(
+                RESULTS_ALL,
+                *log,
+                *reads(RESULTS_STREAM),
+                f"{API}.STREAM.INFO.{RESULTS_STREAM}",
+                *log_pulls("results-feed", k),
+            ),
+            why="results feed: consumer `results-feed`; publishes to SICBO_RESULTS",
         ),
-        why="results feed: consumer `results-feed`; publishes to SICBO_RESULTS",
-    ),
-    service(
-        ACCOUNT_SERVICE,
-        publish=(
-            # The cashier's entries only; the game's (debits, returns) are not its to write.
-            *(account_events_of_type(t) for t in (AccountOpened, FundsDeposited, FundsWithdrawn)),
-            *reads(ACCOUNT_STREAM),  # its own log only: it never reads a table's
+        service(
+            ACCOUNT_SERVICE,
+            publish=(
+                # The cashier's entries only; the game's (debits, returns) are not its to write.
+                *(
+                    account_events_of_type(t)
+                    for t in (AccountOpened, FundsDeposited, FundsWithdrawn)
+                ),
+                *reads(ACCOUNT_STREAM),  # its own log only: it never reads a table's
+            ),
+            subscribe=(commands_of(ACCOUNT_SERVICE),),
+            why="players' accounts: the operator's cashier's commands (SICBO_ACCOUNTS)",
         ),
-        subscribe=(commands_of(ACCOUNT_SERVICE),),
-        why="players' accounts: the operator's cashier's commands (SICBO_ACCOUNTS)",
-    ),
-    service(
-        "board",
-        publish=LOG,
-        subscribe=(queries_of(STATS_QUERY), queries_of(RECALL_QUERY)),
-        why="statistics board and game recall: queries answered from the log",
-    ),
-    User(
-        "layout",
-        "LAYOUT_PASSWORD",
-        Permissions(subscribe=(layout_light("*"), layout_ping("*")), allow_responses=True),
-        "a table's layout controller (`sicbo layout-controller`): answers light requests",
-    ),
-)
+        service(
+            "board",
+            publish=log,
+            subscribe=(queries_of(STATS_QUERY), queries_of(RECALL_QUERY)),
+            why="statistics board and game recall: queries answered from the log",
+        ),
+        User(
+            "layout",
+            "LAYOUT_PASSWORD",
+            Permissions(subscribe=(layout_light("*"), layout_ping("*")), allow_responses=True),
+            "a table's layout controller (`sicbo layout-controller`): answers light requests",
+        ),
+    )
+
+
+SERVICES: tuple[User, ...] = services()
+
 
 #: The web gateway (sicbo.gateway) faces the browsers: its replies and Direct Get pages come on
 #: its own inbox prefix only (``inbox_prefix=GATEWAY_INBOX``), so even a compromised gateway
 #: cannot read or answer other clients' inboxes; allow_responses answers its ping and, for a
 #: table whose display page is connected in controller mode, the illumination service's light
 #: requests.
-GATEWAY = User(
-    "gateway",
-    "GATEWAY_PASSWORD",
-    Permissions(
-        publish=(
-            # As the operator signed in (or the player): the human roles' commands only, never
-            # a service's (sicbo.gateway.floor.GatewayFloor.send).
-            *sends_as(*HUMAN_SENDERS),
-            queries_of(STATS_QUERY),  # the board page: statistics ...
-            queries_of(RECALL_QUERY),  # ... and game recall
-            queries_of(HISTORY_QUERY),  # a player's bet history
-            demo("*", DemoAsk.TAKEOVER),  # demo only: nobody answers on a real floor
-            demo("*", DemoAsk.RELEASE),
-            demo("*", DemoAsk.CONTROL),
-            GATEWAY_SESSIONS_REVOKED,  # a revocation, to every replica (sicbo.gateway.revocation)
-            *kv_create_and_get(LAUNCHES_BUCKET),  # each launch token once, on every replica
-            *LOG,
-            # A signed-in player's own balance and statement, the cashier's look-ups (issue 14).
-            *reads(ACCOUNT_STREAM),
+def gateway(k: int = 1) -> User:
+    """The gateway's user for a floor log of ``k`` streams."""
+    return User(
+        "gateway",
+        "GATEWAY_PASSWORD",
+        Permissions(
+            publish=(
+                # As the operator signed in (or the player): the human roles' commands only, never
+                # a service's (sicbo.gateway.floor.GatewayFloor.send).
+                *sends_as(*HUMAN_SENDERS),
+                queries_of(STATS_QUERY),  # the board page: statistics ...
+                queries_of(RECALL_QUERY),  # ... and game recall
+                queries_of(HISTORY_QUERY),  # a player's bet history
+                demo("*", DemoAsk.TAKEOVER),  # demo only: nobody answers on a real floor
+                demo("*", DemoAsk.RELEASE),
+                demo("*", DemoAsk.CONTROL),
+                # A revocation, to every replica (sicbo.gateway.revocation).
+                GATEWAY_SESSIONS_REVOKED,
+                *kv_create_and_get(LAUNCHES_BUCKET),  # each launch token once, on every replica
+                *log_reads(k),
+                # A signed-in player's own balance and statement, the cashier's look-ups (issue 14).
+                *reads(ACCOUNT_STREAM),
+            ),
+            subscribe=(
+                service_ping("gateway"),
+                GATEWAY_SESSIONS_REVOKED,
+                EVENTS_ALL,
+                ACCOUNTS_ALL,  # each player's page told of their own account's entries only
+                layout_light("*"),
+                layout_ping("*"),
+                f"{GATEWAY_INBOX}.>",
+            ),
+            allow_responses=True,
         ),
-        subscribe=(
-            service_ping("gateway"),
-            GATEWAY_SESSIONS_REVOKED,
-            EVENTS_ALL,
-            ACCOUNTS_ALL,  # each player's page told of their own account's entries only
-            layout_light("*"),
-            layout_ping("*"),
-            f"{GATEWAY_INBOX}.>",
-        ),
-        allow_responses=True,
-    ),
-    "the web gateway: forwards the pages' commands, asks queries, reads and watches the log",
-)
+        "the web gateway: forwards the pages' commands, asks queries, reads and watches the log",
+    )
+
+
+GATEWAY = gateway()
 
 TERMINALS: tuple[User, ...] = (
     sender(Role.DEALER, "runs the round, enters dice, places slips and issues colour checks"),
@@ -264,24 +313,32 @@ TERMINALS: tuple[User, ...] = (
 #: An automatic dice reader (DESIGN.md: a second source of the result): its readings only.
 READER = sender(ServiceAccount.READER, "an automatic dice reader: sends its readings (ReadDice)")
 
+
 #: The operator's tooling (``sicbo provision``, replay, the CLI, `make run`): the whole FLOOR
 #: account, except deleting or purging the audit log and the public feed.
-FLOOR_ADMIN = User(
-    "floor",
-    "FLOOR_PASSWORD",
-    Permissions(
-        deny_publish=tuple(
-            f"{API}.STREAM.{verb}.{stream}"
-            for stream in (EVENT_STREAM, RESULTS_STREAM, ACCOUNT_STREAM)
-            for verb in ("DELETE", "PURGE")
-        )
-    ),
-    "the operator's tooling: provisioning, replay, the sicbo CLI (never a service)",
-)
+def floor_admin(k: int = 1) -> User:
+    """The operator's tooling, for a floor log of ``k`` streams (none of them deleted)."""
+    logs = tuple(partition_stream(p, k) for p in range(k))
+    return User(
+        "floor",
+        "FLOOR_PASSWORD",
+        Permissions(
+            deny_publish=tuple(
+                f"{API}.STREAM.{verb}.{stream}"
+                for stream in (*logs, RESULTS_STREAM, ACCOUNT_STREAM)
+                for verb in ("DELETE", "PURGE")
+            )
+        ),
+        "the operator's tooling: provisioning, replay, the sicbo CLI (never a service)",
+    )
 
 
-def accounts(partners: Sequence[Partner] = ()) -> tuple[Account, ...]:
-    """Every account: the system's, the floor's, the partners' copy, one per partner."""
+FLOOR_ADMIN = floor_admin()
+
+
+def accounts(partners: Sequence[Partner] = (), partitions: int = 1) -> tuple[Account, ...]:
+    """Every account: the system's, the floor's, the partners' copy, one per partner; the
+    floor's users for a log of ``partitions`` streams (``sicbo provision --partitions``)."""
     return (
         Account(
             SYSTEM_ACCOUNT,
@@ -290,7 +347,13 @@ def accounts(partners: Sequence[Partner] = ()) -> tuple[Account, ...]:
         ),
         Account(
             "FLOOR",
-            (FLOOR_ADMIN, *SERVICES, GATEWAY, *TERMINALS, READER),
+            (
+                floor_admin(partitions),
+                *services(partitions),
+                gateway(partitions),
+                *TERMINALS,
+                READER,
+            ),
             jetstream=True,
             exports=(
                 # Exactly what a mirror of SICBO_RESULTS in PARTNERS needs, and only for that

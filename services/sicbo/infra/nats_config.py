@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,22 @@ CONF = Path("deploy/nats/accounts.conf")
 #: The partners (sicbo.infra.partner_registry): one account each in both outputs.
 PARTNERS = Path("deploy/nats/partners.toml")
 VALUES = Path("deploy/nats-helm/values.yaml")
+#: How many streams the floor's log is provisioned in (``sicbo provision --partitions``): the
+#: permissions allow exactly those streams' APIs (docs/runbook.md "The partitioned log").
+FLOOR_LOG = Path("deploy/nats/floor-log.toml")
+
+
+def deployed_partitions(root: Path) -> int:
+    """``partitions`` of deploy/nats/floor-log.toml (1 when the file is absent)."""
+    path = root / FLOOR_LOG
+    if not path.exists():
+        return 1
+    value = tomllib.loads(path.read_text(encoding="utf-8")).get("partitions", 1)
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 64:
+        raise ValueError(f"{path}: partitions must be a whole number from 1 to 64, not {value!r}")
+    return value
+
+
 #: The Secret (in the NATS release's namespace) holding one password per user, key = user.
 SECRET = "nats-floor-users"
 HEADER = "# Generated from services/sicbo/infra/nats_accounts.py (make nats-config): do not edit."
@@ -241,7 +258,7 @@ def render_values(text: str, accounts: Sequence[Account] = ACCOUNTS) -> str:
 
 def deployed_accounts(root: Path) -> tuple[Account, ...]:
     """The accounts with the partners of ``root``'s registry (deploy/nats/partners.toml)."""
-    return accounts_with(partner_registry.load(root / PARTNERS))
+    return accounts_with(partner_registry.load(root / PARTNERS), deployed_partitions(root))
 
 
 def outputs(root: Path) -> dict[Path, str]:

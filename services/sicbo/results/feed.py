@@ -40,6 +40,7 @@ import msgspec
 from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.errors import AppendConflict
+from sicbo.eventstore.partitioned import FloorLog
 from sicbo.eventstore.records import Expect, StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo.results.project import (
@@ -87,8 +88,11 @@ def public_store(nc: NATS) -> EventStore:
     return EventStore(nc, RESULTS_STREAM, carry_trace=False)
 
 
-def msg_id(source_seq: int) -> str:
-    return f"result-{source_seq}"
+def msg_id(source_seq: int, table: str | None = None) -> str:
+    """The result's command id: its source's sequence, which on a partitioned log is one
+    partition stream's, so there the table's name is in it too (two tables of two streams
+    share sequences)."""
+    return f"result-{source_seq}" if table is None else f"result-{table}-{source_seq}"
 
 
 async def last_published(results_store: EventStore, table: str) -> tuple[int, int]:
@@ -149,6 +153,7 @@ class Feed:
         self, log_store: EventStore, results_store: EventStore, clock: Callable[[], datetime]
     ) -> None:
         self._log = log_store
+        self._partitioned = isinstance(log_store, FloorLog)
         self._results = results_store
         self._clock = clock
         self._feeds: Follower[TableFeed] = Follower(
@@ -220,7 +225,7 @@ class Feed:
             subject,
             encode(result),
             expect=Expect(subject, feed.seq),
-            msg_id=msg_id(source_seq),
+            msg_id=msg_id(source_seq, feed.table if self._partitioned else None),
         )
         feed.seq, feed.source_seq = appended.seq, source_seq
         if appended.duplicate:

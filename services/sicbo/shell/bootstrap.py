@@ -36,6 +36,8 @@ from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.js.errors import NotFoundError
 
+from sicbo.eventstore.errors import StoreError
+from sicbo.eventstore.layout import discover_partitions, floor_log
 from sicbo.eventstore.store import EventStore
 from sicbo.infra import health as healthz
 from sicbo.infra.nats_auth import broker_security, connect_options
@@ -45,7 +47,12 @@ from sicbo.infra.telemetry import setup_tracing
 from sicbo.shell.commands import Clock, CommandHandler, DeciderSpec, Escrow, Hook
 from sicbo.shell.listener import CommandListener, Concurrent, QueryHandler
 from sicbo.shell.reacting import Job
-from sicbo_contracts.subjects import EVENT_STREAM, service_ping
+from sicbo_contracts.subjects import (
+    EVENT_STREAM,
+    partition_stream,
+    service_ping,
+    without_partition,
+)
 
 log = logging.getLogger(__name__)
 
@@ -137,12 +144,23 @@ def service_app(
             max_reconnect_attempts=-1,  # a service waits for its server, however long
             **connect_options(nats_url),
         )
-        for r in reacting:
-            await _require_provisioned(nc, r)
-            health.add_consumer(nc, r.stream, r.consumer)
+        own_stream = commands.stream if commands is not None else EVENT_STREAM
+        # The floor's log as provisioned (K streams by table), read once: a service never
+        # writes or consumes with another K than the server's (sicbo.eventstore.layout).
+        on_log = own_stream == EVENT_STREAM or any(r.stream == EVENT_STREAM for r in reacting)
+        partitions = await _partitions(nc) if on_log else 1
+        for index, r in enumerate(reacting):
+            for stream in _streams_of(r, partitions):
+                await _require_provisioned(nc, r, stream)
+                health.add_consumer(nc, stream, r.consumer)
+                # Before the broker starts (FastStream runs these hooks first): it starts them.
+                _subscribe(broker, r, stream, partial(jobs.__getitem__, index))
         health.add_nats("store", nc)
         # A service's own log: the floor's, or its keyed log's stream (players' accounts).
-        store = EventStore(nc, commands.stream if commands is not None else EVENT_STREAM)
+        if own_stream == EVENT_STREAM:
+            store = floor_log(nc, partitions)
+        else:
+            store = EventStore(nc, own_stream)
         runtime = held["rt"] = Runtime(nc, store, clock)
         if commands is not None:
             hook = before_append(nc) if before_append is not None else None
@@ -195,18 +213,33 @@ def service_app(
         if runtime is not None:
             await runtime.nc.drain()
 
-    for index, r in enumerate(reacting):
-        _subscribe(broker, r, partial(jobs.__getitem__, index))  # the job made at startup
-
     return app
 
 
-def _subscribe(broker: NatsBroker, reacts: Reacts, job: Callable[[], Job]) -> None:
-    """Run the job for each message of the consumer; ack once done, nack with a delay if not."""
+async def _partitions(nc: NATS) -> int:
+    try:
+        return await discover_partitions(nc)
+    except StoreError as exc:
+        await nc.close()
+        raise NotProvisioned(str(exc)) from None
+
+
+def _streams_of(reacts: Reacts, partitions: int) -> list[str]:
+    """A consumer of the floor's log is on each of its partition streams (the same name and
+    filter on each): one job sees every table's events."""
+    if reacts.stream != EVENT_STREAM:
+        return [reacts.stream]
+    return [partition_stream(p, partitions) for p in range(partitions)]
+
+
+def _subscribe(broker: NatsBroker, reacts: Reacts, stream: str, job: Callable[[], Job]) -> None:
+    """Run the job for each message of the consumer; ack once done, nack with a delay if not.
+    The job sees the floor's subject (a partition stream's token taken off)."""
+    partitioned = stream != reacts.stream
 
     @broker.subscriber(
         reacts.filter_subject,
-        stream=JStream(reacts.stream, declare=False),
+        stream=JStream(stream, declare=False),
         durable=reacts.consumer,
         pull_sub=PullSub(batch_size=FETCH_BATCH, timeout=1.0),
         ack_policy=AckPolicy.MANUAL,
@@ -214,7 +247,8 @@ def _subscribe(broker: NatsBroker, reacts: Reacts, job: Callable[[], Job]) -> No
     async def on_event(msg: NatsMessage) -> None:
         raw = msg.raw_message
         try:
-            await job()(raw.subject, raw.metadata.sequence.stream, raw.data)
+            subject = without_partition(raw.subject) if partitioned else raw.subject
+            await job()(subject, raw.metadata.sequence.stream, raw.data)
         except Exception:
             delivered = raw.metadata.num_delivered or 1
             delay = min(MAX_RETRY_DELAY, RETRY_DELAY * 2 ** (delivered - 1))
@@ -228,16 +262,16 @@ async def _pong(msg: Msg) -> None:
     await msg.respond(b'{"ok":true}')
 
 
-async def _require_provisioned(nc: NATS, reacts: Reacts) -> None:
+async def _require_provisioned(nc: NATS, reacts: Reacts, stream: str) -> None:
     js = nc.jetstream()
     try:
-        await js.consumer_info(reacts.stream, reacts.consumer)
-        for stream in reacts.needs_streams:
-            await js.stream_info(stream)
+        await js.consumer_info(stream, reacts.consumer)
+        for needed in reacts.needs_streams:
+            await js.stream_info(needed)
     except NotFoundError:
         await nc.close()
         raise NotProvisioned(
-            f"consumer {reacts.stream}/{reacts.consumer} or a stream of"
+            f"consumer {stream}/{reacts.consumer} or a stream of"
             f" {list(reacts.needs_streams)} does not exist: run `sicbo provision` first"
             " (services never declare JetStream resources)"
         ) from None

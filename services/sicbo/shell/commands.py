@@ -300,7 +300,7 @@ class CommandHandler(Generic[S]):
                 subject, data, expect=expect, msg_id=msg_id, headers=headers
             )
             if appended.duplicate:
-                if not await self._stored_as(appended.seq, headers):
+                if not await self._stored_as(appended.seq, headers, table):
                     # Another command took this msg id first: decide again on fresh state.
                     raise self._stale(table, expect_seq, f"msg id {msg_id} taken")
                 holds.stored = (state, events)
@@ -336,7 +336,8 @@ class CommandHandler(Generic[S]):
             description=why,
         )
 
-    async def _stored_as(self, seq: int, headers: dict[str, str]) -> bool:
-        """Whether the message at ``seq`` was stored by this very command (a retry)."""
-        stored = await self._store.get(seq)
+    async def _stored_as(self, seq: int, headers: dict[str, str], key: str) -> bool:
+        """Whether the message at ``seq`` (of ``key``'s stream) was stored by this very command
+        (a retry)."""
+        stored = await self._store.get(seq, table=key)
         return stored is not None and all(stored.headers.get(k) == v for k, v in headers.items())

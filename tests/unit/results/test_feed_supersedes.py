@@ -43,7 +43,7 @@ class MemoryStream:
     async def last_sequence(self, filter_subject: str) -> int:
         return max((e.seq for e in self._matching(filter_subject)), default=0)
 
-    async def get(self, seq: int) -> StoredEvent | None:
+    async def get(self, seq: int, *, table: str | None = None) -> StoredEvent | None:
         return next((e for e in self.events if e.seq == seq), None)
 
     async def append(
