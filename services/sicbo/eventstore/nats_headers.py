@@ -32,6 +32,27 @@ def parse_header_lines(raw: bytes) -> dict[str, str]:
     """``Name: Value`` lines of a NATS header block into a dict, as nats-py 2.16 parses them:
     lines without a colon, names that are not ASCII or hold whitespace are skipped; a value is
     stripped and decoded as UTF-8 with replacement characters."""
+    if not raw.isascii():
+        return _parse_bytes(raw)
+    # All ASCII (every header the floor writes): the block decoded once, the same rules on
+    # its text. ``bytes.strip`` strips ASCII whitespace only, so ``_ASCII_SPACE`` here.
+    out: dict[str, str] = {}
+    for line in raw.decode("ascii").split("\r\n"):
+        name, sep, value = line.partition(":")
+        if not sep:
+            continue
+        key = name.strip(_ASCII_SPACE)
+        if not (key.isprintable() and " " not in key) and key.split() != [key]:
+            continue  # whitespace inside the name (RFC 5322 §3.6.8), as the library skips it
+        out[key] = value.strip(_ASCII_SPACE)
+    return out
+
+
+#: What ``bytes.strip()`` strips.
+_ASCII_SPACE = " \t\n\r\x0b\x0c"
+
+
+def _parse_bytes(raw: bytes) -> dict[str, str]:
     out: dict[str, str] = {}
     for line in raw.split(_CRLF):
         name, sep, value = line.partition(b":")
@@ -42,7 +63,7 @@ def parse_header_lines(raw: bytes) -> dict[str, str]:
         except UnicodeDecodeError:
             continue
         if key and key.split() != [key]:
-            continue  # whitespace inside the name (RFC 5322 §3.6.8), as the library skips it
+            continue  # whitespace inside the name, as the library skips it
         out[key] = value.strip().decode("utf-8", "replace")
     return out
 

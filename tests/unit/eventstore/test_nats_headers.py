@@ -1,6 +1,6 @@
 """The event store's header parser gives nats-py's own results (sicbo.eventstore.nats_headers)."""
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from nats.aio.client import Client
 
@@ -21,6 +21,7 @@ EDGE_CASES = [
     b"\x1cfile-sep: x\r\nname\x1f: y\r\n\x0bvt: z\r\n",
     b"caf\xc3\xa9: non-ascii name\r\n",
     b"bad-value: \xff\xfe\r\n",
+    b"nul\x00name: kept\r\n\x1c: only a separator\r\nvalue: \x1cpadded\x1f \r\n",
     b"dup: 1\r\ndup: 2\r\n",
     b"colon: a:b:c\r\n",
     b"traceparent: 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\r\n",
@@ -38,6 +39,7 @@ def test_edge_cases_parse_as_the_library_does() -> None:
         assert parse_header_lines(raw) == library_parser(raw), raw
 
 
+@settings(max_examples=2000)
 @given(header_bytes)
 def test_any_block_parses_as_the_library_does(raw: bytes) -> None:
     assert parse_header_lines(raw) == library_parser(raw)
