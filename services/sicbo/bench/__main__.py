@@ -1,6 +1,9 @@
 """``python -m sicbo.bench``: run every benchmark and print its figures (``make bench``);
-``--large`` adds how cost grows (:mod:`.growth`, several minutes more)."""
+``--large`` adds how cost grows (:mod:`.growth`, several minutes more); ``--only PART[,PART]``
+runs only those parts (``settle``, ``floor``: intake, settlement and replay verify of its log,
+``replay``: the same floor, ``load``, ``gateway``, ``feed``; ``large`` as ``--large``)."""
 
+import argparse
 import asyncio
 import os
 import platform
@@ -10,14 +13,32 @@ from rich.console import Console
 from rich.table import Table
 
 from sicbo.bench.feed import bench_feed
-from sicbo.bench.floor import bench_floor
+from sicbo.bench.floor import FloorFigures, bench_floor
 from sicbo.bench.game import bench_settle
 from sicbo.bench.gateway import bench_gateway
 from sicbo.bench.growth import bench_growth, growth_rows
 from sicbo.bench.load import bench_load, load_rows
 
+PARTS = ("settle", "floor", "replay", "load", "gateway", "feed", "large")
+
+
+def _parts(argv: list[str]) -> set[str]:
+    parser = argparse.ArgumentParser(prog="python -m sicbo.bench")
+    parser.add_argument("--large", action="store_true", help="add how cost grows (minutes)")
+    parser.add_argument("--only", help=f"comma-separated parts of {', '.join(PARTS)}")
+    args = parser.parse_args(argv)
+    if args.only is None:
+        return {p for p in PARTS if p != "large" or args.large}
+    chosen = {p.strip() for p in args.only.split(",") if p.strip()}
+    if unknown := chosen - set(PARTS):
+        parser.error(f"no such part: {', '.join(sorted(unknown))} (parts: {', '.join(PARTS)})")
+    if "replay" in chosen:
+        chosen.add("floor")  # replay verifies the log the floor's intake and rounds made
+    return chosen | ({"large"} if args.large else set())
+
 
 def main() -> None:
+    parts = _parts(sys.argv[1:])
     console = Console()
     console.print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
@@ -26,15 +47,32 @@ def main() -> None:
     for column in ("what", "figure", "goal"):
         table.add_column(column)
 
-    settle = bench_settle()
-    table.add_row(
-        f"settle path, one round of {settle.wagers:,} mixed wagers (pure library, one core)",
-        f"{settle.per_second:,.0f} wagers/s ({settle.seconds * 1000:.1f} ms)",
-        ">= 2,000,000 wagers/s",
-    )
+    if "settle" in parts:
+        settle = bench_settle()
+        table.add_row(
+            f"settle path, one round of {settle.wagers:,} mixed wagers (pure library, one core)",
+            f"{settle.per_second:,.0f} wagers/s ({settle.seconds * 1000:.1f} ms)",
+            ">= 2,000,000 wagers/s",
+        )
+    if "floor" in parts:
+        console.print("running the floor (nats-server and the services as processes)...")
+        _floor_rows(table, asyncio.run(bench_floor()))
+    if "load" in parts:
+        console.print("running the floor load (tables stepped up, rounds back to back)...")
+        for row in load_rows(asyncio.run(bench_load())):
+            table.add_row(*row)
+    if "large" in parts:
+        console.print("running how cost grows (100,000-wager round, 1,000,000-wager log)...")
+        for row in growth_rows(asyncio.run(bench_growth())):
+            table.add_row(*row)
+    if "gateway" in parts:
+        _gateway_rows(table)
+    if "feed" in parts:
+        _feed_rows(table)
+    console.print(table)
 
-    console.print("running the floor (nats-server and the services as processes)...")
-    floor = asyncio.run(bench_floor())
+
+def _floor_rows(table: Table, floor: FloorFigures) -> None:
     ref = floor.reference
     table.add_row(
         f"reference: raw JetStream appends, nats-py js.publish, 100 in flight ({ref.count:,})",
@@ -79,14 +117,10 @@ def main() -> None:
         f" {v.check_seconds:.2f} s){'' if v.ok else ' MISMATCH'}",
         "> 100,000 wagers/s",
     )
-    console.print("running the floor load (tables stepped up, rounds back to back)...")
-    for row in load_rows(asyncio.run(bench_load())):
-        table.add_row(*row)
-    if "--large" in sys.argv[1:]:
-        console.print("running how cost grows (100,000-wager round, 1,000,000-wager log)...")
-        for row in growth_rows(asyncio.run(bench_growth())):
-            table.add_row(*row)
-    console.print("running the web gateway against a table's log...")
+
+
+def _gateway_rows(table: Table) -> None:
+    Console().print("running the web gateway against a table's log...")
     gw = asyncio.run(bench_gateway())
     table.add_row(
         f"gateway: a table's view, cold (folded from {gw.events:,} lifecycle events,"
@@ -105,7 +139,10 @@ def main() -> None:
         f"p50 {gw.change.percentile(0.5):.1f} ms, p99 {gw.change.percentile(0.99):.1f} ms",
         "",
     )
-    console.print("running the results feed on the floor's accounts, with the partners' copy...")
+
+
+def _feed_rows(table: Table) -> None:
+    Console().print("running the results feed on the floor's accounts, with the partners' copy...")
     feed = asyncio.run(bench_feed())
     for where, got in (
         ("a subscriber of SICBO_RESULTS", feed.floor),
@@ -116,7 +153,6 @@ def main() -> None:
             f"p50 {got.percentile(0.5):.1f} ms, p99 {got.percentile(0.99):.1f} ms",
             "",
         )
-    console.print(table)
 
 
 if __name__ == "__main__":

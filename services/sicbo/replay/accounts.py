@@ -28,6 +28,7 @@ import msgspec
 
 from sicbo.accounts.state import AccountState, evolve, initial_state, movement
 from sicbo.replay.findings import ACCOUNT, CONTRACT, ROLE, SUBJECT, Finding
+from sicbo.replay.gcpause import without_gc
 from sicbo_contracts.accounts import (
     AccountEvent,
     AccountOpened,
@@ -65,6 +66,7 @@ class _Account:
         self.commands: set[str] = set()
 
 
+@without_gc
 def check_accounts(
     stored: Iterable[StoredEntry], *, command_header: str, player: str | None = None
 ) -> list[Finding]:

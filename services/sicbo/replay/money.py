@@ -23,6 +23,7 @@ import msgspec
 
 from sicbo.replay.accounts import StoredEntry, entry_finding
 from sicbo.replay.findings import ACCOUNT, Finding
+from sicbo.replay.gcpause import without_gc
 from sicbo.settlement.payments import Payment, payments_of
 from sicbo.wagers.stakes import move_of
 from sicbo_contracts.accounts import (
@@ -97,6 +98,7 @@ def _moved(entry: GameEntry) -> int:
     return int(getattr(entry, "amount", 0))
 
 
+@without_gc
 def check_money(
     table_events: Iterable[StoredEntry], account_events: Iterable[StoredEntry]
 ) -> list[Finding]:

@@ -30,6 +30,7 @@ from datetime import datetime
 
 from sicbo.replay.audit import RoundAudit, audit_round, settled_as_of
 from sicbo.replay.findings import Finding
+from sicbo.replay.gcpause import without_gc
 from sicbo.replay.history import Stored, read_tables
 from sicbo.replay.invariants import check_tables
 from sicbo.wagers.state import wagers_of_round
@@ -51,6 +52,7 @@ class Verification:
         return not self.mismatches and not self.undecodable and not self.violations
 
 
+@without_gc
 def verify(
     stored: Iterable[Stored], *, table: str | None = None, since: datetime | None = None
 ) -> Verification:
@@ -117,6 +119,7 @@ def _verify_tables(job: tuple[list[int], datetime | None]) -> Verification:
     return merge(verify(_tables[i], since=since) for i in indices)
 
 
+@without_gc
 def verify_parallel(
     stored: Sequence[Stored],
     *,

@@ -45,6 +45,7 @@ from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_urls import servers
 from sicbo.infra.telemetry import setup_tracing
 from sicbo.shell.commands import Clock, CommandHandler, DeciderSpec, Escrow, Hook
+from sicbo.shell.gctuning import settle_heap
 from sicbo.shell.listener import CommandListener, Concurrent, QueryHandler
 from sicbo.shell.reacting import Job
 from sicbo_contracts.subjects import (
@@ -194,6 +195,7 @@ def service_app(
         # never meets "no responders" (the broker's own connection would race them).
         await runtime.nc.subscribe(service_ping(service), cb=_pong)
         await flush_sent(runtime.nc)
+        settle_heap()  # start-up's objects out of the collector's way (sicbo.shell.gctuning)
         log.info("sicbo-%s ready%s", service, ready_note)
 
     @app.on_shutdown

@@ -64,6 +64,12 @@ from sicbo_contracts.wagers import (
 def evolve(state: WagerState, event: Fact) -> WagerState:
     """Fold one event of the table's log into the state."""
     match event:
+        # The most frequent event first: a class pattern is an isinstance test, tried in order
+        # (the cases' classes are disjoint, so their order changes nothing but the cost).
+        case SlipPlaced(round=r, slip_id=slip_id, player=player, wagers=wagers):
+            slip = Slip(slip_id, player, r, r, tuple(wagers), order=state.placed)
+            staked = _restake(state, slip_id, wagers, player)
+            return _expose(_put(staked, slip, placed=state.placed + 1), r, (), slip.wagers)
         case TableOpened(config=config):
             return replace(
                 state,
@@ -127,10 +133,6 @@ def evolve(state: WagerState, event: Fact) -> WagerState:
                 if carries_wagers(consequence)
                 else ended
             )
-        case SlipPlaced(round=r, slip_id=slip_id, player=player, wagers=wagers):
-            slip = Slip(slip_id, player, r, r, tuple(wagers), order=state.placed)
-            staked = _restake(state, slip_id, wagers, player)
-            return _expose(_put(staked, slip, placed=state.placed + 1), r, (), slip.wagers)
         case SlipWithdrawn(slip_id=slip_id):
             return _update(_restake(state, slip_id, ()), slip_id, status=SlipStatus.WITHDRAWN)
         case SlipChanged(slip_id=slip_id, after=after):
