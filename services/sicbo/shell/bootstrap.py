@@ -29,8 +29,8 @@ from typing import Any
 
 import nats
 from fast_depends.msgspec import MsgSpecSerializer
-from faststream import AckPolicy, FastStream
-from faststream.nats import JStream, NatsBroker, NatsMessage, PullSub
+from faststream import FastStream
+from faststream.nats import NatsBroker
 from faststream.nats.opentelemetry import NatsTelemetryMiddleware
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
@@ -43,6 +43,7 @@ from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_urls import servers
 from sicbo.infra.telemetry import setup_tracing
 from sicbo.shell.commands import Clock, CommandHandler, DeciderSpec, Escrow, Hook
+from sicbo.shell.consuming import JobConsumer
 from sicbo.shell.listener import CommandListener, Concurrent, QueryHandler
 from sicbo.shell.reacting import Job
 from sicbo_contracts.subjects import EVENT_STREAM, service_ping
@@ -52,8 +53,8 @@ log = logging.getLogger(__name__)
 #: Commands (or queries) one service process works on at once (other tables, pipelined
 #: slips); the handler serialises per table where the decider asks for it.
 MAX_IN_FLIGHT = 64
-#: Messages of a durable consumer fetched at once; they run concurrently.
-FETCH_BATCH = 16
+#: Jobs of a durable consumer run at once (:mod:`sicbo.shell.consuming`).
+MAX_JOBS = 64
 #: Seconds before a message whose job failed is delivered again (grows with each delivery).
 RETRY_DELAY = 0.5
 MAX_RETRY_DELAY = 10.0
@@ -126,6 +127,7 @@ def service_app(
     held: dict[str, Runtime] = {}
     jobs: list[Job] = []
     listeners: list[CommandListener] = []
+    consumers: list[JobConsumer] = []
     answering = Concurrent(MAX_IN_FLIGHT)
 
     @app.on_startup
@@ -157,6 +159,20 @@ def service_app(
             listeners.append(listener)
             health.add("commands", lambda: listener.subscribed)
         jobs.extend(r.job(runtime) for r in reacting)
+        tracer = provider.get_tracer("sicbo.shell")
+        consumers.extend(
+            JobConsumer(
+                nc,
+                r.stream,
+                r.consumer,
+                partial(jobs.__getitem__, index),
+                tracer,
+                max_in_flight=MAX_JOBS,
+                retry_delay=RETRY_DELAY,
+                max_retry_delay=MAX_RETRY_DELAY,
+            )
+            for index, r in enumerate(reacting)
+        )
         if queries is not None:
             # Subscribed before the broker answers pings: ready means the queries are served.
             handlers = queries(runtime)
@@ -171,6 +187,8 @@ def service_app(
             await on_start(runtime)
         for listener in listeners:
             await listener.start()
+        for consumer in consumers:
+            await consumer.start()
         # Ready means served: the ping is answered on the connection that holds the command
         # and query subscriptions, subscribed after them and flushed, so a caller told "ready"
         # never meets "no responders" (the broker's own connection would race them).
@@ -185,6 +203,8 @@ def service_app(
             return
         for listener in listeners:
             await listener.stop()
+        for consumer in consumers:
+            await consumer.stop(GRACEFUL_TIMEOUT)
         await answering.stop()
         if on_stop is not None:
             await on_stop(runtime)
@@ -195,33 +215,7 @@ def service_app(
         if runtime is not None:
             await runtime.nc.drain()
 
-    for index, r in enumerate(reacting):
-        _subscribe(broker, r, partial(jobs.__getitem__, index))  # the job made at startup
-
     return app
-
-
-def _subscribe(broker: NatsBroker, reacts: Reacts, job: Callable[[], Job]) -> None:
-    """Run the job for each message of the consumer; ack once done, nack with a delay if not."""
-
-    @broker.subscriber(
-        reacts.filter_subject,
-        stream=JStream(reacts.stream, declare=False),
-        durable=reacts.consumer,
-        pull_sub=PullSub(batch_size=FETCH_BATCH, timeout=1.0),
-        ack_policy=AckPolicy.MANUAL,
-    )
-    async def on_event(msg: NatsMessage) -> None:
-        raw = msg.raw_message
-        try:
-            await job()(raw.subject, raw.metadata.sequence.stream, raw.data)
-        except Exception:
-            delivered = raw.metadata.num_delivered or 1
-            delay = min(MAX_RETRY_DELAY, RETRY_DELAY * 2 ** (delivered - 1))
-            log.exception("%s (delivery %s): retry in %.1f s", raw.subject, delivered, delay)
-            await msg.nack(delay=delay)
-            return
-        await msg.ack()
 
 
 async def _pong(msg: Msg) -> None:
