@@ -173,7 +173,10 @@ class Settler:
         async with self._tables.lock(table):
             # Never on a partial read: up to the event, and to what the leader holds.
             if parsed.token in PREFETCH_ON:
-                await self._state(table, seq or 0)
+                state = await self._state(table, seq or 0)
+                # The round's wagers folded now, while the dice are thrown: at the result only
+                # the events since are folded (sicbo.settlement.standing).
+                state.log.facts(round_no)
                 if parsed.token == _BETTING_CLOSED:
                     # Before the round can settle: a debit whose slip was never stored.
                     await self._money.reconcile(table, round_no)
