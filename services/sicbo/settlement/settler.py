@@ -177,7 +177,7 @@ class Settler:
                 # The round's wagers folded now, while the dice are thrown: at the result only
                 # the events since are folded (sicbo.settlement.standing).
                 state.log.facts(round_no)
-                if parsed.token == _BETTING_CLOSED:
+                if parsed.token == _BETTING_CLOSED and not state.chips_only(round_no):
                     # Before the round can settle: a debit whose slip was never stored.
                     await self._money.reconcile(table, round_no)
                 return
@@ -192,13 +192,13 @@ class Settler:
             step = due(state, round_no)
             if step is None:
                 # Settled (and adjusted or voided since): paid into the accounts, once each.
-                await self._money.pay(table, round_no)
+                await self._pay(state, round_no)
                 return
             if alone and isinstance(step, Settle):
                 # A round read alone has no facts to settle from (see sicbo.settlement.reads).
                 log.error("round %s of %s is long past and not settled: left", round_no, table)
                 return
-            at_least = await self._carry_out(table, round_no, step)
+            at_least = await self._carry_out(state, round_no, step)
             if isinstance(step, Complete):
                 return
         raise NotDone(f"round {round_no} of {table}: still due after {MAX_STEPS} steps")
@@ -216,11 +216,16 @@ class Settler:
             return state, False
         return await self._earlier.get(table, round_no, at_least), True
 
-    async def _carry_out(self, table: str, round_no: int, step: Due) -> int:
+    async def _pay(self, state: SettlementState, round_no: int) -> None:
+        if not state.chips_only(round_no):  # chips at the table: paid there, no account
+            await self._money.pay(state.table, round_no)
+
+    async def _carry_out(self, state: SettlementState, round_no: int, step: Due) -> int:
         """Do one step; the stream sequence the next read must reach (0: what it finds)."""
+        table = state.table
         if isinstance(step, Complete):
             # 004 "winnings will be paid to the player": before the round is completed.
-            await self._money.pay(table, round_no)
+            await self._pay(state, round_no)
             await self._complete(table, round_no, list(step.players))
             return 0
         if isinstance(step, Settle):

@@ -10,7 +10,8 @@ pull loop fetched a batch and waited for every job of it before the next fetch, 
 This loop does what that subscriber did, and no more:
 
 - one pull request at a time on the provisioned durable consumer (bound by name, never
-  declared), for as many messages as there are free slots (``max_in_flight`` jobs at once);
+  declared), for as many messages as there are free slots (``max_in_flight`` jobs at once;
+  with a backlog, once a quarter of them are free: not a request a message);
   each message is handed to a task as it arrives (nats-py's ``fetch`` would hold the first
   ones until the whole batch came or its timeout passed); the next request is sent as soon as
   this one is used up, expires, or is ended by the server;
@@ -69,6 +70,7 @@ class JobConsumer:
         self._job = job
         self._tracer = tracer
         self._max_in_flight = max_in_flight
+        self._refill = max(1, max_in_flight // 4)
         self._retry_delay = retry_delay
         self._max_retry_delay = max_retry_delay
         self._span_name = f"{stream}/{durable} process"
@@ -106,7 +108,9 @@ class JobConsumer:
             if now >= self._asked_until:
                 self._asked = 0  # expired (or lost in a reconnect): nothing more comes of it
             free = self._max_in_flight - len(self._in_flight)
-            if self._asked == 0 and free > 0:
+            # Not a request a message when the slots are all but full (a backlog): a quarter
+            # of them free at least, or none in hand.
+            if self._asked == 0 and free > 0 and (free >= self._refill or not self._in_flight):
                 await self._ask(free, now)
             self._wake.clear()
             wait = max(0.01, self._asked_until - time.monotonic()) if self._asked else None
@@ -144,7 +148,7 @@ class JobConsumer:
     def _done(self, task: asyncio.Task[None]) -> None:
         self._in_flight.discard(task)
         if self._asked == 0:
-            self._wake.set()
+            self._wake.set()  # the loop asks again if enough slots are free
 
     async def _run(self, msg: Msg) -> None:
         with self._tracer.start_as_current_span(
