@@ -171,9 +171,10 @@ class Settler:
             return  # not an event settlement acts on (or not one the floor writes)
         table, round_no = parsed.table, parsed.round
         async with self._tables.lock(table):
-            # Never on a partial read: up to the event, and to what the leader holds.
             if parsed.token in PREFETCH_ON:
-                state = await self._state(table, seq or 0)
+                # A read ahead, up to the event: the result's read is the one that must reach
+                # what the stream leader holds (no leader request here, two a round fewer).
+                state = await self._state(table, seq or 0, consistent=False)
                 # The round's wagers folded now, while the dice are thrown: at the result only
                 # the events since are folded (sicbo.settlement.standing).
                 state.log.facts(round_no)
@@ -181,7 +182,7 @@ class Settler:
                     # Before the round can settle: a debit whose slip was never stored.
                     await self._money.reconcile(table, round_no)
                 return
-            try:
+            try:  # never on a partial read: up to the event, and to what the leader holds
                 await self._steps(table, round_no, seq or 0)
             finally:
                 self._earlier.forget(table, round_no)
@@ -203,8 +204,10 @@ class Settler:
                 return
         raise NotDone(f"round {round_no} of {table}: still due after {MAX_STEPS} steps")
 
-    async def _state(self, table: str, at_least: int) -> SettlementState:
-        return (await self._tables.get(table, consistent=True, at_least=at_least)).state
+    async def _state(
+        self, table: str, at_least: int, *, consistent: bool = True
+    ) -> SettlementState:
+        return (await self._tables.get(table, consistent=consistent, at_least=at_least)).state
 
     async def _state_of(
         self, table: str, round_no: int, at_least: int
