@@ -63,6 +63,13 @@ class StepFigure:
         return self.rounds * 60 / self.seconds
 
     @property
+    def cpu_ms_per_round(self) -> float:
+        """CPU of every process a round completed, in ms: what a round costs the machine,
+        less moved by a busy machine than the rate (the machine is shared)."""
+        busy = sum(self.cpu.values()) / 100 * self.seconds
+        return busy * 1000 / self.rounds if self.rounds else float("nan")
+
+    @property
     def p99_ms(self) -> float:
         return percentile(self.settle_ms, 0.99) if self.settle_ms else float("nan")
 
@@ -237,7 +244,7 @@ def print_load(figures: LoadFigures) -> None:
         print(
             f"{step.tables:>4} tables: {step.rounds_per_minute:,.0f} rounds/min,"
             f" p99 confirmed->settled {step.p99_ms:,.0f} ms ({len(step.settle_ms)} rounds);"
-            f" CPU % of a core: {cpu}"
+            f" CPU % of a core: {cpu}; {step.cpu_ms_per_round:.1f} ms CPU a round"
         )
     rss = ", ".join(f"{name} {size / 2**20:.0f} MiB" for name, size in figures.rss.items())
     print(f"RSS with {figures.tables_open} tables open: {rss}")
@@ -253,7 +260,7 @@ def load_rows(figures: LoadFigures) -> list[tuple[str, str, str]]:
                 f"floor load: {step.tables} tables back to back, {PLAYERS} players each"
                 f" ({BETTING_SECONDS:.0f} s betting); CPU % of a core: {cpu}",
                 f"{step.rounds_per_minute:,.0f} rounds/min, p99 confirmed->settled"
-                f" {step.p99_ms:,.0f} ms",
+                f" {step.p99_ms:,.0f} ms; {step.cpu_ms_per_round:.1f} ms CPU a round",
                 ">= 3,000 rounds/min, p99 < 1 s",
             )
         )
