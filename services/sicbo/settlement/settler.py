@@ -102,6 +102,12 @@ _BETTING_CLOSED = token(BettingClosed)
 _SUMMARIES = tokens(RoundSettled, SettlementAdjusted, SettlementVoided)
 
 
+def acts_on(subject: str) -> bool:
+    """Whether :meth:`Settler.on_event` does anything for an event of this subject."""
+    parsed = parse_event_subject(subject)
+    return parsed is not None and parsed.token in TRIGGERS
+
+
 def settle_msg_id(table: str, round_no: int) -> str:
     return f"settle-{table}-{round_no}"
 
@@ -172,11 +178,10 @@ class Settler:
         table, round_no = parsed.table, parsed.round
         async with self._tables.lock(table):
             if parsed.token in PREFETCH_ON:
-                # A read ahead, up to the event: the result's read is the one that must reach
-                # what the stream leader holds (no leader request here, two a round fewer).
+                # A read ahead up to the event (the result's read is the one that reaches what
+                # the leader holds), and the round's wagers folded now, while the dice are
+                # thrown: at the result only the events since are (sicbo.settlement.standing).
                 state = await self._state(table, seq or 0, consistent=False)
-                # The round's wagers folded now, while the dice are thrown: at the result only
-                # the events since are folded (sicbo.settlement.standing).
                 state.log.facts(round_no)
                 if parsed.token == _BETTING_CLOSED and not state.chips_only(round_no):
                     # Before the round can settle: a debit whose slip was never stored.
@@ -204,9 +209,7 @@ class Settler:
                 return
         raise NotDone(f"round {round_no} of {table}: still due after {MAX_STEPS} steps")
 
-    async def _state(
-        self, table: str, at_least: int, *, consistent: bool = True
-    ) -> SettlementState:
+    async def _state(self, table: str, at_least: int, consistent: bool = True) -> SettlementState:
         return (await self._tables.get(table, consistent=consistent, at_least=at_least)).state
 
     async def _state_of(

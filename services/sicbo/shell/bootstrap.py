@@ -96,6 +96,9 @@ class Reacts:
     job: Callable[[Runtime], Job]
     needs_streams: Sequence[str] = ()
     stream: str = EVENT_STREAM
+    #: The subjects the job acts on (None: all): only their jobs get a trace span, which
+    #: costs more than a job that looks at an event's subject and leaves it.
+    acts_on: Callable[[str], bool] | None = None
 
 
 def service_app(
@@ -167,6 +170,7 @@ def service_app(
                 r.consumer,
                 partial(jobs.__getitem__, index),
                 tracer,
+                traced=r.acts_on,
                 max_in_flight=MAX_JOBS,
                 retry_delay=RETRY_DELAY,
                 max_retry_delay=MAX_RETRY_DELAY,

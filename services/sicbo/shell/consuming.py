@@ -18,7 +18,9 @@ This loop does what that subscriber did, and no more:
 - a message is acknowledged only once its job is done; a job that raises is negatively
   acknowledged with a delay growing with its deliveries, and comes back;
 - each job runs in a consumer span continuing the trace of the event's producer (the
-  ``traceparent`` the store appended with it), as ``NatsTelemetryMiddleware`` did.
+  ``traceparent`` the store appended with it), as ``NatsTelemetryMiddleware`` did; with
+  ``traced``, only the jobs of the events it acts on (a span cost settlement more than the
+  jobs of the lifecycle events it leaves).
 
 Order: the tasks start in delivery order, so jobs that serialise per table (an asyncio lock
 taken at their first await) run in log order, as with the concurrent batch before.
@@ -61,6 +63,7 @@ class JobConsumer:
         job: Callable[[], Job],
         tracer: trace.Tracer,
         *,
+        traced: Callable[[str], bool] | None = None,
         max_in_flight: int,
         retry_delay: float,
         max_retry_delay: float,
@@ -69,6 +72,7 @@ class JobConsumer:
         self._next = f"{DEFAULT_PREFIX}.CONSUMER.MSG.NEXT.{stream}.{durable}"
         self._job = job
         self._tracer = tracer
+        self._traced = traced
         self._max_in_flight = max_in_flight
         self._refill = max(1, max_in_flight // 4)
         self._retry_delay = retry_delay
@@ -151,6 +155,9 @@ class JobConsumer:
             self._wake.set()  # the loop asks again if enough slots are free
 
     async def _run(self, msg: Msg) -> None:
+        if self._traced is not None and not self._traced(msg.subject):
+            await self._done_or_again(msg)  # an event the job leaves: no span
+            return
         with self._tracer.start_as_current_span(
             self._span_name,
             context=propagate.extract(msg.headers or {}),
@@ -161,16 +168,19 @@ class JobConsumer:
                 "messaging.destination.name": msg.subject,
             },
         ):
-            meta = msg.metadata
-            try:
-                await self._job()(msg.subject, meta.sequence.stream, msg.data)
-            except Exception:
-                delivered = meta.num_delivered or 1
-                delay = min(self._max_retry_delay, self._retry_delay * 2 ** (delivered - 1))
-                log.exception("%s (delivery %s): retry in %.1f s", msg.subject, delivered, delay)
-                await _send(msg.nak(delay=delay))
-                return
-            await _send(msg.ack())
+            await self._done_or_again(msg)
+
+    async def _done_or_again(self, msg: Msg) -> None:
+        meta = msg.metadata
+        try:
+            await self._job()(msg.subject, meta.sequence.stream, msg.data)
+        except Exception:
+            delivered = meta.num_delivered or 1
+            delay = min(self._max_retry_delay, self._retry_delay * 2 ** (delivered - 1))
+            log.exception("%s (delivery %s): retry in %.1f s", msg.subject, delivered, delay)
+            await _send(msg.nak(delay=delay))
+            return
+        await _send(msg.ack())
 
 
 async def _send(reply: Awaitable[None]) -> None:
