@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 #: Seconds a pull request waits on the server for messages before it expires (and is sent
 #: again): bounds how long a request lost in a reconnect goes unnoticed.
 PULL_EXPIRES = 2.0
+#: Seconds before asking again after the server ended a request otherwise than by its expiry.
+REFUSED_PAUSE = 0.5
 
 
 class JobConsumer:
@@ -81,6 +83,7 @@ class JobConsumer:
         self._in_flight: set[asyncio.Task[None]] = set()
         self._asked = 0  # messages the pull request under way may still deliver
         self._asked_until = 0.0  # when it expires (monotonic)
+        self._ask_after = 0.0  # not before (a request the server refused: not in a loop)
         self._wake = asyncio.Event()
         self._stopping = False
         self._sub: Subscription | None = None
@@ -114,10 +117,12 @@ class JobConsumer:
             free = self._max_in_flight - len(self._in_flight)
             # Not a request a message when the slots are all but full (a backlog): a quarter
             # of them free at least, or none in hand.
-            if self._asked == 0 and free > 0 and (free >= self._refill or not self._in_flight):
+            ready = free >= self._refill or not self._in_flight
+            if self._asked == 0 and free > 0 and ready and now >= self._ask_after:
                 await self._ask(free, now)
             self._wake.clear()
-            wait = max(0.01, self._asked_until - time.monotonic()) if self._asked else None
+            until = self._asked_until if self._asked else self._ask_after
+            wait = max(0.01, until - time.monotonic()) if until > now else None
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
 
@@ -135,7 +140,11 @@ class JobConsumer:
         status = msg.headers.get(Header.STATUS) if msg.headers else None
         if status is not None:
             if status != StatusCode.CONTROL_MESSAGE:
-                # 408 expired, 409 ended by the server (leader change, ...), 404: ask again.
+                # 408 expired: ask again; 409 ended by the server (a leader change, the
+                # consumer deleted, ...): ask again in a while.
+                if status != StatusCode.REQUEST_TIMEOUT:
+                    log.warning("pull request on %s ended: %s", self._next, status)
+                    self._ask_after = time.monotonic() + REFUSED_PAUSE
                 self._asked = 0
                 self._wake.set()
             return
