@@ -12,8 +12,10 @@ the CPU of every process. The steps stop at the first whose p99 passes one secon
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -26,6 +28,7 @@ from nats.aio.msg import Msg
 
 from sicbo.bench.floor import SLIP, _finish, _open_round, percentile, provision_and_start
 from sicbo.bench.procstat import CpuMeter, rss_bytes
+from sicbo.bench.profiling import profile_window
 from sicbo.demo.client import FloorClient, new_id
 from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_server import LocalNatsServer
@@ -58,6 +61,13 @@ class StepFigure:
     @property
     def rounds_per_minute(self) -> float:
         return self.rounds * 60 / self.seconds
+
+    @property
+    def cpu_ms_per_round(self) -> float:
+        """CPU of every process a round completed, in ms: what a round costs the machine,
+        less moved by a busy machine than the rate (the machine is shared)."""
+        busy = sum(self.cpu.values()) / 100 * self.seconds
+        return busy * 1000 / self.rounds if self.rounds else float("nan")
 
     @property
     def p99_ms(self) -> float:
@@ -167,11 +177,16 @@ def process_pids(server: LocalNatsServer, processes: Sequence[ServiceProcess]) -
     return pids
 
 
-async def _measure(tables: int, watch: RoundWatch, meter: CpuMeter) -> StepFigure:
+async def _measure(
+    tables: int, watch: RoundWatch, meter: CpuMeter, profile: Path | None = None
+) -> StepFigure:
     await asyncio.sleep(WARMUP_SECONDS)
     meter.start()
     start = time.perf_counter()
-    await asyncio.sleep(WINDOW_SECONDS)
+    if profile is None:
+        await asyncio.sleep(WINDOW_SECONDS)
+    else:
+        await profile_window(meter.pids, profile / f"{tables}-tables", WINDOW_SECONDS)
     end = time.perf_counter()
     return StepFigure(
         tables=tables,
@@ -182,7 +197,9 @@ async def _measure(tables: int, watch: RoundWatch, meter: CpuMeter) -> StepFigur
     )
 
 
-async def bench_load(steps: Sequence[int] = STEPS) -> LoadFigures:
+async def bench_load(steps: Sequence[int] = STEPS, *, profile: Path | None = None) -> LoadFigures:
+    """The steps of the floor load; ``profile``: a folder where each step's window is also
+    sampled by py-spy, one flame graph a service process (see :mod:`.profiling`)."""
     with tempfile.TemporaryDirectory() as tmp, LocalNatsServer(Path(tmp) / "nats") as server:
         nc = await nats.connect(server.url)
         processes = start_services(server.url, Path(tmp))
@@ -200,7 +217,7 @@ async def bench_load(steps: Sequence[int] = STEPS) -> LoadFigures:
                     asyncio.create_task(play_table(client, watch, f"load-{n}", stop=stop))
                     for n in range(len(playing), tables)
                 ]
-                figure = await _measure(tables, watch, meter)
+                figure = await _measure(tables, watch, meter, profile)
                 failed = [t for t in playing if t.done() and t.exception() is not None]
                 if failed:
                     raise RuntimeError(f"a table stopped: {failed[0].exception()!r}")
@@ -227,14 +244,10 @@ def print_load(figures: LoadFigures) -> None:
         print(
             f"{step.tables:>4} tables: {step.rounds_per_minute:,.0f} rounds/min,"
             f" p99 confirmed->settled {step.p99_ms:,.0f} ms ({len(step.settle_ms)} rounds);"
-            f" CPU % of a core: {cpu}"
+            f" CPU % of a core: {cpu}; {step.cpu_ms_per_round:.1f} ms CPU a round"
         )
     rss = ", ".join(f"{name} {size / 2**20:.0f} MiB" for name, size in figures.rss.items())
     print(f"RSS with {figures.tables_open} tables open: {rss}")
-
-
-if __name__ == "__main__":
-    print_load(asyncio.run(bench_load()))
 
 
 def load_rows(figures: LoadFigures) -> list[tuple[str, str, str]]:
@@ -247,10 +260,30 @@ def load_rows(figures: LoadFigures) -> list[tuple[str, str, str]]:
                 f"floor load: {step.tables} tables back to back, {PLAYERS} players each"
                 f" ({BETTING_SECONDS:.0f} s betting); CPU % of a core: {cpu}",
                 f"{step.rounds_per_minute:,.0f} rounds/min, p99 confirmed->settled"
-                f" {step.p99_ms:,.0f} ms",
+                f" {step.p99_ms:,.0f} ms; {step.cpu_ms_per_round:.1f} ms CPU a round",
                 ">= 3,000 rounds/min, p99 < 1 s",
             )
         )
     rss = ", ".join(f"{name} {size / 2**20:.0f}" for name, size in figures.rss.items())
     rows.append((f"RSS of each service (MiB), {figures.tables_open} tables open", rss, ""))
     return rows
+
+
+def main(argv: Sequence[str]) -> None:
+    """``python -m sicbo.bench.load [--steps 64,128] [--profile DIR]``: the floor load alone."""
+    parser = argparse.ArgumentParser(prog="python -m sicbo.bench.load", description=__doc__)
+    parser.add_argument(
+        "--steps",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=list(STEPS),
+        help="tables at each step, comma-separated (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--profile", type=Path, help="sample every service with py-spy into this folder"
+    )
+    args = parser.parse_args(argv)
+    print_load(asyncio.run(bench_load(args.steps, profile=args.profile)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

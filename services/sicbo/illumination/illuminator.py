@@ -109,6 +109,12 @@ class Openings:
         return at > 0 and self.openings[at - 1][1]
 
 
+def acts_on(subject: str) -> bool:
+    """Whether :meth:`Illuminator.on_event` does anything for an event of this subject."""
+    parsed = parse_event_subject(subject)
+    return parsed is not None and parsed.token in TRIGGERS
+
+
 class Illuminator:
     def __init__(
         self,

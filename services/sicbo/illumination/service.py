@@ -1,4 +1,4 @@
-"""The illumination service process: a FastStream app on the provisioned ``illumination``
+"""The illumination service process: a job on the provisioned ``illumination``
 consumer (every table's lifecycle events, created by ``sicbo provision``).
 
 A message is acknowledged once its verdict is stored and any fault reported to the lifecycle;
@@ -15,7 +15,7 @@ import os
 
 from faststream import FastStream
 
-from sicbo.illumination.illuminator import DEFAULT_DEADLINE, Illuminator
+from sicbo.illumination.illuminator import DEFAULT_DEADLINE, Illuminator, acts_on
 from sicbo.resources import consumer_filter
 from sicbo.shell.bootstrap import Reacts, Runtime, service_app
 from sicbo.shell.reacting import Job
@@ -37,6 +37,6 @@ def app(nats_url: str) -> FastStream:
     return service_app(
         SERVICE,
         nats_url,
-        reacts=Reacts(SERVICE, consumer_filter(SERVICE), start),
+        reacts=Reacts(SERVICE, consumer_filter(SERVICE), start, acts_on=acts_on),
         ready_note=f" (controller deadline {deadline:.1f} s)",
     )

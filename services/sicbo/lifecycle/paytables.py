@@ -17,7 +17,7 @@ from sicbo.lifecycle.state import Approval
 
 def default_ref(profile: Profile) -> str:
     """The profile's own paytable (no operator choices): ``<profile>@v<version>``."""
-    return profile.paytable().ref
+    return f"{profile.id}@v{profile.version}"  # Paytable.ref of no choices, not built each round
 
 
 def same_profile(ref: str, profile: Profile) -> bool:

@@ -148,6 +148,12 @@ def _fold(feed: TableFeed, stored: StoredEvent, _: Any) -> TableFeed:
     return feed
 
 
+def acts_on(subject: str) -> bool:
+    """Whether :meth:`Feed.on_event` does anything for an event of this subject."""
+    parsed = parse_event_subject(subject)
+    return parsed is not None and is_source(parsed)
+
+
 class Feed:
     def __init__(
         self, log_store: EventStore, results_store: EventStore, clock: Callable[[], datetime]

@@ -18,7 +18,7 @@ import os
 from faststream import FastStream
 
 from sicbo.resources import consumer_filter
-from sicbo.results.feed import Feed, public_store
+from sicbo.results.feed import Feed, acts_on, public_store
 from sicbo.results.heartbeat import INTERVAL_ENV, Heartbeats, parse_interval
 from sicbo.shell.bootstrap import Reacts, Runtime, service_app
 from sicbo.shell.reacting import Job
@@ -50,7 +50,13 @@ def app(nats_url: str) -> FastStream:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    reacts = Reacts(CONSUMER, consumer_filter(CONSUMER), start, needs_streams=[RESULTS_STREAM])
+    reacts = Reacts(
+        CONSUMER,
+        consumer_filter(CONSUMER),
+        start,
+        needs_streams=[RESULTS_STREAM],
+        acts_on=acts_on,
+    )
     return service_app(
         SERVICE,
         nats_url,

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sicbo.settlement.facts import Cancellation, Correction, RoundFacts, TableLog
-from sicbo_contracts.lifecycle import RoundCompleted
+from sicbo_contracts.lifecycle import RoundCompleted, RoundStarted, TableOpened
 from sicbo_contracts.settlement import (
     RoundSettled,
     SettlementAdjusted,
@@ -54,6 +54,15 @@ class SettlementState:
     paid: dict[int, Paid] = field(default_factory=dict)
     completed: set[int] = field(default_factory=set)
     kept_from: int = 0  # rounds before this one were forgotten
+    #: Whether the table states no currency now (its last TableOpened; None: no TableOpened
+    #: read, as for a round read alone), and the rounds started while it stated none: their
+    #: chips are the table's, no account was debited (issue 14), so settlement has no account
+    #: to read or pay for them (a round not in the set may have some).
+    no_currency: bool | None = None
+    chips_rounds: set[int] = field(default_factory=set)
+
+    def chips_only(self, round_no: int) -> bool:
+        return round_no in self.chips_rounds
 
     def paid_for(self, round_no: int) -> Paid:
         return self.paid.get(round_no) or Paid()
@@ -78,6 +87,10 @@ def evolve(state: SettlementState, seq: int, event: Any) -> SettlementState:
         case _:
             if isinstance(event, RoundCompleted):
                 state.completed.add(event.round)
+            elif isinstance(event, TableOpened):
+                state.no_currency = event.config.currency is None
+            elif isinstance(event, RoundStarted) and state.no_currency:
+                state.chips_rounds.add(event.round)
             state.log.add(seq, event)
     return state
 
@@ -90,6 +103,7 @@ def forget_old(state: SettlementState) -> None:
     state.log.forget_before(keep_from)
     state.paid = {r: p for r, p in state.paid.items() if r >= keep_from}
     state.completed = {r for r in state.completed if r >= keep_from}
+    state.chips_rounds = {r for r in state.chips_rounds if r >= keep_from}
     state.kept_from = keep_from
 
 

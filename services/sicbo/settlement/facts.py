@@ -32,9 +32,8 @@ from typing import Any
 import msgspec
 
 from sicbo.game.profiles import carries_wagers
-from sicbo.wagers.evolve import fold
+from sicbo.settlement.standing import StandingFolds
 from sicbo.wagers.state import StandingWager as Standing
-from sicbo.wagers.state import wagers_of_round
 from sicbo_contracts.base import DECODE_ERRORS, Dice
 from sicbo_contracts.dice import DiceEvent, ResultConfirmed, ResultCorrected
 from sicbo_contracts.lifecycle import (
@@ -122,6 +121,7 @@ class TableLog:
         self.last_seq = 0
         self._rounds: dict[int, _Round] = {}
         self._units: list[tuple[int, int]] = []  # (seq, unit) of each limits change
+        self._folds = StandingFolds(table)  # the standing wagers' folds, caught up
 
     # -- adding -----------------------------------------------------------------------------
 
@@ -276,12 +276,10 @@ class TableLog:
         while first - 1 in self._rounds and self._carried_from(first, limit):
             first -= 1
         events = [
-            e
+            [e for s, e in self._rounds[number].events if s <= limit]
             for number in range(first, round_no + 1)
-            for s, e in self._rounds[number].events
-            if s <= limit
         ]
-        return wagers_of_round(fold(self.table, events), round_no)
+        return self._folds.standing(first, round_no, events)
 
 
 def facts_of_round(table: str, round_no: int, events: Iterable[tuple[int, Any]]) -> RoundFacts:

@@ -15,7 +15,7 @@ from faststream import FastStream
 from sicbo.resources import consumer_filter
 from sicbo.settlement.late_debits import LateDebits
 from sicbo.settlement.money import RoundMoney
-from sicbo.settlement.settler import SETTLEMENT_ACTOR, Settler
+from sicbo.settlement.settler import SETTLEMENT_ACTOR, Settler, acts_on
 from sicbo.shell.bootstrap import Reacts, Runtime, service_app
 from sicbo.shell.reacting import Job
 from sicbo_contracts.subjects import ACCOUNT_STREAM
@@ -48,7 +48,7 @@ def app(nats_url: str) -> FastStream:
         SERVICE,
         nats_url,
         reacts=[
-            Reacts(SERVICE, consumer_filter(SERVICE), start),
+            Reacts(SERVICE, consumer_filter(SERVICE), start, acts_on=acts_on),
             Reacts(DEBITS, consumer_filter(DEBITS), start_debits, stream=ACCOUNT_STREAM),
         ],
     )

@@ -102,6 +102,12 @@ _BETTING_CLOSED = token(BettingClosed)
 _SUMMARIES = tokens(RoundSettled, SettlementAdjusted, SettlementVoided)
 
 
+def acts_on(subject: str) -> bool:
+    """Whether :meth:`Settler.on_event` does anything for an event of this subject."""
+    parsed = parse_event_subject(subject)
+    return parsed is not None and parsed.token in TRIGGERS
+
+
 def settle_msg_id(table: str, round_no: int) -> str:
     return f"settle-{table}-{round_no}"
 
@@ -171,14 +177,17 @@ class Settler:
             return  # not an event settlement acts on (or not one the floor writes)
         table, round_no = parsed.table, parsed.round
         async with self._tables.lock(table):
-            # Never on a partial read: up to the event, and to what the leader holds.
             if parsed.token in PREFETCH_ON:
-                await self._state(table, seq or 0)
-                if parsed.token == _BETTING_CLOSED:
+                # A read ahead up to the event (the result's read is the one that reaches what
+                # the leader holds), and the round's wagers folded now, while the dice are
+                # thrown: at the result only the events since are (sicbo.settlement.standing).
+                state = await self._state(table, seq or 0, consistent=False)
+                state.log.facts(round_no)
+                if parsed.token == _BETTING_CLOSED and not state.chips_only(round_no):
                     # Before the round can settle: a debit whose slip was never stored.
                     await self._money.reconcile(table, round_no)
                 return
-            try:
+            try:  # never on a partial read: up to the event, and to what the leader holds
                 await self._steps(table, round_no, seq or 0)
             finally:
                 self._earlier.forget(table, round_no)
@@ -189,19 +198,19 @@ class Settler:
             step = due(state, round_no)
             if step is None:
                 # Settled (and adjusted or voided since): paid into the accounts, once each.
-                await self._money.pay(table, round_no)
+                await self._pay(state, round_no)
                 return
             if alone and isinstance(step, Settle):
                 # A round read alone has no facts to settle from (see sicbo.settlement.reads).
                 log.error("round %s of %s is long past and not settled: left", round_no, table)
                 return
-            at_least = await self._carry_out(table, round_no, step)
+            at_least = await self._carry_out(state, round_no, step)
             if isinstance(step, Complete):
                 return
         raise NotDone(f"round {round_no} of {table}: still due after {MAX_STEPS} steps")
 
-    async def _state(self, table: str, at_least: int) -> SettlementState:
-        return (await self._tables.get(table, consistent=True, at_least=at_least)).state
+    async def _state(self, table: str, at_least: int, consistent: bool = True) -> SettlementState:
+        return (await self._tables.get(table, consistent=consistent, at_least=at_least)).state
 
     async def _state_of(
         self, table: str, round_no: int, at_least: int
@@ -213,11 +222,16 @@ class Settler:
             return state, False
         return await self._earlier.get(table, round_no, at_least), True
 
-    async def _carry_out(self, table: str, round_no: int, step: Due) -> int:
+    async def _pay(self, state: SettlementState, round_no: int) -> None:
+        if not state.chips_only(round_no):  # chips at the table: paid there, no account
+            await self._money.pay(state.table, round_no)
+
+    async def _carry_out(self, state: SettlementState, round_no: int, step: Due) -> int:
         """Do one step; the stream sequence the next read must reach (0: what it finds)."""
+        table = state.table
         if isinstance(step, Complete):
             # 004 "winnings will be paid to the player": before the round is completed.
-            await self._money.pay(table, round_no)
+            await self._pay(state, round_no)
             await self._complete(table, round_no, list(step.players))
             return 0
         if isinstance(step, Settle):

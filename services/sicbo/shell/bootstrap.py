@@ -29,8 +29,8 @@ from typing import Any
 
 import nats
 from fast_depends.msgspec import MsgSpecSerializer
-from faststream import AckPolicy, FastStream
-from faststream.nats import JStream, NatsBroker, NatsMessage, PullSub
+from faststream import FastStream
+from faststream.nats import NatsBroker
 from faststream.nats.opentelemetry import NatsTelemetryMiddleware
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
@@ -45,6 +45,7 @@ from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_urls import servers
 from sicbo.infra.telemetry import setup_tracing
 from sicbo.shell.commands import Clock, CommandHandler, DeciderSpec, Escrow, Hook
+from sicbo.shell.consuming import JobConsumer
 from sicbo.shell.gctuning import settle_heap
 from sicbo.shell.listener import CommandListener, Concurrent, QueryHandler
 from sicbo.shell.reacting import Job
@@ -52,7 +53,6 @@ from sicbo_contracts.subjects import (
     EVENT_STREAM,
     partition_stream,
     service_ping,
-    without_partition,
 )
 
 log = logging.getLogger(__name__)
@@ -60,8 +60,8 @@ log = logging.getLogger(__name__)
 #: Commands (or queries) one service process works on at once (other tables, pipelined
 #: slips); the handler serialises per table where the decider asks for it.
 MAX_IN_FLIGHT = 64
-#: Messages of a durable consumer fetched at once; they run concurrently.
-FETCH_BATCH = 16
+#: Jobs of a durable consumer run at once (:mod:`sicbo.shell.consuming`).
+MAX_JOBS = 64
 #: Seconds before a message whose job failed is delivered again (grows with each delivery).
 RETRY_DELAY = 0.5
 MAX_RETRY_DELAY = 10.0
@@ -103,6 +103,9 @@ class Reacts:
     job: Callable[[Runtime], Job]
     needs_streams: Sequence[str] = ()
     stream: str = EVENT_STREAM
+    #: The subjects the job acts on (None: all): only their jobs get a trace span, which
+    #: costs more than a job that looks at an event's subject and leaves it.
+    acts_on: Callable[[str], bool] | None = None
 
 
 def service_app(
@@ -134,6 +137,7 @@ def service_app(
     held: dict[str, Runtime] = {}
     jobs: list[Job] = []
     listeners: list[CommandListener] = []
+    consumers: list[JobConsumer] = []
     answering = Concurrent(MAX_IN_FLIGHT)
 
     @app.on_startup
@@ -150,12 +154,11 @@ def service_app(
         # writes or consumes with another K than the server's (sicbo.eventstore.layout).
         on_log = own_stream == EVENT_STREAM or any(r.stream == EVENT_STREAM for r in reacting)
         partitions = await _partitions(nc) if on_log else 1
-        for index, r in enumerate(reacting):
-            for stream in _streams_of(r, partitions):
+        streams = [_streams_of(r, partitions) for r in reacting]
+        for r, on_streams in zip(reacting, streams, strict=True):
+            for stream in on_streams:
                 await _require_provisioned(nc, r, stream)
                 health.add_consumer(nc, stream, r.consumer)
-                # Before the broker starts (FastStream runs these hooks first): it starts them.
-                _subscribe(broker, r, stream, partial(jobs.__getitem__, index))
         health.add_nats("store", nc)
         # A service's own log: the floor's, or its keyed log's stream (players' accounts).
         if own_stream == EVENT_STREAM:
@@ -176,6 +179,25 @@ def service_app(
             listeners.append(listener)
             health.add("commands", lambda: listener.subscribed)
         jobs.extend(r.job(runtime) for r in reacting)
+        tracer = provider.get_tracer("sicbo.shell")
+        # One job of a reacting service, on each of its consumer's streams: every partition
+        # of the floor's log (the job sees the floor's subjects, the partition token taken off).
+        consumers.extend(
+            JobConsumer(
+                nc,
+                stream,
+                r.consumer,
+                partial(jobs.__getitem__, index),
+                tracer,
+                traced=r.acts_on,
+                partitioned=stream != r.stream,
+                max_in_flight=MAX_JOBS,
+                retry_delay=RETRY_DELAY,
+                max_retry_delay=MAX_RETRY_DELAY,
+            )
+            for index, (r, on_streams) in enumerate(zip(reacting, streams, strict=True))
+            for stream in on_streams
+        )
         if queries is not None:
             # Subscribed before the broker answers pings: ready means the queries are served.
             handlers = queries(runtime)
@@ -190,6 +212,8 @@ def service_app(
             await on_start(runtime)
         for listener in listeners:
             await listener.start()
+        for consumer in consumers:
+            await consumer.start()
         # Ready means served: the ping is answered on the connection that holds the command
         # and query subscriptions, subscribed after them and flushed, so a caller told "ready"
         # never meets "no responders" (the broker's own connection would race them).
@@ -205,6 +229,8 @@ def service_app(
             return
         for listener in listeners:
             await listener.stop()
+        for consumer in consumers:
+            await consumer.stop(GRACEFUL_TIMEOUT)
         await answering.stop()
         if on_stop is not None:
             await on_stop(runtime)
@@ -232,32 +258,6 @@ def _streams_of(reacts: Reacts, partitions: int) -> list[str]:
     if reacts.stream != EVENT_STREAM:
         return [reacts.stream]
     return [partition_stream(p, partitions) for p in range(partitions)]
-
-
-def _subscribe(broker: NatsBroker, reacts: Reacts, stream: str, job: Callable[[], Job]) -> None:
-    """Run the job for each message of the consumer; ack once done, nack with a delay if not.
-    The job sees the floor's subject (a partition stream's token taken off)."""
-    partitioned = stream != reacts.stream
-
-    @broker.subscriber(
-        reacts.filter_subject,
-        stream=JStream(stream, declare=False),
-        durable=reacts.consumer,
-        pull_sub=PullSub(batch_size=FETCH_BATCH, timeout=1.0),
-        ack_policy=AckPolicy.MANUAL,
-    )
-    async def on_event(msg: NatsMessage) -> None:
-        raw = msg.raw_message
-        try:
-            subject = without_partition(raw.subject) if partitioned else raw.subject
-            await job()(subject, raw.metadata.sequence.stream, raw.data)
-        except Exception:
-            delivered = raw.metadata.num_delivered or 1
-            delay = min(MAX_RETRY_DELAY, RETRY_DELAY * 2 ** (delivered - 1))
-            log.exception("%s (delivery %s): retry in %.1f s", raw.subject, delivered, delay)
-            await msg.nack(delay=delay)
-            return
-        await msg.ack()
 
 
 async def _pong(msg: Msg) -> None:

@@ -6,6 +6,8 @@ audit asks the same functions what is still pending."""
 
 from typing import Any
 
+import msgspec
+
 from sicbo.settlement.decider import (
     KEEP_ROUNDS,
     Adjust,
@@ -22,6 +24,7 @@ from sicbo.settlement.decider import (
 )
 from sicbo_contracts.settlement import RoundSettled, SettlementBasis, WagerOutcome
 from tests.support.common import TABLE
+from tests.support.lifecycle import config, round_started, table_closed, table_opened
 from tests.support.log import Log
 from tests.support.stream import StoredLog
 from tests.support.wagers import chips
@@ -220,3 +223,26 @@ def test_gli_19_4_18_4_a_forgotten_round_is_adjusted_from_its_own_events_alone()
             alone = evolve(alone, seq, event)
     step = due(alone, 1)
     assert isinstance(step, Adjust) and step.correction.seq == correction
+
+
+def test_a_round_is_chips_only_while_its_table_states_no_currency() -> None:
+    """Settlement reads and pays no account for a round started while its table stated no
+    currency (no slip of it was debited); a round of a table reopened in a currency has its
+    accounts again, and a round whose TableOpened was not read (read alone) is never taken
+    for chips only."""
+    in_euros = msgspec.structs.replace(config(), currency="EUR")
+    state = initial_state(TABLE)
+    for seq, event in enumerate(
+        (
+            table_opened(),
+            round_started(1),
+            table_closed(),
+            msgspec.structs.replace(table_opened(), config=in_euros),
+            round_started(2),
+        ),
+        start=1,
+    ):
+        state = evolve(state, seq, event)
+    assert state.chips_only(1) and not state.chips_only(2)
+    alone = evolve(initial_state(TABLE), 7, round_started(3))
+    assert not alone.chips_only(3)

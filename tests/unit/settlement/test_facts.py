@@ -1,7 +1,7 @@
 """The facts a settlement is computed from, folded from the log as of a stream sequence."""
 
 from sicbo.settlement.engine import wager_results
-from sicbo.settlement.facts import facts_of_round
+from sicbo.settlement.facts import TableLog, facts_of_round
 from sicbo_contracts.settlement import SettlementBasis
 from tests.support.common import TABLE
 from tests.support.log import Log
@@ -50,3 +50,40 @@ def test_facts_of_round_is_the_same_fold_as_the_table_log() -> None:
 def test_a_round_not_started_has_no_facts() -> None:
     log = Log()
     assert log.table_log().facts(1) is None
+
+
+def _caught_up(log: Log, table_log: TableLog, added: int) -> int:
+    """Add the log's events after the first ``added`` to ``table_log``; how many it holds."""
+    for seq, fact in log.events[added:]:
+        table_log.add(seq, fact)
+    return len(log.events)
+
+
+def test_a_kept_table_log_folds_the_standing_wagers_as_a_fresh_one() -> None:
+    """Settlement keeps one TableLog a table and folds a round's wagers at "no more bets",
+    then catches the fold up at the result: the same facts as folded from the whole log,
+    also as of an earlier sequence, and for a re-run whose carried round changed since."""
+    log = Log(profile="macau-2003").start(1)
+    kept = TableLog(TABLE)
+    ann = log.slip(1, "ann", chips("big", 100))
+    log.slip(1, "bob", chips("small", 50))
+    added = _caught_up(log, kept, 0)
+    assert kept.facts(1) == log.facts(1)  # folded while betting is open
+    log.change(1, "ann", ann, [chips("big", 100)], [chips("big", 300)])
+    closed = log.close(1).events[-1][0]
+    added = _caught_up(log, kept, added)
+    assert kept.facts(1) == log.facts(1)  # caught up: the change and the close
+    log.no_result(1, "carry-over-locked")
+    added = _caught_up(log, kept, added)
+    assert kept.facts(1, as_of=closed) == log.facts(1, as_of=closed)  # an earlier sequence
+    assert kept.facts(1) == log.facts(1)
+    log.complete(1, "ann", "bob")
+    log.start(2)
+    added = _caught_up(log, kept, added)
+    assert kept.facts(2) == log.facts(2)  # carried from round 1
+    log.void_wagers(1, "bob")  # round 1's events grow after round 2's fold was kept
+    log.close(2)
+    log.confirm(2, (4, 5, 6))
+    _caught_up(log, kept, added)
+    assert kept.facts(2) == log.facts(2)
+    assert [(w.player, w.wager.stake) for w in kept.facts(2).wagers] == [("ann", 300), ("bob", 50)]
