@@ -118,7 +118,7 @@ async def test_every_page_fits_a_desktop_a_tablet_and_a_phone(
                 if over > 1:
                     overflows[f"{name}-{width}x{height}"] = over
                 if name == "terminal" and (width, height) != DESKTOP:
-                    await assert_fingers_fit_the_terminal(page, width)
+                    await assert_fingers_fit_the_terminal(page, (width, height))
                 if name == "play" and (width, height) == PHONE:
                     await assert_essentials_on_the_first_screen(page, height)
             finally:
@@ -188,9 +188,15 @@ BUTTONS = """(buttons) => buttons.filter((b) => b.offsetParent).map((b) => ({
 }))"""
 
 
-async def assert_fingers_fit_the_terminal(page: Page, width: int) -> None:
+async def assert_fingers_fit_the_terminal(page: Page, size: tuple[int, int]) -> None:
     """On a tablet and a phone the six dice keys and the round's buttons are a finger wide and
-    high at least and their words are not cut; a message on the terminal covers no control."""
+    high at least and their words are not cut; a message on the terminal covers no control.
+    On a tablet a round's whole run is on the first screen: its buttons, the keypad, Enter."""
+    width, height = size
+    if size == TABLET:
+        boxes = await page.evaluate(BOXES, ["#round-actions", ".dice-keys", "#dice-enter"])
+        below = {s: box for s, box in boxes.items() if box is None or box[3] > height + 1}
+        assert below == {}, f"the round's controls off the tablet's first screen ({height} px)"
     keys = await page.locator(".die-key").evaluate_all(BUTTONS)
     assert len(keys) == 6
     rounds = await page.locator(".round-action").evaluate_all(BUTTONS)
