@@ -219,7 +219,8 @@ async def assert_fingers_fit_the_terminal(page: Page, size: tuple[int, int]) -> 
           return [...document.querySelectorAll("#desk button, #desk input, #desk select")]
             .filter((c) => c.offsetParent)
             .filter((c) => { const b = c.getBoundingClientRect();
-              return b.left < n.right && n.left < b.right && b.top < n.bottom && n.top < b.bottom; })
+              return b.left < n.right && n.left < b.right
+                && b.top < n.bottom && n.top < b.bottom; })
             .map((c) => c.id || c.dataset.action || c.textContent.trim());
         }"""
     )
