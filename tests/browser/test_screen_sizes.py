@@ -63,6 +63,11 @@ async def ready(page: Page, name: str, tables: Tables) -> None:
     elif name == "play":
         await signed_in_player(page, tables.online, tables.player)
         await expect(page.locator("#history tbody tr").first).to_be_visible()
+    elif name == "play-land":
+        # A land table's page for a player: its results and history, no layout to bet on.
+        await signed_in_player(page, land, "lee")
+        await expect(page.locator("#land-note")).to_be_visible()
+        await expect(page.locator("#history tbody tr").first).to_be_visible()
     elif name == "layout":
         await page.goto(f"/tables/{land}/layout")
         await expect(page.locator(".spot.lit").first).to_be_visible()
@@ -94,7 +99,17 @@ async def ready(page: Page, name: str, tables: Tables) -> None:
         await expect(page.locator("#what")).to_be_visible()
 
 
-PAGES = ["floor", "play", "layout", "display", "board", "dispute", "cashier", "terminal"]
+PAGES = [
+    "floor",
+    "play",
+    "play-land",
+    "layout",
+    "display",
+    "board",
+    "dispute",
+    "cashier",
+    "terminal",
+]
 
 
 async def test_every_page_fits_a_desktop_a_tablet_and_a_phone(
@@ -121,6 +136,9 @@ async def test_every_page_fits_a_desktop_a_tablet_and_a_phone(
                     await assert_fingers_fit_the_terminal(page, (width, height))
                 if name == "play" and (width, height) == PHONE:
                     await assert_essentials_on_the_first_screen(page, height)
+                if name == "play-land":  # nothing to bet on: neither the layout nor its tabs
+                    await expect(page.locator("#layout")).to_be_hidden()
+                    await expect(page.locator("#layout-tabs")).to_be_hidden()
             finally:
                 await ctx.close()
     assert overflows == {}, "pages that scroll sideways (px beyond the screen)"
