@@ -10,6 +10,7 @@
 import { languageSwitch, t } from "/static/i18n.js";
 import { api, clockSkew, notice, tableId, throttled, watch } from "/static/common.js";
 import { renderLayout } from "/static/layout.js";
+import { groupTabs } from "/static/layout-tabs.js";
 import { startBetting } from "/static/play-bet.js";
 import { renderHistory } from "/static/play-history.js";
 import { showResult } from "/static/play-result.js";
@@ -138,6 +139,7 @@ async function loadLayout() {
   const layout = await api("GET", `/api/tables/${enc}/layout`);
   state.layoutPaytable = layout.paytable || null;
   renderLayout(box, layout, { onSpot: (bet) => { if (state.player) betting.addChip(bet); } });
+  groupTabs(box, $("layout-tabs"));
   const title = t(`profile.${layout.profile}`);
   $("title").textContent = title;
   document.title = `${title} — ${t("play.title")}`;
