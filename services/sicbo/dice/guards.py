@@ -70,5 +70,7 @@ def require_second_person(state: DiceState, actor_id: str, entered_by: str, who:
         refuse(
             f"table {state.table} requires a second person to confirm the dice:"
             f" {entered_by!r} entered them, so {who}"
-            " (TableConfig.second_person_confirmation)"
+            " (TableConfig.second_person_confirmation)",
+            key="dice.second-person",
+            params={"by": entered_by},
         )
