@@ -99,3 +99,26 @@ def test_the_bet_names_are_the_seeds_own() -> None:
     seed_004 |= {"all-odd": "Semua Ganjil", "all-even": "Semua Genap"}
     for kind, name in seed_004.items():
         assert malay[f"bet.{kind}"].startswith(name), kind
+
+
+#: A refusal's message key in the services' code: ``key="round.not-completed"`` beside its
+#: English (sicbo.decider.Refused; Rejected.reason_key).
+REASON_KEY = re.compile(r"""key="([a-z]+\.[a-z-]+)\"""")
+SERVICES = STATIC.parent.parent  # services/sicbo
+
+
+def reason_keys() -> set[str]:
+    keys: set[str] = set()
+    for path in sorted(SERVICES.rglob("*.py")):
+        keys.update(REASON_KEY.findall(path.read_text(encoding="utf-8")))
+    return keys
+
+
+def test_every_reason_key_the_services_give_has_its_message() -> None:
+    """A page writes a refusal's key from the catalogue ("reason.<key>"), so a key without a
+    message would fall back to the English in every language."""
+    keys = reason_keys()
+    assert {"round.not-completed", "wager.below", "cancel.grace", "table.suspended"} <= keys
+    english = catalogue("en")
+    assert sorted(k for k in keys if f"reason.{k}" not in english) == []
+    assert sorted(k for k in english if k.startswith("reason.") and k[7:] not in keys) == []

@@ -1,6 +1,6 @@
 // Shared by every page: the table id from the path, JSON calls to the gateway, live changes,
 // money and times written one way (the table's currency and time zone, the page's language).
-import { language, t, tableInfo } from "/static/i18n.js";
+import { has, language, t, tableInfo } from "/static/i18n.js";
 
 /** The table id of a /tables/{table}/... page, or null. */
 export function tableId() {
@@ -8,14 +8,36 @@ export function tableId() {
   return m ? m[1] : null;
 }
 
-/** An API error: status, code ("invalid", "refused", "locked", ...), reason, field. */
+/**
+ * An API error: status, code ("invalid", "refused", "locked", ...), reason, field, and the
+ * reason's message key and parameters when the service gave them (Rejected.reason_key).
+ */
 export class ApiError extends Error {
   constructor(status, body) {
     super(body.reason || `HTTP ${status}`);
     this.status = status;
     this.code = body.code || "error";
     this.field = body.field || null;
+    this.words = body.reason_key ? { key: body.reason_key, params: body.reason_params || {} } : null;
   }
+}
+
+/**
+ * A service's reason in the page's language: `words` ({key, params}: a refusal's
+ * reason_key and reason_params, or a view's reason words) as the catalogue's "reason.<key>",
+ * its parameters written as people read them (a time, "..._at", by clock(); an amount,
+ * "amount" or "..._amount", by money()); `more` fills or overrides parameters the page knows
+ * better (a bet's name). The service's English `fallback` when the catalogue has no such key.
+ */
+export function reasonText(words, fallback = "", more = {}) {
+  if (!words || !has(`reason.${words.key}`)) return fallback || "";
+  const params = {};
+  for (const [name, value] of Object.entries(words.params || {})) {
+    if (name.endsWith("_at")) params[name] = clock(value);
+    else if (name === "amount" || name.endsWith("_amount")) params[name] = money(value);
+    else params[name] = value;
+  }
+  return t(`reason.${words.key}`, { ...params, ...more });
 }
 
 /** Call the gateway; resolves to the JSON answer, rejects with ApiError. */

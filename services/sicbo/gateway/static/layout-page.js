@@ -3,8 +3,8 @@
 // what the gateway asks over a WebSocket and answers with what it lit, read back from the DOM.
 
 import { api, el, notice, offerPlay, tableId, throttled, watch } from "/static/common.js";
-import { betName, diceFaces, lightSpots, litSpots, renderLayout } from "/static/layout.js";
-import { tablePhaseWords } from "/static/phases.js";
+import { diceFaces, faultText, lightSpots, litSpots, renderLayout } from "/static/layout.js";
+import { equipmentWords, tablePhaseWords } from "/static/phases.js";
 import { languageSwitch, t } from "/static/i18n.js";
 import { renderSigns } from "/static/signs.js";
 
@@ -81,22 +81,13 @@ function showCaption() {
   if (dice && dice.length === 3) {
     caption.append(diceFaces(dice), el("span", { class: "total" }, `= ${dice.reduce((a, b) => a + b, 0)}`));
   }
-  if (controller) caption.append(el("span", { class: "muted" }, `${lit.spots.length} spots lit`));
+  if (controller) caption.append(el("span", { class: "muted" }, t("layout-page.spots-lit", { n: lit.spots.length })));
 }
 
-function faultLines(fault) {
-  if (typeof fault === "string") {
-    const round = view && view.lit ? ` — ${t("play.round-n", { n: view.lit.round })}` : "";
-    return [`${t("layout-page.fault")}${round}: ${fault}`];
-  }
-  const lines = [];
-  const head = `${t("layout-page.fault")}${fault.round ? ` — ${t("play.round-n", { n: fault.round })}` : ""}`;
-  lines.push(fault.detail ? `${head}: ${fault.detail}` : head);
-  if (fault.timed_out) lines.push("the layout controller did not answer in time");
-  if (fault.missing && fault.missing.length) lines.push(t("layout-page.not-lit", { bets: fault.missing.map((bet) => betName(bet)).join(", ") }));
-  if (fault.extra && fault.extra.length) lines.push(t("layout-page.lit-wrongly", { bets: fault.extra.map((bet) => betName(bet)).join(", ") }));
-  if (fault.reason) lines.push(String(fault.reason));
-  return lines;
+/** The lamp fault of `view` (its spots by name, in the page's language), with its round. */
+function faultLines(shown) {
+  const round = shown.lit ? ` — ${t("play.round-n", { n: shown.lit.round })}` : "";
+  return [`${t("layout-page.fault")}${round}: ${faultText(shown)}`];
 }
 
 function showView() {
@@ -108,10 +99,10 @@ function showView() {
   phaseCall.dataset.phase = phase;
   phaseCall.textContent = tablePhaseWords(phase);
   const lines = [];
-  if (view.fault) lines.push(...faultLines(view.fault));
+  if (view.fault) lines.push(...faultLines(view));
   if (view.suspended) {
     const s = view.suspended;
-    lines.push(`${t("layout-page.suspended")}${s.equipment && s.equipment.length ? `: ${s.equipment.join(", ")}` : ""}`
+    lines.push(`${t("layout-page.suspended")}${s.equipment && s.equipment.length ? `: ${equipmentWords(s.equipment)}` : ""}`
       + `${s.round ? ` (${t("play.round-n", { n: s.round })})` : ""}`);
   }
   if (view.status && view.status !== "open") lines.push(`Table ${view.status}`);

@@ -56,11 +56,41 @@ export function plainRefusal(err, wagers = []) {
   if (err && (err.status === 0 || err.status === 503)) {
     return { text: t("refusal.unreachable"), detail: reason };
   }
+  const keyed = err && err.words && keyedRefusal(err.words, wagers);
+  if (keyed) return { text: keyed, detail: reason };
   for (const [pattern, sentence] of PLAIN) {
     const m = pattern.exec(reason);
     if (m) return { text: sentence(m, betOf(reason, wagers)), detail: reason };
   }
   return { text: t("refusal.other", { reason: plainly(reason) }), detail: reason };
+}
+
+/** The service's own words for a slip's refusals (Rejected.reason_key) -> the player's. */
+const KEYED = {
+  "wager.closed": "refusal.closed",
+  "wager.not-open": "refusal.not-open",
+  "wager.suspended": "refusal.suspended",
+  "wager.table-closed": "refusal.table-closed",
+  "wager.below": "refusal.below",
+  "wager.above": "refusal.above",
+  "wager.steps": "refusal.steps",
+  "wager.max-payout": "refusal.max-payout",
+  "wager.balance": "refusal.balance",
+  "wager.no-account": "refusal.no-account",
+  "wager.currency": "refusal.currency",
+  "wager.not-offered": "refusal.not-offered",
+  "wager.not-yours": "refusal.yourself",
+  "wager.empty": "refusal.empty",
+};
+
+/** A keyed refusal as a sentence for the player, its bet by name; null for a key not known. */
+function keyedRefusal(words, wagers) {
+  const key = KEYED[words.key];
+  if (!key) return null;
+  const params = words.params || {};
+  const bet = betOf(String(params.where || ""), wagers)
+    || (params.bet ? betName(params.bet) : t(key === "refusal.not-offered" ? "refusal.that-bet" : "refusal.a-stake"));
+  return t(key, { bet, amount: params.amount !== undefined ? amount(params.amount) : "" });
 }
 
 /** A reason without its field path, its citations and bet ids: what is left of the sentence. */
