@@ -11,6 +11,11 @@ from pathlib import Path
 import pytest
 
 from sicbo.game.bets import BetKind
+from sicbo.game.profiles import IlluminationFaultPolicy
+from sicbo.illumination.lamps import EQUIPMENT
+from sicbo.replay.findings import CHECKS
+from sicbo_contracts.settlement import SettlementBasis
+from sicbo_contracts.wagers import Medium
 from sicbo.gateway.http import STATIC
 
 CATALOGUES = STATIC / "i18n"
@@ -81,6 +86,11 @@ def test_keys_built_at_run_time_exist_for_every_value() -> None:
     built += [f"profile.{p}" for p in ("cca-1992", "macau-2003", "macau-2004", "online-live")]
     built += [f"play.outcome.{o}" for o in ("win", "lose", "void", "carried", "forfeit")]
     built += [f"play.status.{s}" for s in ("withdrawn", "cancelled")]
+    built += [f"dispute.check.{check}" for check in CHECKS]  # the replay's invariant checks
+    built += [f"dispute.basis.{basis.value}" for basis in SettlementBasis]
+    built += [f"dispute.medium.{m.value}" for m in Medium if m is not Medium.CHIPS]
+    built += [f"dispute.status.{s}" for s in ("match", "mismatch", "not-settled")]
+    built += [f"equipment.{EQUIPMENT}"] + [f"policy.{p.value}" for p in IlluminationFaultPolicy]
     assert [key for key in built if key not in english] == []
 
 
