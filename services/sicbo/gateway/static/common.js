@@ -157,6 +157,26 @@ export function formatMoney(minor, currency = tableInfo.currency, lang = languag
   return moneyFormat(currency, lang).format(Number(minor) / 10 ** minorDigits(currency));
 }
 
+/**
+ * An amount typed in money ("12.50", "12,50", "12") as minor units of `currency` (the
+ * table's; 2 digits without one): 1250; null when it is not one, or has more decimals than
+ * the currency (a JPY amount has none).
+ */
+export function minorFromTyped(text, currency = tableInfo.currency) {
+  const digits = minorDigits(currency);
+  const typed = String(text).trim().replace(",", ".");
+  const shape = digits ? new RegExp(`^\\d+(\\.\\d{1,${digits}})?$`) : /^\d+$/;
+  if (!shape.test(typed)) return null;
+  const [whole, part = ""] = typed.split(".");
+  return Number(whole) * 10 ** digits + Number(part.padEnd(digits, "0") || 0);
+}
+
+/** Minor units as a field's value in money, without a currency sign: 1250 -> "12.50". */
+export function typedFromMinor(minor, currency = tableInfo.currency) {
+  const digits = minorDigits(currency);
+  return (Number(minor) / 10 ** digits).toFixed(digits);
+}
+
 /** An amount of the table (its currency, if it has one): what the pages show of stakes. */
 export function money(minor, currency = tableInfo.currency) {
   return formatMoney(minor, currency);

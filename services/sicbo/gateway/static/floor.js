@@ -77,7 +77,7 @@ function makeCard(view) {
     lastLabel: el("span", { class: "label" }, t("floor.last-result")),
     last: el("div", { class: "last-result" }),
     meta: el("p", { class: "meta" }),
-    kinds: el("ul", { class: "kind-limits", "aria-label": `${name} limits per bet`, hidden: true }),
+    kinds: el("ul", { class: "kind-limits", "aria-label": t("floor.kind-limits-label", { table: name }), hidden: true }),
     dispute: el("a", { class: "link dispute", hidden: true }, t("floor.last-round")),
   };
   parts.countdownStat = el("div", { class: "stat stat-countdown" },
@@ -147,7 +147,7 @@ function updateCard(card, view) {
       parts.last.replaceChildren(...diceNodes(lr.dice, lr.total));
       setText(parts.lastLabel, t("floor.last-result-n", { n: lr.round }));
     } else {
-      parts.last.replaceChildren(el("span", { class: "muted" }, "none yet"));
+      parts.last.replaceChildren(el("span", { class: "muted" }, t("floor.none-yet")));
       setText(parts.lastLabel, t("floor.last-result"));
     }
   }
