@@ -12,11 +12,11 @@ import pytest
 
 from sicbo.game.bets import BetKind
 from sicbo.game.profiles import IlluminationFaultPolicy
+from sicbo.gateway.http import STATIC
 from sicbo.illumination.lamps import EQUIPMENT
 from sicbo.replay.findings import CHECKS
 from sicbo_contracts.settlement import SettlementBasis
 from sicbo_contracts.wagers import Medium
-from sicbo.gateway.http import STATIC
 
 CATALOGUES = STATIC / "i18n"
 LANGUAGES = ("zh-Hant", "ms")
