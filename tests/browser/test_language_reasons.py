@@ -11,6 +11,7 @@ limits in money (issue 15 item 4), in headless Chromium against the real floor:
 from __future__ import annotations
 
 import json
+import re
 
 from nats.aio.client import Client as NATS
 from playwright.async_api import BrowserContext, Page, expect
@@ -164,12 +165,21 @@ async def test_the_supervisors_limits_are_shown_and_typed_in_the_tables_money(
     await expect(form).not_to_contain_text("minor units")
     await page.fill("#limits-minimum", "2.50")
     await expect(form.locator(".money-echo").first).to_have_text("MOP 2.50")
-    await page.fill("#limits-maximum", "1500")
     await page.fill("#limits-reason", "busy evening")
     await page.click('button[data-action="table.change-limits.v1"]')
+    # 000 §4.3: a higher minimum needs its sign first; the reason in words, not the rule's
+    await expect(page.locator("#notice")).to_have_text(
+        "A higher minimum needs a sign of the new minimum and its time of change, shown at"
+        " the table at least 20 minutes before."
+    )
+    await page.fill("#limits-minimum", "0.50")  # lowering it: any time
+    await page.fill("#limits-maximum", "1500")
+    await page.fill("#limits-reason", "quiet evening")
+    await page.click('button[data-action="table.change-limits.v1"]')
+    await expect(page.locator("#notice")).to_have_class(re.compile(r"\bok\b"))  # accepted
     changed = await wait_for(store, table_level(table), "table-limits-changed-v1")
-    limits = json.loads(changed.data)["limits"]
-    assert (limits["minimum"], limits["maximum"], limits["unit"]) == (250, 150_000, 10)
+    after = json.loads(changed.data)["after"]
+    assert (after["minimum"], after["maximum"], after["unit"]) == (50, 150_000, 10)
     await screenshot(page, "terminal-limits-in-money")
 
     await page.fill("#limits-minimum", "2.505")  # more decimals than a pataca has

@@ -2,7 +2,7 @@
 // A refusal as the service wrote it names the field, the rule and the bet ids (what a dispute
 // quotes): the page shows a sentence for a person and keeps the original on the tooltip.
 import { t } from "/static/i18n.js";
-import { money } from "/static/common.js";
+import { money, reasonText } from "/static/common.js";
 import { betName } from "/static/layout.js";
 
 const PHASES = new Set(["started", "betting-open", "betting-closed", "uncovered", "result-entered",
@@ -58,6 +58,8 @@ export function plainRefusal(err, wagers = []) {
   }
   const keyed = err && err.words && keyedRefusal(err.words, wagers);
   if (keyed) return { text: keyed, detail: reason };
+  const said = err && err.words ? reasonText(err.words) : ""; // a key the catalogues have
+  if (said) return { text: t("refusal.other", { reason: said }), detail: reason };
   for (const [pattern, sentence] of PLAIN) {
     const m = pattern.exec(reason);
     if (m) return { text: sentence(m, betOf(reason, wagers)), detail: reason };
