@@ -192,3 +192,28 @@ async def test_the_supervisors_limits_are_shown_and_typed_in_the_tables_money(
     ]
     assert len(changes) == 1
     assert console_errors == []
+
+
+async def test_a_lamp_fault_is_told_in_words_not_as_the_services_detail(
+    context: BrowserContext,
+    floor: Floor,
+    nc: NATS,
+    store: EventStore,
+    console_errors: ConsoleErrors,
+) -> None:
+    """000 §7.6-7.7: no controller answers for the lamps, the result is a lamp fault and the
+    table is suspended; the terminal says so in Malay, its equipment by name, not its id."""
+    table = await opened(floor, nc, "cca-1992", layout_controller=True)  # none answers
+    await play(floor, nc, table, 1, [], (1, 3, 4))
+    fault = await wait_for(store, round_filter(table, Aggregate.LAMP, 1), "illumination-fault-v1")
+    assert json.loads(fault.data)["timed_out"] is True
+    page = console_errors.watch(await context.new_page())
+    await terminal(page, table, "ana", "1111", "ms")
+    await expect(page.locator("#round-info")).to_contain_text(
+        "Kerosakan: lampu susun atur tidak menjawab"
+    )
+    await expect(page.locator("#suspended")).to_contain_text("lampu susun atur")
+    await expect(page.locator("#suspended")).not_to_contain_text("layout-lamps")
+    await expect(page.locator("#round-info")).not_to_contain_text(json.loads(fault.data)["detail"])
+    await screenshot(page, "terminal-lamp-fault-ms")
+    assert console_errors == []
