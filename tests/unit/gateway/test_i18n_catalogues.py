@@ -13,8 +13,10 @@ import pytest
 from sicbo.game.bets import BetKind
 from sicbo.game.profiles import IlluminationFaultPolicy
 from sicbo.gateway.http import STATIC
+from sicbo.gateway.redaction import ANOTHER_PLAYER
 from sicbo.illumination.lamps import EQUIPMENT
 from sicbo.replay.findings import CHECKS
+from sicbo_contracts.base import Role
 from sicbo_contracts.settlement import SettlementBasis
 from sicbo_contracts.wagers import Medium
 
@@ -91,7 +93,11 @@ def test_keys_built_at_run_time_exist_for_every_value() -> None:
     built += [f"dispute.medium.{m.value}" for m in Medium if m is not Medium.CHIPS]
     built += [f"dispute.status.{s}" for s in ("match", "mismatch", "not-settled")]
     built += [f"equipment.{EQUIPMENT}"] + [f"policy.{p.value}" for p in IlluminationFaultPolicy]
+    roles = [f"term.role.{r.value}" for r in Role if f"term.role.{r.value}" in english]
+    built += [f"dispute.role.{r.value}" for r in Role if f"term.role.{r.value}" not in roles]
     assert [key for key in built if key not in english] == []
+    # the dispute view names the gateway's hidden player by its catalogue's words
+    assert f'"{ANOTHER_PLAYER}"' in (STATIC / "dispute.js").read_text(encoding="utf-8")
 
 
 def test_the_bet_names_are_the_seeds_own() -> None:

@@ -110,6 +110,17 @@ function renderSummary(r) {
   $("no-problems").hidden = problems.length > 0;
 }
 
+/** "dealer-1 (dealer)" in words: the role by name ("term.role.<role>", "dispute.role.<role>"),
+ * the gateway's "another player" (a player hidden from this reader) too; the id as it is. */
+function actorWords(actor) {
+  const m = /^(.*) \(([\w-]+)\)$/.exec(String(actor));
+  if (!m) return String(actor);
+  const [, id, role] = m;
+  const roleKey = has(`term.role.${role}`) ? `term.role.${role}` : `dispute.role.${role}`;
+  const who = id === "another player" ? t("dispute.another-player") : id; // redaction.py ANOTHER_PLAYER
+  return `${who} (${has(roleKey) ? t(roleKey) : role})`;
+}
+
 /** An event type ("round.betting-opened.v1") that a narrow column may break after its dots. */
 function dotted(type) {
   return String(type).split(".").flatMap((part, i) => (i ? [el("wbr", {}), `.${part}`] : [part]));
@@ -121,7 +132,7 @@ function renderHistory(rows) {
     el("td", { class: "num" }, String(h.seq)),
     el("td", { class: "nowrap" }, when(h.time), eventTime(h)),
     el("td", {}, ...dotted(h.type)),
-    el("td", {}, h.actor))));
+    el("td", { title: h.actor }, actorWords(h.actor)))));
   if (!rows || !rows.length) body.append(el("tr", {}, el("td", { colspan: "4", class: "muted" }, t("dispute.no-events"))));
 }
 
