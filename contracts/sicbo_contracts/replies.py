@@ -26,6 +26,13 @@ class Rejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected.v1", tag
     reason: str
     #: Where in the command (e.g. "$.dice[1]"; "$.actor.role" for a role the sender lacks).
     field: str | None = None
+    #: Since 1.3: the reason as a stable message key ("round.not-completed") and its
+    #: parameters, for a page to write it in its reader's language; ``reason`` stays the
+    #: English for programs and logs. None where the reason has no key yet.
+    reason_key: str | None = None
+    #: The message's parameters: numbers (a round; an amount in minor units, named ``amount``
+    #: or ``..._amount``) or words (a time, ISO 8601, named ``..._at``).
+    reason_params: dict[str, int | str] = {}
 
 
 Reply = Accepted | Rejected

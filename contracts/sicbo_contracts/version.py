@@ -5,5 +5,5 @@ type in a union is a minor change; a change that can break a reader gets a new `
 (``result.v2``) and a new major, which moves every schema's ``$id`` (``.../v<major>.json``).
 """
 
-CONTRACT_VERSION = "1.2.0"
+CONTRACT_VERSION = "1.3.0"
 CONTRACT_MAJOR = int(CONTRACT_VERSION.split(".")[0])

@@ -5,7 +5,7 @@ A decider is a pair of pure functions: ``decide(state, command, at) -> list[Even
 with the command: nothing here reads a clock or the network, so replay is exact.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import NoReturn, Protocol, TypedDict
 
@@ -22,17 +22,36 @@ class Acted(Protocol):
 class Refused(Exception):
     """A command that breaks a rule. ``code`` is stable for programs: "refused" (the rules or
     the state forbid it) or "forbidden" (the actor's role may not do it). ``field`` names
-    where in the command the refused value is (``$.player``), when one field is the cause."""
+    where in the command the refused value is (``$.player``), when one field is the cause.
+    ``key`` and ``params`` are the reason as a stable message key and its parameters, for the
+    pages to write it in their reader's language (``reason`` is the English, for programs
+    and logs; Rejected.reason_key)."""
 
-    def __init__(self, reason: str, *, code: str = "refused", field: str | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        *,
+        code: str = "refused",
+        field: str | None = None,
+        key: str | None = None,
+        params: Mapping[str, int | str] | None = None,
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.code = code
         self.field = field
+        self.key = key
+        self.params: dict[str, int | str] = dict(params or {})
 
 
-def refuse(reason: str, *, field: str | None = None) -> NoReturn:
-    raise Refused(reason, field=field)
+def refuse(
+    reason: str,
+    *,
+    field: str | None = None,
+    key: str | None = None,
+    params: Mapping[str, int | str] | None = None,
+) -> NoReturn:
+    raise Refused(reason, field=field, key=key, params=params)
 
 
 def require_role(command: Acted, allowed: Iterable[Role], *, rule: str = "") -> None:
@@ -46,6 +65,7 @@ def require_role(command: Acted, allowed: Iterable[Role], *, rule: str = "") -> 
             f"{command.actor.role.value} {command.actor.id!r} may not {type(command).__name__}:"
             f" only {article} {names} may{cite}",
             code="forbidden",
+            key="role.not-allowed",
         )
 
 

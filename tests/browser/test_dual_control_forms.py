@@ -24,7 +24,7 @@ from tests.integration.test_settlement import play, wait_completed, wait_for
 
 APPROVE_SIGN = 'button[data-action="table.approve-player-limits.v1"]'
 APPROVE_CORRECTION = 'button[data-action="dice.approve-correction.v1"]'
-SIGN = (("player", "eve"), ("minimum", "100"), ("maximum", "9000"), ("unit", "10"))
+SIGN = (("player", "eve"), ("minimum", "1.00"), ("maximum", "90.00"), ("unit", "0.10"))  # money
 
 
 async def test_000_4_4_a_sign_proposed_by_sofia_is_approved_by_sam_at_his_terminal(

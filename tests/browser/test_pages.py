@@ -231,8 +231,9 @@ async def test_floor_board_and_dispute_pages_show_the_log(
     await screenshot(board, "board")
 
     dispute = console_errors.watch(await context.new_page())
-    await dispute.goto(f"/tables/{table}/rounds/1")
+    await dispute.goto(f"/tables/{table}/rounds/1?lang=en")  # a 002 table's is in Chinese
     await expect(dispute.locator("#report-status")).to_contain_text(re.compile("MATCH"))
+    await expect(dispute.locator("#report-status")).to_have_attribute("data-status", "MATCH")
     await expect(dispute.locator("#history")).to_contain_text("round.no-result-declared.v1")
     await screenshot(dispute, "dispute")
     assert console_errors == []

@@ -133,7 +133,7 @@ async def test_the_cancel_form_only_at_an_online_table_while_suspended_004_ralat
     await expect(page.locator("#phase")).to_have_attribute("data-phase", "started")
     await expect(page.locator(CANCEL)).to_be_hidden()  # 000 §7: no cancellation into refunds
     await expect(page.locator("#cancel-unavailable")).to_contain_text(
-        "gives a supervisor no cancellation"
+        "give no cancellation of a round into refunds"
     )
 
     online = await opened(floor, nc, "online-live", betting_seconds=10)
@@ -141,7 +141,7 @@ async def test_the_cancel_form_only_at_an_online_table_while_suspended_004_ralat
     await still_signed_in(page, online, "sofia")
     await expect(page.locator("#phase")).to_have_attribute("data-phase", "started")
     await expect(page.locator(CANCEL)).to_be_hidden()
-    await expect(page.locator("#cancel-unavailable")).to_contain_text("is not suspended")
+    await expect(page.locator("#cancel-unavailable")).to_contain_text("Round 1 is not suspended")
     report = ReportMalfunction(
         command_id=new_id(),
         table=online,

@@ -81,7 +81,9 @@ def correct(
     if after == target.result:
         refuse(
             f"round {target.number}'s result is already {show_dice(after)}:"
-            " a correction must change the dice"
+            " a correction must change the dice",
+            key="dice.same-dice",
+            params={"round": target.number},
         )
     kind = CorrectionProposed if state.dual_control else ResultCorrected
     return kind(
@@ -101,7 +103,9 @@ def approve(state: DiceState, command: ApproveCorrection, at: datetime) -> Resul
     if command.actor.id == proposal.by:
         refuse(
             f"{proposal.by!r} proposed the correction of round {target.number}: another"
-            " supervisor must approve it (TableConfig.dual_control)"
+            " supervisor must approve it (TableConfig.dual_control)",
+            key="dice.own-proposal",
+            params={"round": target.number},
         )
     if as_roll(command.dice) != proposal.after:
         refuse(
@@ -143,7 +147,8 @@ def _manual_mode(state: DiceState) -> ManualMode:
         refuse(
             f"table {state.table} is not in manual mode: a supervisor enters it"
             " (EnterManualMode) before correcting a result by hand, so the table's players see"
-            " it (GLI-19 §C.6.8(o))"
+            " it (GLI-19 §C.6.8(o))",
+            key="dice.not-manual",
         )
     return state.manual
 
@@ -175,7 +180,9 @@ def _with_result(state: DiceState, number: int) -> RoundState:
     if target.result is None:
         refuse(
             f"round {target.number} has no confirmed result yet: only a confirmed result is"
-            " corrected (GLI-19 §4.18.4); confirm the entry or resolve the hold instead"
+            " corrected (GLI-19 §4.18.4); confirm the entry or resolve the hold instead",
+            key="dice.no-confirmed-result",
+            params={"round": target.number},
         )
     return target
 

@@ -108,7 +108,9 @@ def _enter(state: DiceState, command: EnterDice, at: datetime) -> DiceEntered:
         refuse(
             f"dice for round {current.number} are already entered"
             f" ({show_dice(current.entry.dice)} by {current.entry.by!r}):"
-            " already entered, confirm it or have a supervisor correct it"
+            " already entered, confirm it or have a supervisor correct it",
+            key="dice.already-entered",
+            params={"round": current.number, "dice": show_dice(current.entry.dice)},
         )
     roll = as_roll(command.dice)
     return DiceEntered(
@@ -131,7 +133,9 @@ def _confirm(
         reading = show_dice(current.reading) if current.reading is not None else "?"
         refuse(
             f"round {current.number}'s result is held: the entry {show_dice(entry.dice)} and the"
-            f" reading {reading} disagree; a supervisor must resolve it (ResolveHeldResult)"
+            f" reading {reading} disagree; a supervisor must resolve it (ResolveHeldResult)",
+            key="dice.held",
+            params={"round": current.number},
         )
     require_second_person(state, command.actor.id, entry.by, "someone else must confirm")
     entered = as_roll(entry.dice)

@@ -13,11 +13,16 @@ def current_round(state: DiceState, number: int) -> RoundState:
     """The current round, if ``number`` names it."""
     current = state.round
     if current is None:
-        refuse(f"no round has started at table {state.table}: there are no dice to capture")
+        refuse(
+            f"no round has started at table {state.table}: there are no dice to capture",
+            key="round.none",
+        )
     if number != current.number:
         refuse(
             f"round {number} is not the current round of table {state.table}"
-            f" (round {current.number} is): only the current round's dice are captured"
+            f" (round {current.number} is): only the current round's dice are captured",
+            key="round.not-current",
+            params={"round": number, "current": current.number},
         )
     return current
 
@@ -33,7 +38,9 @@ def capturable_round(state: DiceState, number: int) -> RoundState:
     if current.phase is not Phase.UNCOVERED:
         refuse(
             f"round {current.number} is not uncovered yet ({current.phase.value}): the result"
-            ' is announced and entered after "no more bets" and the uncover (000 §5.2-5.4)'
+            ' is announced and entered after "no more bets" and the uncover (000 §5.2-5.4)',
+            key="dice.not-uncovered",
+            params={"round": current.number},
         )
     return current
 
@@ -43,10 +50,16 @@ def pending_entry(current: RoundState) -> Entry:
     if current.result is not None:
         refuse(
             f"round {current.number}'s result is already confirmed as {show_dice(current.result)};"
-            " a supervisor may correct it (GLI-19 §4.18.4)"
+            " a supervisor may correct it (GLI-19 §4.18.4)",
+            key="dice.already-confirmed",
+            params={"round": current.number, "dice": show_dice(current.result)},
         )
     if current.entry is None:
-        refuse(f"no dice are entered for round {current.number}: enter them first (000 §5.4)")
+        refuse(
+            f"no dice are entered for round {current.number}: enter them first (000 §5.4)",
+            key="dice.none-entered",
+            params={"round": current.number},
+        )
     return current.entry
 
 
@@ -70,5 +83,7 @@ def require_second_person(state: DiceState, actor_id: str, entered_by: str, who:
         refuse(
             f"table {state.table} requires a second person to confirm the dice:"
             f" {entered_by!r} entered them, so {who}"
-            " (TableConfig.second_person_confirmation)"
+            " (TableConfig.second_person_confirmation)",
+            key="dice.second-person",
+            params={"by": entered_by},
         )

@@ -4,6 +4,7 @@ decider's own checks), why the dealer's round buttons would be refused now (the 
 decider itself) and the sign's line for each bet kind (000 §4.1, bounds by
 :func:`sicbo.game.limits.bounds_for`)."""
 
+from collections.abc import Mapping
 from datetime import datetime
 
 import msgspec
@@ -54,6 +55,28 @@ class StartWayView(msgspec.Struct, frozen=True, kw_only=True):
     rule: str
 
 
+class ReasonView(msgspec.Struct, frozen=True, kw_only=True):
+    """A service's reason as a stable message key and its parameters (Rejected.reason_key):
+    the pages write it in their reader's language from their catalogues."""
+
+    key: str
+    params: dict[str, int | str] = {}
+
+
+def reason_view(key: str | None, params: Mapping[str, int | str]) -> ReasonView | None:
+    return None if key is None else ReasonView(key=key, params=dict(params))
+
+
+class LampFaultView(msgspec.Struct, frozen=True, kw_only=True):
+    """A lamp fault as the pages write it in their reader's language (the verdict's detail,
+    ``fault``, is the English): the winning spots not lit, the spots lit wrongly (bet ids,
+    which the pages name), and whether the controller did not answer at all."""
+
+    missing: list[str]
+    extra: list[str]
+    timed_out: bool
+
+
 class CancellationView(msgspec.Struct, frozen=True, kw_only=True):
     """Whether a supervisor may cancel the current round now (004 "Ralat Pengendalian"); if
     not, the lifecycle's reason, and when it becomes possible if only time is missing."""
@@ -62,6 +85,8 @@ class CancellationView(msgspec.Struct, frozen=True, kw_only=True):
     round: int | None
     reason: str | None
     possible_from: datetime | None
+    #: The reason as a message key (None when possible, or when the reason has no key).
+    reason_words: ReasonView | None = None
 
 
 class KindLineView(msgspec.Struct, frozen=True, kw_only=True):
@@ -83,7 +108,11 @@ def start_ways_view(state: LifecycleState, at: datetime) -> list[StartWayView]:
 def cancellation_view(state: LifecycleState, at: datetime) -> CancellationView:
     c = cancellation_now(state, at)
     return CancellationView(
-        possible=c.possible, round=c.round, reason=c.refusal, possible_from=c.possible_from
+        possible=c.possible,
+        round=c.round,
+        reason=c.refusal,
+        possible_from=c.possible_from,
+        reason_words=reason_view(c.refusal_key, c.refusal_params),
     )
 
 
@@ -96,6 +125,17 @@ def round_refusals(state: LifecycleState, at: datetime) -> dict[str, str | None]
     """For each of the dealer's round buttons (its command's type tag), the lifecycle
     decider's refusal were a dealer to press it at ``at``, or None when it would be accepted:
     the terminal disables a button the server would refuse and shows this reason."""
+    return {tag: r.reason if r else None for tag, r in round_decisions(state, at).items()}
+
+
+def refusal_words(decisions: Mapping[str, Refused | None]) -> dict[str, ReasonView | None]:
+    """The refusals of :func:`round_decisions` as message keys (None: accepted, or no key)."""
+    return {tag: reason_view(r.key, r.params) if r else None for tag, r in decisions.items()}
+
+
+def round_decisions(state: LifecycleState, at: datetime) -> dict[str, Refused | None]:
+    """For each of the dealer's round buttons, the decider's Refused were it pressed at
+    ``at``, or None when it would be accepted."""
     table, check = state.table, "terminal-check"
     ways = start_ways(state, at)
     way = ways[0] if ways else None
@@ -113,14 +153,14 @@ def round_refusals(state: LifecycleState, at: datetime) -> dict[str, str | None]
         CloseBetting(command_id=check, table=table, actor=_DEALER, round=number),
         Uncover(command_id=check, table=table, actor=_DEALER, round=number),
     ]
-    refusals: dict[str, str | None] = {}
+    refusals: dict[str, Refused | None] = {}
     for command in commands:
         tag = str(command.__struct_config__.tag)
         try:
             decide(state, command, at)
             refusals[tag] = None
         except Refused as refused:
-            refusals[tag] = refused.reason
+            refusals[tag] = refused
     return refusals
 
 

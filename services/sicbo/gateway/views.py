@@ -24,10 +24,13 @@ from sicbo.game.profiles import DEFAULT_TIME_ZONE, load_profile, parse_paytable_
 from sicbo.gateway.view_rules import (
     CancellationView,
     KindLineView,
+    LampFaultView,
+    ReasonView,
     StartWayView,
     cancellation_view,
     kind_lines,
-    round_refusals,
+    refusal_words,
+    round_decisions,
     start_ways_view,
 )
 from sicbo.lifecycle.evolve import evolve as evolve_lifecycle
@@ -74,6 +77,7 @@ class Lamps:
     dice: Dice | None = None
     spots: tuple[str, ...] = ()
     fault: str | None = None  # the fault's detail, when the latest verdict is a fault
+    fault_spots: LampFaultView | None = None  # the same fault, for the pages' own words
 
 
 def initial_table(table: str) -> TableFold:
@@ -140,7 +144,10 @@ def evolve_lamps(state: Lamps, event: IlluminationEvent) -> Lamps:
             round=number, dice=dice, expected=expected, missing=missing, detail=detail
         ):
             lit = tuple(s for s in expected if s not in missing)
-            return Lamps(number, dice, lit, fault=detail)
+            fault_spots = LampFaultView(
+                missing=missing, extra=event.extra, timed_out=event.timed_out
+            )
+            return Lamps(number, dice, lit, fault=detail, fault_spots=fault_spots)
     return state
 
 
@@ -259,6 +266,8 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     last_winning: list[str]
     lit: LitView | None
     fault: str | None
+    #: The same fault as its spots (since the lamps' verdict has them): the pages' words.
+    fault_spots: LampFaultView | None
     suspended: SuspensionView | None
     closing_notice: datetime | None
     limits_notices: list[NoticeView]
@@ -273,6 +282,8 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     #: For each of the dealer's round buttons (round.start.v1, ...), the lifecycle's refusal
     #: if pressed now, or None: the terminal disables a button the server would refuse.
     round_refusals: dict[str, str | None]
+    #: The same refusals as message keys and parameters (None: accepted, or no key yet).
+    round_refusal_words: dict[str, ReasonView | None]
     as_of: int  # the stream sequence the view was read up to
 
 
@@ -285,6 +296,8 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableV
     suspension = state.suspension
     captured = log.dice
     manual = captured.manual
+    decisions = round_decisions(state, at)
+    fault_shown = lamps.round > log.faults_cleared_through
     return TableView(
         table=state.table,
         status=state.status.value,
@@ -339,7 +352,8 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableV
         lit=LitView(round=lamps.round, dice=lamps.dice, spots=list(lamps.spots))
         if lamps.round
         else None,
-        fault=lamps.fault if lamps.round > log.faults_cleared_through else None,
+        fault=lamps.fault if fault_shown else None,
+        fault_spots=lamps.fault_spots if fault_shown else None,
         suspended=None
         if suspension is None
         else SuspensionView(
@@ -356,7 +370,8 @@ def table_view(log: TableFold, lamps: Lamps, as_of: int, at: datetime) -> TableV
         vacate_notices=sorted(state.asked_to_vacate),
         start_ways=start_ways_view(state, at),
         cancellation=cancellation_view(state, at),
-        round_refusals=round_refusals(state, at),
+        round_refusals={tag: r.reason if r else None for tag, r in decisions.items()},
+        round_refusal_words=refusal_words(decisions),
         as_of=as_of,
     )
 

@@ -70,7 +70,8 @@ def _require_cancellation(profile: Profile, current: RoundState) -> None:
         )
     refuse(
         f"profile {profile.id!r} gives a supervisor no cancellation of a round into refunds"
-        f" ({cancellation.rule}){carried}"
+        f" ({cancellation.rule}){carried}",
+        key="cancel.not-provided",
     )
 
 
@@ -79,7 +80,9 @@ def _require_fault(state: LifecycleState, profile: Profile, current: RoundState)
     if state.suspension is None:
         refuse(
             f"round {current.number} is not suspended: {profile.cancellation.rule}; report the"
-            " problem first (ReportMalfunction), then cancel if it cannot be fixed quickly"
+            " problem first (ReportMalfunction), then cancel if it cannot be fixed quickly",
+            key="cancel.not-suspended",
+            params={"round": current.number},
         )
 
 
@@ -99,7 +102,9 @@ def _require_cancellable_result(
         refuse(
             f"round {current.number} has a confirmed result settled by the dice (000 §7.6): it"
             ' can be cancelled only while suspended under 004 "Ralat Pengendalian"'
-            " (suspend-round) and not fixed in time"
+            " (suspend-round) and not fixed in time",
+            key="cancel.result-settled",
+            params={"round": current.number},
         )
     opens = cancellable_from(config, s.since)
     if at < opens:
@@ -107,5 +112,11 @@ def _require_cancellable_result(
             f"round {current.number} was suspended at {s.since.isoformat(timespec='seconds')}:"
             f" 004 allows {config.fault_grace_seconds} s to fix the fault, so it may be"
             f" cancelled from {opens.isoformat(timespec='seconds')} on (an inspector"
-            " may clear the fault instead)"
+            " may clear the fault instead)",
+            key="cancel.grace",
+            params={
+                "round": current.number,
+                "seconds": config.fault_grace_seconds,
+                "from_at": opens.isoformat(),
+            },
         )

@@ -139,7 +139,9 @@ def require_no_pending_invalidation(state: LifecycleState) -> None:
         refuse(
             f"an invalidation of round {current.number} by {pending.by!r} waits for a second"
             " supervisor: approve or reject it before the next round starts (000 §8.4"
-            " invalidates the current round only; TableConfig.dual_control)"
+            " invalidates the current round only; TableConfig.dual_control)",
+            key="round.invalidation-waits",
+            params={"round": current.number, "by": pending.by},
         )
 
 

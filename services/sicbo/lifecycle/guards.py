@@ -20,9 +20,12 @@ def require_open(state: LifecycleState) -> TableConfig:
     """The table's configuration, if it is open; every command but OpenTable needs this."""
     if state.status is TableStatus.CLOSED:
         when = f" at {hhmm(state.closed_at)}" if state.closed_at else ""
-        refuse(f"table {state.table} was closed{when}: only OpenTable is accepted until it reopens")
+        refuse(
+            f"table {state.table} was closed{when}: only OpenTable is accepted until it reopens",
+            key="table.closed",
+        )
     if state.config is None or state.status is not TableStatus.OPEN:
-        refuse(f"table {state.table} is not open: open it first (OpenTable)")
+        refuse(f"table {state.table} is not open: open it first (OpenTable)", key="table.not-open")
     return state.config
 
 
@@ -96,9 +99,17 @@ def current_round(state: LifecycleState, number: int) -> RoundState:
     """The current round, if ``number`` names it."""
     current = state.round
     if current is None:
-        refuse(f"round {number} is not the current round: no round has started at {state.table}")
+        refuse(
+            f"round {number} is not the current round: no round has started at {state.table}",
+            key="round.none-started",
+            params={"round": number},
+        )
     if number != current.number:
-        refuse(f"round {number} is not the current round {current.number} of {state.table}")
+        refuse(
+            f"round {number} is not the current round {current.number} of {state.table}",
+            key="round.not-current",
+            params={"round": number, "current": current.number},
+        )
     return current
 
 
@@ -106,9 +117,17 @@ def round_in_play(state: LifecycleState, number: int, doing: str) -> RoundState:
     """The current round, if it has no outcome yet (started, betting, uncovered)."""
     current = current_round(state, number)
     if current.phase is Phase.COMPLETED:
-        refuse(f"round {number} is already completed: cannot {doing}")
+        refuse(
+            f"round {number} is already completed: cannot {doing}",
+            key="round.completed",
+            params={"round": number},
+        )
     if current.phase in ENDED:
-        refuse(f"round {number} already ended ({current.phase.value}): cannot {doing}")
+        refuse(
+            f"round {number} already ended ({current.phase.value}): cannot {doing}",
+            key="round.ended",
+            params={"round": number},
+        )
     return current
 
 
@@ -126,7 +145,9 @@ def require_not_suspended(state: LifecycleState, doing: str) -> None:
         refuse(
             f"table {state.table} is suspended since {hhmm(s.since)}"
             f" ({', '.join(s.equipment)} malfunction): cannot {doing} until {who}"
-            " clears the fault (000 §7.7: no further play until the fault is rectified)"
+            " clears the fault (000 §7.7: no further play until the fault is rectified)",
+            key="table.suspended",
+            params={"since_at": s.since.isoformat()},
         )
 
 
@@ -142,7 +163,9 @@ def require_approved_activation(paytable_ref: str, activation: Activation) -> No
         refuse(
             f"activation: the paytable in force ({paytable_ref}) starts rounds by the {approved}"
             f" (002/2004 art. 2(1); another way needs its approval, art. 8), not the"
-            f" {activation.value}"
+            f" {activation.value}",
+            key="round.activation-not-approved",
+            params={"approved": approved or ""},
         )
 
 
@@ -154,10 +177,14 @@ def require_activation(profile: Profile, activation: Activation, tumbles: int) -
         allowed = "; ".join(f"{a.value} ({r.rule})" for a, r in profile.activations.items())
         refuse(
             f"activation: profile {profile.id!r} does not start a round by the {activation.value}:"
-            f" its rules start it by {allowed}"
+            f" its rules start it by {allowed}",
+            key="round.activation-not-allowed",
+            params={"activation": activation.value},
         )
     if tumbles < way.min_tumbles:
         refuse(
             f"tumbles: the dice tumbled {tumbles} time(s) by the {activation.value}: they must"
-            f" tumble at least {way.min_tumbles} times ({way.rule}) - activate the tumbler again"
+            f" tumble at least {way.min_tumbles} times ({way.rule}) - activate the tumbler again",
+            key="round.too-few-tumbles",
+            params={"tumbles": tumbles, "least": way.min_tumbles},
         )

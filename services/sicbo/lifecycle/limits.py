@@ -80,7 +80,9 @@ def change_limits(
                 f"raising {show_raises(raises)} needs a sign of the new minimum and its time of"
                 " change, displayed at least 20 minutes before the change and with that time"
                 f" reached (000 §4.3); at {hhmm(at)} there is "
-                + (f"no such sign ({seen})" if signs else "no sign for that minimum")
+                + (f"no such sign ({seen})" if signs else "no sign for that minimum"),
+                key="limits.raise-needs-sign",
+                params={"minutes": int(SIGN_NOTICE.total_seconds() // 60)},
             )
     # Lowering the minimum, or changing the maximum or the unit: any time (000 §4.3).
     return [LimitsChanged(**stamp(command, at), before=before, after=after, reason=command.reason)]

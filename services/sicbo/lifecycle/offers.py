@@ -6,7 +6,8 @@ Each is found by asking the decider's own checks (:mod:`sicbo.lifecycle.guards`,
 exactly what the lifecycle would accept, and says why not with the decider's own words.
 """
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sicbo.decider import Refused
@@ -52,6 +53,9 @@ class Cancellation:
     round: int | None
     refusal: str | None
     possible_from: datetime | None = None
+    #: The refusal as a message key and its parameters (Refused.key), for the pages.
+    refusal_key: str | None = None
+    refusal_params: Mapping[str, int | str] = field(default_factory=dict)
 
     @property
     def possible(self) -> bool:
@@ -63,11 +67,19 @@ def cancellation_now(state: LifecycleState, at: datetime) -> Cancellation:
     accepted (its every check but the role's)."""
     current = state.round
     if current is None:
-        return Cancellation(None, f"no round has started at {state.table}")
+        return Cancellation(
+            None, f"no round has started at {state.table}", refusal_key="round.none"
+        )
     try:
         require_cancellable(state, current.number, at)
     except Refused as refused:
-        return Cancellation(current.number, refused.reason, _grace_end(state, at))
+        return Cancellation(
+            current.number,
+            refused.reason,
+            _grace_end(state, at),
+            refusal_key=refused.key,
+            refusal_params=refused.params,
+        )
     return Cancellation(current.number, None)
 
 

@@ -54,17 +54,25 @@ def start_round(state: LifecycleState, command: StartRound, at: datetime) -> lis
     current = state.round
     if current is not None and current.in_progress:
         if command.round == current.number:
-            refuse(f"round {command.round} has already started ({current.phase.value})")
+            refuse(
+                f"round {command.round} has already started ({current.phase.value})",
+                key="round.already-started",
+                params={"round": command.round},
+            )
         # 002 art. 4: the cover may not go back on until every winning wager is paid.
         refuse(
             f"round {current.number} is not completed ({current.phase.value}): the next round"
-            " may not start until it is settled and every winner paid (002 art. 4)"
+            " may not start until it is settled and every winner paid (002 art. 4)",
+            key="round.not-completed",
+            params={"round": current.number},
         )
     require_no_pending_invalidation(state)  # TableConfig.dual_control (000 §8.4)
     if command.round != state.next_round:
         refuse(
             f"round {command.round} cannot start: the next round of {state.table} is"
-            f" {state.next_round} (rounds are numbered without gaps or repeats)"
+            f" {state.next_round} (rounds are numbered without gaps or repeats)",
+            key="round.out-of-order",
+            params={"round": command.round, "next": state.next_round},
         )
     profile = profile_of(config)
     # 000 §5.1, 002/2003 art. 2, 002/2004 art. 2(1), 004: the handle pressed (at least three
@@ -94,7 +102,9 @@ def open_betting(state: LifecycleState, command: OpenBetting, at: datetime) -> l
     if current.phase is not Phase.STARTED:
         refuse(
             f"betting of round {current.number} was already opened ({current.phase.value}):"
-            ' "place your bets" is called once, right after the tumble (000 §5.1)'
+            ' "place your bets" is called once, right after the tumble (000 §5.1)',
+            key="round.betting-already-opened",
+            params={"round": current.number},
         )
     closes_at = None
     if profile_of(config).betting_countdown and config.betting_seconds is not None:
@@ -118,12 +128,15 @@ def close_betting(
     if by_countdown and not profile_of(config).betting_countdown:
         refuse(
             f'table {state.table} has no betting countdown: the dealer calls "no more bets"'
-            " (000 §5.2)"
+            " (000 §5.2)",
+            key="round.no-countdown",
         )
     if current.phase is not Phase.BETTING_OPEN:
         refuse(
             f"betting of round {current.number} is not open ({current.phase.value}):"
-            ' "no more bets" closes open betting (000 §5.2, §3.9)'
+            ' "no more bets" closes open betting (000 §5.2, §3.9)',
+            key="round.betting-not-open",
+            params={"round": current.number},
         )
     if by_countdown:
         require_live_deadline(current, command)
@@ -138,7 +151,9 @@ def uncover(state: LifecycleState, command: Uncover, at: datetime) -> list[Lifec
     if current.phase is not Phase.BETTING_CLOSED:
         refuse(
             f"round {current.number} is {current.phase.value}: the tumbler is uncovered only"
-            ' after "no more bets" (000 §5.2)'
+            ' after "no more bets" (000 §5.2)',
+            key="round.uncover-after-close",
+            params={"round": current.number},
         )
     return [Uncovered(**stamp(command, at), round=current.number)]
 

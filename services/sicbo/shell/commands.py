@@ -236,6 +236,8 @@ class CommandHandler(Generic[S]):
                 code=refused.code,
                 reason=refused.reason,
                 field=refused.field,
+                reason_key=refused.key,
+                reason_params=refused.params,
             )
         except AppendConflict:
             return Rejected(

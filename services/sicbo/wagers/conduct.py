@@ -27,6 +27,7 @@ def require_may_wager(state: WagerState, player: str, round_no: int, doing: str)
             f"player: {player!r} is excluded from further participation in the game at table"
             f" {state.table} by a supervisor (000 §8.3.2): cannot {doing} until the exclusion"
             " is lifted",
+            key="wager.excluded",
             field=PLAYER,
         )
     current = state.round
@@ -35,4 +36,6 @@ def require_may_wager(state: WagerState, player: str, round_no: int, doing: str)
             f"player: the wagers of {player!r} in round {round_no} were declared void by a"
             f" supervisor (000 §8.3.1): cannot {doing} in this round",
             field=PLAYER,
+            key="wager.voided",
+            params={"round": round_no},
         )

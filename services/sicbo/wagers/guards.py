@@ -28,6 +28,7 @@ def require_own(command: Command, player: str) -> None:
             f"player: {actor.id!r} may not act for {player!r}: a player wagers only for"
             " themself; a dealer places wagers for a player (000 §3.10-3.11)",
             code="forbidden",
+            key="wager.not-yours",
         )
 
 
@@ -35,24 +36,37 @@ def betting_round(state: WagerState, number: int, at: datetime) -> CurrentRound:
     """The current round, if wagers may be placed, changed or withdrawn in it now."""
     table = state.table
     if not state.table_open:
-        refuse(f"round: table {table} is not open: no wager is taken at a closed table")
+        refuse(
+            f"round: table {table} is not open: no wager is taken at a closed table",
+            key="wager.table-closed",
+        )
     current = state.round
     if current is None:
-        refuse(f"round: betting is not open for round {number}: no round has started at {table}")
+        refuse(
+            f"round: betting is not open for round {number}: no round has started at {table}",
+            key="wager.not-open",
+            params={"round": number},
+        )
     if current.number != number:
         refuse(
             f"round: betting is not open for round {number}: the current round of {table} is"
-            f" {current.number}"
+            f" {current.number}",
+            key="wager.not-open",
+            params={"round": number},
         )
     if current.betting is Betting.CLOSED:
         refuse(
             f'round: betting is closed for round {number} ("no more bets" was called, or the'
-            " round ended): no wager is placed, changed or withdrawn after it (000 §3.9)"
+            " round ended): no wager is placed, changed or withdrawn after it (000 §3.9)",
+            key="wager.closed",
+            params={"round": number},
         )
     if current.betting is Betting.NOT_OPEN:
         refuse(
             f'round: betting is not open yet for round {number}: wagers follow "place your'
-            ' bets" (000 §5.1)'
+            ' bets" (000 §5.1)',
+            key="wager.not-open",
+            params={"round": number},
         )
     if state.suspended:
         # Before the countdown's check: a suspension pauses the countdown (its deadline no
@@ -60,14 +74,17 @@ def betting_round(state: WagerState, number: int, at: datetime) -> CurrentRound:
         refuse(
             f"round: table {table} is suspended: no further play until an inspector clears"
             ' the fault (000 §7.7) or the supervisor resumes the round (004 "Ralat'
-            ' Pengendalian": the round is suspended)'
+            ' Pengendalian": the round is suspended)',
+            key="wager.suspended",
         )
     if current.closes_at is not None and at >= current.closes_at:
         # The countdown's own CloseBetting may still be on its way: the time rule is what
         # counts (004 "Cara Bermain"), not the timer event.
         refuse(
             f"round: betting is closed for round {number}: its countdown ended at"
-            f" {current.closes_at.isoformat()} (004; no wager after it, 000 §3.9)"
+            f" {current.closes_at.isoformat()} (004; no wager after it, 000 §3.9)",
+            key="wager.closed",
+            params={"round": number},
         )
     return current
 
@@ -89,7 +106,7 @@ def check_wagers(
     """Every wager valid, or the whole slip refused naming the first bad one. ``moving``: the
     slip being changed, whose own colour checks and tokens are the player's again."""
     if not wagers:
-        refuse("wagers: a slip holds at least one wager")
+        refuse("wagers: a slip holds at least one wager", key="wager.empty")
     limits = state.limits_for(player)
     if limits is None:
         refuse(f"table {state.table} has no limits sign: it was never opened (000 §4.1)")
@@ -123,7 +140,9 @@ def check_payout(
             f"wagers: with these wagers round {current.number} could pay {after} in winnings"
             f" (on {dice}), above the table's maximum payout per round {cap}"
             f" (config.max_payout_per_round, a house limit); its accepted wagers could already"
-            f" pay {before} at most"
+            f" pay {before} at most",
+            key="wager.max-payout",
+            params={"amount": cap},
         )
 
 
@@ -136,7 +155,9 @@ def _check_bet(where: str, wager: Wager, paytable: Paytable) -> Bet:
         refuse(
             f"{where}.bet: {bet.id!r} is not offered under {paytable.profile.id!r} (the"
             f" round's paytable {paytable.ref}): a wager on a bet the profile does not offer"
-            " is rejected (RULES.md payouts)"
+            " is rejected (RULES.md payouts)",
+            key="wager.not-offered",
+            params={"where": where, "bet": bet.id},
         )
     return bet
 
@@ -152,17 +173,25 @@ def _check_stake(where: str, stake: int, bounds: Bounds, own: bool) -> None:
     line = f"000 §4.1: the sign's line for {kind} bets"
     if stake < bounds.minimum:
         rule = line if bounds.own_minimum else "000 §4.1"
-        refuse(f"{where}.stake: {stake} is below the {whose} {low} {bounds.minimum} ({rule})")
+        refuse(
+            f"{where}.stake: {stake} is below the {whose} {low} {bounds.minimum} ({rule})",
+            key="wager.below",
+            params={"where": where, "amount": bounds.minimum},
+        )
     if stake > bounds.maximum:
         rule = line if bounds.own_maximum else "000 §4.1"
         refuse(
             f"{where}.stake: {stake} is above the {whose} {high} {bounds.maximum} ({rule}; a"
-            " supervisor may allow a player more with a sign for them, 000 §4.4)"
+            " supervisor may allow a player more with a sign for them, 000 §4.4)",
+            key="wager.above",
+            params={"where": where, "amount": bounds.maximum},
         )
     if (stake - bounds.minimum) % bounds.unit:
         refuse(
             f"{where}.stake: {stake} is not the {low} {bounds.minimum} plus whole units of"
-            f" {bounds.unit}: the sign's minimum unit for wagers above the minimum (000 §4.1)"
+            f" {bounds.unit}: the sign's minimum unit for wagers above the minimum (000 §4.1)",
+            key="wager.steps",
+            params={"where": where, "amount": bounds.unit},
         )
 
 

@@ -83,6 +83,7 @@ class StakeWallet:
                         f" {m.table} plays from the player's account, which the operator's"
                         " cashier opens first",
                         field="$.player",
+                        key="wager.no-account",
                     )
                 if state.currency != account.currency:
                     raise Refused(
@@ -90,6 +91,7 @@ class StakeWallet:
                         f" {m.player!r} is in {account.currency}: one currency per"
                         " account, never converted",
                         field="$.player",
+                        key="wager.currency",
                     )
                 net = net_debit(account, m.table, m.slip_id)
                 if m.before > 0 and not debited(account, m.table, m.slip_id):
@@ -104,6 +106,7 @@ class StakeWallet:
                         f" the balance of {account.free} {account.currency} of"
                         f" {m.player!r}",
                         field="$.wagers",
+                        key="wager.balance",
                     )
                 entry: Slip = {"table": m.table, "round": m.round, "slip_id": m.slip_id, "key": k}
                 return debit_stake(account, entry, rise, account.currency or "", INTAKE, e.at)

@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 
 from sicbo.game.bets import BetKind
+from sicbo.game.profiles import IlluminationFaultPolicy
 from sicbo.gateway.http import STATIC
+from sicbo.gateway.redaction import ANOTHER_PLAYER
+from sicbo.illumination.lamps import EQUIPMENT
+from sicbo.replay.findings import CHECKS
+from sicbo_contracts.base import Role
+from sicbo_contracts.settlement import SettlementBasis
+from sicbo_contracts.wagers import Medium
 
 CATALOGUES = STATIC / "i18n"
 LANGUAGES = ("zh-Hant", "ms")
@@ -81,7 +88,16 @@ def test_keys_built_at_run_time_exist_for_every_value() -> None:
     built += [f"profile.{p}" for p in ("cca-1992", "macau-2003", "macau-2004", "online-live")]
     built += [f"play.outcome.{o}" for o in ("win", "lose", "void", "carried", "forfeit")]
     built += [f"play.status.{s}" for s in ("withdrawn", "cancelled")]
+    built += [f"dispute.check.{check}" for check in CHECKS]  # the replay's invariant checks
+    built += [f"dispute.basis.{basis.value}" for basis in SettlementBasis]
+    built += [f"dispute.medium.{m.value}" for m in Medium if m is not Medium.CHIPS]
+    built += [f"dispute.status.{s}" for s in ("match", "mismatch", "not-settled")]
+    built += [f"equipment.{EQUIPMENT}"] + [f"policy.{p.value}" for p in IlluminationFaultPolicy]
+    roles = [f"term.role.{r.value}" for r in Role if f"term.role.{r.value}" in english]
+    built += [f"dispute.role.{r.value}" for r in Role if f"term.role.{r.value}" not in roles]
     assert [key for key in built if key not in english] == []
+    # the dispute view names the gateway's hidden player by its catalogue's words
+    assert f'"{ANOTHER_PLAYER}"' in (STATIC / "dispute.js").read_text(encoding="utf-8")
 
 
 def test_the_bet_names_are_the_seeds_own() -> None:
@@ -99,3 +115,26 @@ def test_the_bet_names_are_the_seeds_own() -> None:
     seed_004 |= {"all-odd": "Semua Ganjil", "all-even": "Semua Genap"}
     for kind, name in seed_004.items():
         assert malay[f"bet.{kind}"].startswith(name), kind
+
+
+#: A refusal's message key in the services' code: ``key="round.not-completed"`` beside its
+#: English (sicbo.decider.Refused; Rejected.reason_key).
+REASON_KEY = re.compile(r"""key="([a-z]+\.[a-z-]+)\"""")
+SERVICES = STATIC.parent.parent  # services/sicbo
+
+
+def reason_keys() -> set[str]:
+    keys: set[str] = set()
+    for path in sorted(SERVICES.rglob("*.py")):
+        keys.update(REASON_KEY.findall(path.read_text(encoding="utf-8")))
+    return keys
+
+
+def test_every_reason_key_the_services_give_has_its_message() -> None:
+    """A page writes a refusal's key from the catalogue ("reason.<key>"), so a key without a
+    message would fall back to the English in every language."""
+    keys = reason_keys()
+    assert {"round.not-completed", "wager.below", "cancel.grace", "table.suspended"} <= keys
+    english = catalogue("en")
+    assert sorted(k for k in keys if f"reason.{k}" not in english) == []
+    assert sorted(k for k in english if k.startswith("reason.") and k[7:] not in keys) == []

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from sicbo.gateway.view_rules import CancellationView, KindLineView, StartWayView
+from sicbo.gateway.view_rules import CancellationView, KindLineView, ReasonView, StartWayView
 from sicbo.gateway.views import TableView, evolve_table, initial_lamps, initial_table, table_view
 from sicbo.lifecycle.state import Phase
 from sicbo_contracts.base import KindLimits, Limits
@@ -105,6 +105,12 @@ def test_a_confirmed_result_is_cancellable_once_the_grace_is_over_004_ralat_peng
     waiting = view(history, at()).cancellation  # suspended a minute ago, 120 s to fix it
     assert not waiting.possible and waiting.possible_from == at(1)
     assert waiting.reason is not None and "004 allows 120 s" in waiting.reason
+    assert waiting.reason_words is not None and waiting.reason_words.key == "cancel.grace"
+    assert waiting.reason_words.params == {
+        "round": 1,
+        "seconds": 120,
+        "from_at": at(1).isoformat(),
+    }  # the page writes the time in the table's zone and its reader's language
     assert view(history, at(1)).cancellation.possible
 
 
@@ -139,6 +145,21 @@ def test_the_round_buttons_say_what_the_decider_would_refuse_now_000_5_1() -> No
     started = view([table_opened("cca-1992"), *round_through(1, Phase.STARTED)])
     assert started.round_refusals["round.open-betting.v1"] is None
     assert started.round_refusals["round.start.v1"]  # round 1 is not completed
+
+
+def test_the_round_buttons_refusals_come_with_their_message_keys_for_the_pages() -> None:
+    """The English reason for programs and logs; the key and its parameters for a page to
+    write it in its reader's language (Rejected.reason_key)."""
+    started = view([table_opened("cca-1992"), *round_through(1, Phase.STARTED)])
+    words = started.round_refusal_words
+    assert words["round.start.v1"] == ReasonView(key="round.not-completed", params={"round": 1})
+    assert words["round.open-betting.v1"] is None  # accepted now
+    assert words["round.uncover.v1"] == ReasonView(
+        key="round.uncover-after-close", params={"round": 1}
+    )
+    suspended = view(suspended_round("cca-1992", Phase.COMPLETED)).round_refusal_words
+    assert suspended["round.start.v1"] is not None
+    assert suspended["round.start.v1"].key == "table.suspended"
 
 
 def test_a_suspended_table_refuses_tumble_and_uncover_not_no_more_bets_000_7_7() -> None:

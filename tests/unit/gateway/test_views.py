@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from sicbo.gateway.view_rules import LampFaultView
 from sicbo.gateway.views import (
     Lamps,
     LastResult,
@@ -416,7 +417,11 @@ def test_the_latest_verdict_wins() -> None:
         source_seq=9,
     )
     after_fault = evolve_lamps(initial_lamps(TABLE), fault)
-    assert after_fault == Lamps(round=1, dice=(2, 3, 5), spots=(), fault="no report within 2 s")
+    spots = LampFaultView(missing=SPOTS_235, extra=[], timed_out=True)  # the pages' words
+    assert after_fault == Lamps(
+        round=1, dice=(2, 3, 5), spots=(), fault="no report within 2 s", fault_spots=spots
+    )
+    assert view(opened() + ROUND_1, after_fault).fault_spots == spots
     # a verdict with nothing lit still shows a round: the page says "nothing lit", not "none"
     assert view(opened() + ROUND_1, after_fault).lit == LitView(round=1, dice=(2, 3, 5), spots=[])
     relit = evolve_lamps(after_fault, lit(1, ["big"], 12))

@@ -51,4 +51,6 @@ async def test_000_3_9_a_late_slip_under_a_flood_is_refused_not_a_conflict() -> 
     reply = await handler.handle(msgspec.json.encode(slip), TABLE, "player")
     assert isinstance(reply, Rejected) and reply.code == "refused", reply
     assert "000 §3.9" in reply.reason or "closed" in reply.reason
+    # the reason's message key and parameters go with it, for a page in the player's language
+    assert reply.reason_key == "wager.closed" and reply.reason_params == {"round": 1}
     assert store.lookups == REFUSAL_RECHECKS  # the leader asked once per recheck, then it stood

@@ -95,7 +95,7 @@ async function refresh() {
   }
 }
 
-if (!table) notice("No table in this address: open /tables/{table}/display.", "error");
+if (!table) notice(t("layout-page.no-table"), "error");
 else {
   refresh();
   watch(table, throttled(refresh, 300));

@@ -1,6 +1,6 @@
 // Shared by every page: the table id from the path, JSON calls to the gateway, live changes,
 // money and times written one way (the table's currency and time zone, the page's language).
-import { language, t, tableInfo } from "/static/i18n.js";
+import { has, language, t, tableInfo } from "/static/i18n.js";
 
 /** The table id of a /tables/{table}/... page, or null. */
 export function tableId() {
@@ -8,14 +8,36 @@ export function tableId() {
   return m ? m[1] : null;
 }
 
-/** An API error: status, code ("invalid", "refused", "locked", ...), reason, field. */
+/**
+ * An API error: status, code ("invalid", "refused", "locked", ...), reason, field, and the
+ * reason's message key and parameters when the service gave them (Rejected.reason_key).
+ */
 export class ApiError extends Error {
   constructor(status, body) {
     super(body.reason || `HTTP ${status}`);
     this.status = status;
     this.code = body.code || "error";
     this.field = body.field || null;
+    this.words = body.reason_key ? { key: body.reason_key, params: body.reason_params || {} } : null;
   }
+}
+
+/**
+ * A service's reason in the page's language: `words` ({key, params}: a refusal's
+ * reason_key and reason_params, or a view's reason words) as the catalogue's "reason.<key>",
+ * its parameters written as people read them (a time, "..._at", by clock(); an amount,
+ * "amount" or "..._amount", by money()); `more` fills or overrides parameters the page knows
+ * better (a bet's name). The service's English `fallback` when the catalogue has no such key.
+ */
+export function reasonText(words, fallback = "", more = {}) {
+  if (!words || !has(`reason.${words.key}`)) return fallback || "";
+  const params = {};
+  for (const [name, value] of Object.entries(words.params || {})) {
+    if (name.endsWith("_at")) params[name] = clock(value);
+    else if (name === "amount" || name.endsWith("_amount")) params[name] = money(value);
+    else params[name] = value;
+  }
+  return t(`reason.${words.key}`, { ...params, ...more });
 }
 
 /** Call the gateway; resolves to the JSON answer, rejects with ApiError. */
@@ -133,6 +155,26 @@ export function minorDigits(currency) {
  */
 export function formatMoney(minor, currency = tableInfo.currency, lang = language) {
   return moneyFormat(currency, lang).format(Number(minor) / 10 ** minorDigits(currency));
+}
+
+/**
+ * An amount typed in money ("12.50", "12,50", "12") as minor units of `currency` (the
+ * table's; 2 digits without one): 1250; null when it is not one, or has more decimals than
+ * the currency (a JPY amount has none).
+ */
+export function minorFromTyped(text, currency = tableInfo.currency) {
+  const digits = minorDigits(currency);
+  const typed = String(text).trim().replace(",", ".");
+  const shape = digits ? new RegExp(`^\\d+(\\.\\d{1,${digits}})?$`) : /^\d+$/;
+  if (!shape.test(typed)) return null;
+  const [whole, part = ""] = typed.split(".");
+  return Number(whole) * 10 ** digits + Number(part.padEnd(digits, "0") || 0);
+}
+
+/** Minor units as a field's value in money, without a currency sign: 1250 -> "12.50". */
+export function typedFromMinor(minor, currency = tableInfo.currency) {
+  const digits = minorDigits(currency);
+  return (Number(minor) / 10 ** digits).toFixed(digits);
 }
 
 /** An amount of the table (its currency, if it has one): what the pages show of stakes. */

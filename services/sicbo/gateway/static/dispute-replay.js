@@ -2,6 +2,7 @@
 // what came after it (a correction, its adjustment, a cancellation) and how it changed the
 // round, and the log's invariant findings of the round (replay's `invariants`).
 import { el } from "/static/common.js";
+import { t } from "/static/i18n.js";
 
 const CORRECTED = "dice.result-corrected.v1";
 const ADJUSTED = "settle.adjusted.v1";
@@ -11,56 +12,41 @@ const VOIDED = "settle.voided.v1";
 const CHANGES = new Set([CORRECTED, ADJUSTED, VOIDED, "round.invalidated.v1", "round.cancelled.v1"]);
 const changedLater = (r) => (r.history || []).filter((h) => h.seq > r.as_of && CHANGES.has(h.type));
 
-/** What each invariant check guards, in words (services/sicbo/replay/findings.py CHECKS). */
-export const CHECK_NAMES = {
-  betting: "slips only while betting is open",
-  subject: "each event on its own table's and round's subject",
-  contract: "each event a known, readable type",
-  role: "each event written by a role that may",
-  "round-order": "rounds in order, each settled before the next",
-  settlement: "every accepted wager settled exactly once",
-  chain: "corrections chained to what they follow",
-  token: "promotional tokens staked as issued, once",
-  account: "players' accounts: each entry once, balances their sum",
-};
+/** The invariant checks (services/sicbo/replay/findings.py CHECKS): each one's words are the
+ * catalogues' "dispute.check.<check>", what it guards. */
+export const CHECKS = ["betting", "subject", "contract", "role", "round-order", "settlement", "chain",
+  "token", "account"];
+const checkName = (check) => (CHECKS.includes(check) ? t(`dispute.check.${check}`) : "");
 
 const dice = (d) => (d ? d.join("-") : "?");
 const seqs = (rows) => rows.map((h) => h.seq).join(", ");
-const plural = (n, one, many) => (n === 1 ? one : many);
+/** The catalogue's "<key>-one" for one, "<key>-many" for more. */
+const counted = (key, rows, params) => t(`${key}-${rows.length === 1 ? "one" : "many"}`,
+  { n: rows.length, seqs: seqs(rows), ...params });
 
 /**
  * Sentences saying which sequence the settlement was replayed to and how what came later
- * changed it (pure: from the RoundReport).
+ * changed it (pure: from the RoundReport), in the page's language.
  */
 export function replaySentences(r) {
   if (!r || r.status === "NOT STARTED") return [];
-  if (r.status === "NOT SETTLED") {
-    return ["The round has no settlement in the log yet: nothing was replayed."];
-  }
-  const out = [`The settlement was replayed from the log as the settlement service read it: up to`
-    + ` log sequence ${r.as_of}, with the dice ${dice(r.dice)}.`];
+  if (r.status === "NOT SETTLED") return [t("dispute.r.not-settled")];
+  const out = [t("dispute.r.replayed", { seq: r.as_of, dice: dice(r.dice) })];
   const later = changedLater(r);
   const corrections = later.filter((h) => h.type === CORRECTED);
   const adjustments = later.filter((h) => h.type === ADJUSTED);
   const voids = later.filter((h) => h.type === VOIDED);
   const changed = r.final_dice && r.dice && r.final_dice.join() !== r.dice.join();
   if (corrections.length) {
-    out.push(`Later, ${plural(corrections.length, "a correction", `${corrections.length} corrections`)}`
-      + ` at log ${plural(corrections.length, "sequence", "sequences")} ${seqs(corrections)}`
-      + (changed ? ` changed the result to ${dice(r.final_dice)}.` : " left the result as it was."));
+    out.push(changed ? counted("dispute.r.corrected", corrections, { dice: dice(r.final_dice) })
+      : counted("dispute.r.kept", corrections));
   }
-  if (adjustments.length) {
-    out.push(`The settlement was adjusted at log ${plural(adjustments.length, "sequence", "sequences")}`
-      + ` ${seqs(adjustments)}: the returns below are as adjusted.`);
-  }
+  if (adjustments.length) out.push(counted("dispute.r.adjusted", adjustments));
   if ((r.pending_corrections || []).length) {
-    out.push(`Not yet adjusted: the correction at log sequence ${r.pending_corrections.join(", ")}.`);
+    out.push(t("dispute.r.pending", { seqs: r.pending_corrections.join(", ") }));
   }
-  if (voids.length || r.voided_by) {
-    out.push(`The round was cancelled after its result (log sequence ${r.voided_by ?? seqs(voids)}):`
-      + " every wager refunded.");
-  }
-  if (!later.length && !r.voided_by) out.push("No correction or cancellation came after it.");
+  if (voids.length || r.voided_by) out.push(t("dispute.r.voided", { seqs: r.voided_by ?? seqs(voids) }));
+  if (!later.length && !r.voided_by) out.push(t("dispute.r.nothing-later"));
   return out;
 }
 
@@ -70,7 +56,7 @@ export function renderReplay(r, $) {
   const findings = (r && r.invariants) || [];
   $("findings").replaceChildren(...findings.map((f) => el("li", { "data-seq": f.seq, "data-check": f.check },
     el("span", { class: "num" }, `#${f.seq}`), " ",
-    el("strong", { title: CHECK_NAMES[f.check] || "" }, f.check), ": ", f.message)));
+    el("strong", { title: checkName(f.check) }, f.check), ": ", f.message)));
   $("findings").hidden = findings.length === 0;
   $("no-findings").hidden = findings.length > 0;
 }
@@ -81,6 +67,6 @@ export function markLater(r, body) {
   for (const row of body.rows) {
     const changed = later.has(row.dataset.seq);
     row.classList.toggle("after-replay", changed);
-    row.title = changed ? "after the settlement's reading of the log" : "";
+    row.title = changed ? t("dispute.after-replay") : "";
   }
 }

@@ -2,9 +2,9 @@
 // its history, and every wager's result as recorded next to the recomputation.
 
 import { api, clock, el, hiddenText, money, notice, tableId, throttled, watch } from "/static/common.js";
-import { diceFaces } from "/static/layout.js";
+import { betName, diceFaces } from "/static/layout.js";
 import { markLater, renderReplay } from "/static/dispute-replay.js";
-import { languageSwitch, t } from "/static/i18n.js";
+import { has, languageSwitch, t } from "/static/i18n.js";
 
 const table = tableId();
 const enc = encodeURIComponent(table || "");
@@ -21,7 +21,7 @@ $("link-board").href = `/tables/${enc}/board`;
 $("link-layout").href = `/tables/${enc}/layout`;
 if (table) {
   $("title").textContent = `${t("dispute.title")} · ${table} · ${t("play.round-n", { n: round ?? "?" })}`;
-  document.title = `Sic Bo — ${table} — round ${round ?? "?"} dispute`;
+  document.title = t("dispute.doc-title", { table, n: round ?? "?" });
 }
 
 // ---- navigation -----------------------------------------------------------------------------
@@ -40,7 +40,7 @@ $("round-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const n = Number($("round-input").value);
   if (!Number.isInteger(n) || n < 1) {
-    notice("A round is a whole number from 1", "error");
+    notice(t("dispute.whole-round"), "error");
     return;
   }
   location.assign(roundUrl(n));
@@ -57,8 +57,16 @@ const when = (text) => clock(text, undefined, { date: true, milliseconds: true }
 function eventTime(h) {
   if (!h.at) return null;
   const gap = Math.abs(Date.parse(h.at) - Date.parse(h.time));
-  return Number.isNaN(gap) || gap >= 1000 ? el("span", { class: "vs" }, `event time ${when(h.at)}`) : null;
+  return Number.isNaN(gap) || gap >= 1000 ? el("span", { class: "vs" }, t("dispute.event-time", { at: when(h.at) })) : null;
 }
+
+/** A report's or a wager's status in words ("dispute.status.<status>"); its id else. */
+const statusWords = (status) => {
+  const key = `dispute.status.${String(status).toLowerCase().replaceAll(" ", "-")}`;
+  return has(key) ? t(key) : String(status);
+};
+/** A wager's outcome in words ("play.outcome.<outcome>"), "—" for none. */
+const outcomeWords = (outcome) => (!outcome ? "—" : has(`play.outcome.${outcome}`) ? t(`play.outcome.${outcome}`) : outcome);
 
 function setStatus(text, cls, sub = "") {
   const box = $("report-status");
@@ -78,27 +86,39 @@ function renderSummary(r) {
     list.append(el("dt", {}, k), el("dd", { class: cls }, v));
   };
   const changed = r.final_dice && r.dice && r.final_dice.join() !== r.dice.join();
-  add("Table", r.table);
-  add("Round", String(r.round));
-  add("Basis", r.basis ? r.basis.replaceAll("-", " ") : "—");
-  add("Paytable", r.paytable || "—");
-  add("Dice (settled)", diceCell(r.dice));
-  if (r.final_dice) add("Final dice", el("span", {}, diceCell(r.final_dice), changed ? " (corrected)" : ""));
-  add("Staked", money(r.staked));
+  const basis = r.basis && has(`dispute.basis.${r.basis}`) ? t(`dispute.basis.${r.basis}`) : r.basis;
+  add(t("dispute.f.table"), r.table);
+  add(t("dispute.f.round"), String(r.round));
+  add(t("dispute.f.basis"), basis || "—");
+  add(t("dispute.f.paytable"), r.paytable || "—");
+  add(t("dispute.f.dice"), diceCell(r.dice));
+  if (r.final_dice) add(t("dispute.f.final-dice"), el("span", {}, diceCell(r.final_dice), changed ? ` ${t("dispute.f.corrected")}` : ""));
+  add(t("dispute.f.staked"), money(r.staked));
   const differs = r.returned !== r.recomputed_returned;
-  add("Returned (recorded)", money(r.returned), differs ? "diff" : null);
-  add("Returned (recomputed)", money(r.recomputed_returned), differs ? "diff" : null);
-  add("House result", money(r.house_result));
+  add(t("dispute.f.returned-recorded"), money(r.returned), differs ? "diff" : null);
+  add(t("dispute.f.returned-recomputed"), money(r.recomputed_returned), differs ? "diff" : null);
+  add(t("dispute.f.house"), money(r.house_result));
   if (r.pending_corrections && r.pending_corrections.length) {
-    add("Corrections not yet settled", r.pending_corrections.map((s) => `#${s}`).join(", "), "diff");
+    add(t("dispute.f.pending"), r.pending_corrections.map((s) => `#${s}`).join(", "), "diff");
   }
-  if (r.voided_by) add("Cancelled after the result", `by event #${r.voided_by}: every wager refunded`);
-  add("Replayed up to", `log sequence ${r.as_of}`);
+  if (r.voided_by) add(t("dispute.f.voided"), t("dispute.f.voided-by", { seq: r.voided_by }));
+  add(t("dispute.f.as-of"), t("dispute.f.as-of-seq", { seq: r.as_of }));
   $("summary").replaceChildren(list);
 
   const problems = r.problems || [];
   $("problems").replaceChildren(...problems.map((p) => el("li", {}, p)));
   $("no-problems").hidden = problems.length > 0;
+}
+
+/** "dealer-1 (dealer)" in words: the role by name ("term.role.<role>", "dispute.role.<role>"),
+ * the gateway's "another player" (a player hidden from this reader) too; the id as it is. */
+function actorWords(actor) {
+  const m = /^(.*) \(([\w-]+)\)$/.exec(String(actor));
+  if (!m) return String(actor);
+  const [, id, role] = m;
+  const roleKey = has(`term.role.${role}`) ? `term.role.${role}` : `dispute.role.${role}`;
+  const who = id === "another player" ? t("dispute.another-player") : id; // redaction.py ANOTHER_PLAYER
+  return `${who} (${has(roleKey) ? t(roleKey) : role})`;
 }
 
 /** An event type ("round.betting-opened.v1") that a narrow column may break after its dots. */
@@ -112,8 +132,8 @@ function renderHistory(rows) {
     el("td", { class: "num" }, String(h.seq)),
     el("td", { class: "nowrap" }, when(h.time), eventTime(h)),
     el("td", {}, ...dotted(h.type)),
-    el("td", {}, h.actor))));
-  if (!rows || !rows.length) body.append(el("tr", {}, el("td", { colspan: "4", class: "muted" }, "No event recorded.")));
+    el("td", { title: h.actor }, actorWords(h.actor)))));
+  if (!rows || !rows.length) body.append(el("tr", {}, el("td", { colspan: "4", class: "muted" }, t("dispute.no-events"))));
 }
 
 function renderWagers(rows, hidden) {
@@ -129,15 +149,17 @@ function renderWagers(rows, hidden) {
     const retDiff = w.recorded !== w.recomputed;
     const returned = el("td", { class: `num${retDiff ? " diff" : ""}` },
       `${money(w.recorded)} / ${money(w.recomputed)}`,
-      w.adjusted ? el("span", { class: "vs" }, `settled ${money(w.settled)}, adjusted ${w.adjusted > 0 ? "+" : ""}${money(w.adjusted)}`) : null);
+      w.adjusted ? el("span", { class: "vs" }, t("dispute.settled-adjusted", { settled: money(w.settled),
+        adjusted: `${w.adjusted > 0 ? "+" : ""}${money(w.adjusted)}` })) : null);
     return el("tr", { class: bad ? "mismatch" : null, "data-slip": w.slip_id, "data-index": w.index },
       el("td", { class: "slip-id" }, `${w.slip_id}#${w.index}`),
       el("td", { class: "nowrap" }, w.player),
-      el("td", {}, w.bet, w.medium && w.medium !== "chips" ? el("span", { class: "vs" }, w.medium) : null),
+      el("td", { title: w.bet }, betName(w.bet), w.medium && w.medium !== "chips"
+        ? el("span", { class: "vs" }, has(`dispute.medium.${w.medium}`) ? t(`dispute.medium.${w.medium}`) : w.medium) : null),
       el("td", { class: "num" }, money(w.stake)),
-      el("td", { class: outDiff ? "diff nowrap" : "nowrap" }, `${w.outcome || "—"} / ${w.recomputed_outcome || "—"}`),
+      el("td", { class: outDiff ? "diff nowrap" : "nowrap" }, `${outcomeWords(w.outcome)} / ${outcomeWords(w.recomputed_outcome)}`),
       returned,
-      el("td", {}, el("span", { class: `st ${w.status}` }, w.status)));
+      el("td", {}, el("span", { class: `st ${w.status}` }, statusWords(w.status))));
   }));
 }
 
@@ -163,13 +185,11 @@ async function refresh() {
       notStarted();
       return;
     }
-    const sub = r.status === "NOT SETTLED"
-      ? "the round has no settlement in the log yet"
-      : r.status === "MISMATCH"
-        ? "the recorded settlement differs from the replay of the log"
-        : "the recorded settlement agrees with the replay of the log";
+    const sub = r.status === "NOT SETTLED" ? t("dispute.sub.not-settled")
+      : r.status === "MISMATCH" ? t("dispute.sub.mismatch") : t("dispute.sub.match");
     settled = r.status === "MATCH" || r.status === "MISMATCH";
-    setStatus(r.status, STATUS_CLASS[r.status] || "", sub);
+    setStatus(statusWords(r.status), STATUS_CLASS[r.status] || "", sub);
+    $("report-status").dataset.status = r.status; // the report's own term, for programs
     renderSummary(r);
     renderHistory(r.history);
     renderReplay(r, $);
@@ -178,13 +198,13 @@ async function refresh() {
     $("report-body").hidden = false;
   } catch (err) {
     if (err.status === 404) notStarted();
-    else notice(`Report: ${err.message}`, "error");
+    else notice(t("dispute.report-error", { message: err.message }), "error");
   }
 }
 
 if (!table || !round) {
-  setStatus("no such round", "not-started");
-  notice("The address names no table and round", "error");
+  setStatus(t("dispute.no-such"), "not-started");
+  notice(t("dispute.bad-address"), "error");
 } else {
   const soon = throttled(refresh, 1500);
   refresh();

@@ -2,6 +2,8 @@
 import * as common from "/static/common.js";
 import { kindLinesText, limitsText } from "/static/signs.js";
 import { has, languageSwitch, t } from "/static/i18n.js";
+import { faultText } from "/static/layout.js";
+import { equipmentWords, policyWords } from "/static/phases.js";
 
 const { api, watch, clock, clockSkew, secondsLeft, el, notice } = common;
 /** Timer-based coalescing where common.js has it (it also runs in a background tab). */
@@ -52,21 +54,13 @@ function diceNodes(dice, total) {
   return nodes;
 }
 
-function describe(value) {
-  if (value === null || value === undefined) return "";
-  if (typeof value !== "object") return String(value);
-  if (Array.isArray(value)) return value.map(describe).join(", ");
-  return value.detail || value.reason || value.equipment && describe(value.equipment)
-    || JSON.stringify(value);
-}
-
 function suspendedText(s) {
   const bits = [t("floor.suspended")];
   if (s.since) bits.push(t("floor.since", { at: when(s.since) }));
-  const equipment = describe(s.equipment);
+  const equipment = equipmentWords(s.equipment);
   if (equipment) bits.push(`— ${equipment}`);
   if (s.round) bits.push(`— ${t("floor.round-n", { n: s.round })}`);
-  if (s.policy) bits.push(`(${s.policy})`);
+  if (s.policy) bits.push(`(${policyWords(s.policy)})`);
   return bits.join(" ");
 }
 
@@ -83,7 +77,7 @@ function makeCard(view) {
     lastLabel: el("span", { class: "label" }, t("floor.last-result")),
     last: el("div", { class: "last-result" }),
     meta: el("p", { class: "meta" }),
-    kinds: el("ul", { class: "kind-limits", "aria-label": `${name} limits per bet`, hidden: true }),
+    kinds: el("ul", { class: "kind-limits", "aria-label": t("floor.kind-limits-label", { table: name }), hidden: true }),
     dispute: el("a", { class: "link dispute", hidden: true }, t("floor.last-round")),
   };
   parts.countdownStat = el("div", { class: "stat stat-countdown" },
@@ -125,8 +119,8 @@ function updateCard(card, view) {
   // The banner is in the DOM only while the table is suspended.
   const banners = [];
   if (view.suspended) banners.push(el("div", { class: "suspended", role: "alert" }, suspendedText(view.suspended)));
-  if (view.fault) banners.push(el("div", { class: "fault" }, t("floor.fault", { what: describe(view.fault) })));
-  const key = JSON.stringify([view.suspended, view.fault]);
+  if (view.fault) banners.push(el("div", { class: "fault" }, t("floor.fault", { what: faultText(view) })));
+  const key = JSON.stringify([view.suspended, view.fault, view.fault_spots]);
   if (parts.banner.dataset.key !== key) {
     parts.banner.dataset.key = key;
     parts.banner.replaceChildren(...banners);
@@ -153,7 +147,7 @@ function updateCard(card, view) {
       parts.last.replaceChildren(...diceNodes(lr.dice, lr.total));
       setText(parts.lastLabel, t("floor.last-result-n", { n: lr.round }));
     } else {
-      parts.last.replaceChildren(el("span", { class: "muted" }, "none yet"));
+      parts.last.replaceChildren(el("span", { class: "muted" }, t("floor.none-yet")));
       setText(parts.lastLabel, t("floor.last-result"));
     }
   }

@@ -3,8 +3,8 @@
 // what the gateway asks over a WebSocket and answers with what it lit, read back from the DOM.
 
 import { api, el, notice, offerPlay, tableId, throttled, watch } from "/static/common.js";
-import { betName, diceFaces, lightSpots, litSpots, renderLayout } from "/static/layout.js";
-import { tablePhaseWords } from "/static/phases.js";
+import { diceFaces, faultText, lightSpots, litSpots, renderLayout } from "/static/layout.js";
+import { equipmentWords, tablePhaseWords } from "/static/phases.js";
 import { languageSwitch, t } from "/static/i18n.js";
 import { renderSigns } from "/static/signs.js";
 
@@ -71,7 +71,7 @@ function showCaption() {
   const lit = controller ? requested : view && view.lit;
   caption.replaceChildren();
   if (!lit || lit.round === null || lit.round === undefined) {
-    caption.append(controller ? "Waiting for the table's light request" : t("layout-page.no-lit"));
+    caption.append(controller ? t("layout-page.waiting-request") : t("layout-page.no-lit"));
     return;
   }
   let dice = lit.dice || null;
@@ -81,22 +81,13 @@ function showCaption() {
   if (dice && dice.length === 3) {
     caption.append(diceFaces(dice), el("span", { class: "total" }, `= ${dice.reduce((a, b) => a + b, 0)}`));
   }
-  if (controller) caption.append(el("span", { class: "muted" }, `${lit.spots.length} spots lit`));
+  if (controller) caption.append(el("span", { class: "muted" }, t("layout-page.spots-lit", { n: lit.spots.length })));
 }
 
-function faultLines(fault) {
-  if (typeof fault === "string") {
-    const round = view && view.lit ? ` — ${t("play.round-n", { n: view.lit.round })}` : "";
-    return [`${t("layout-page.fault")}${round}: ${fault}`];
-  }
-  const lines = [];
-  const head = `${t("layout-page.fault")}${fault.round ? ` — ${t("play.round-n", { n: fault.round })}` : ""}`;
-  lines.push(fault.detail ? `${head}: ${fault.detail}` : head);
-  if (fault.timed_out) lines.push("the layout controller did not answer in time");
-  if (fault.missing && fault.missing.length) lines.push(t("layout-page.not-lit", { bets: fault.missing.map((bet) => betName(bet)).join(", ") }));
-  if (fault.extra && fault.extra.length) lines.push(t("layout-page.lit-wrongly", { bets: fault.extra.map((bet) => betName(bet)).join(", ") }));
-  if (fault.reason) lines.push(String(fault.reason));
-  return lines;
+/** The lamp fault of `view` (its spots by name, in the page's language), with its round. */
+function faultLines(shown) {
+  const round = shown.lit ? ` — ${t("play.round-n", { n: shown.lit.round })}` : "";
+  return [`${t("layout-page.fault")}${round}: ${faultText(shown)}`];
 }
 
 function showView() {
@@ -108,10 +99,10 @@ function showView() {
   phaseCall.dataset.phase = phase;
   phaseCall.textContent = tablePhaseWords(phase);
   const lines = [];
-  if (view.fault) lines.push(...faultLines(view.fault));
+  if (view.fault) lines.push(...faultLines(view));
   if (view.suspended) {
     const s = view.suspended;
-    lines.push(`${t("layout-page.suspended")}${s.equipment && s.equipment.length ? `: ${s.equipment.join(", ")}` : ""}`
+    lines.push(`${t("layout-page.suspended")}${s.equipment && s.equipment.length ? `: ${equipmentWords(s.equipment)}` : ""}`
       + `${s.round ? ` (${t("play.round-n", { n: s.round })})` : ""}`);
   }
   if (view.status && view.status !== "open") lines.push(`Table ${view.status}`);
@@ -132,7 +123,7 @@ async function refresh() {
     notice("");
     fit(); // the fault and sign lines above it change the height it has
   } catch (err) {
-    notice(err.status === 404 ? `Table ${table} is not open` : err.message, "error");
+    notice(err.status === 404 ? t("layout-page.not-open", { table }) : err.message, "error");
     throw err;
   }
 }
@@ -153,9 +144,8 @@ let displayBy = null; // the operator who signed this display in, when known
 function askSignIn(reason) {
   signinForm.hidden = false;
   document.getElementById("display-signin-why").replaceChildren(
-    el("strong", {}, "This display needs an operator's sign-in"),
-    ` to answer for the table's lamps${reason ? ` (${reason})` : ""}; it signs in this display only,`
-    + " no command can be sent from it.");
+    el("strong", {}, t("layout-page.needs-signin")), " ",
+    t("layout-page.needs-signin-why"), reason ? ` (${reason})` : "");
   const who = document.getElementById("display-operator");
   if (!who.value) who.focus();
   else document.getElementById("display-pin").focus();
@@ -179,7 +169,7 @@ signinForm.addEventListener("submit", async (event) => {
     if (!socket) connect();
   } catch (err) {
     pin.value = "";
-    notice(`Sign-in failed: ${signInReason(err)}`, "error");
+    notice(t("layout-page.signin-failed", { reason: signInReason(err) }), "error");
     pin.focus();
   } finally {
     button.disabled = false;
@@ -191,8 +181,8 @@ function signInReason(err) {
   if (err.message && !/^HTTP \d+$/.test(err.message)) {
     return err.field && !err.message.includes(err.field) ? `${err.message} (${err.field})` : err.message;
   }
-  if (err.code === "bad-pin") return "unknown operator id or wrong PIN";
-  if (err.code === "too-many-attempts") return "too many attempts, wait before trying again";
+  if (err.code === "bad-pin") return t("layout-page.bad-pin");
+  if (err.code === "too-many-attempts") return t("layout-page.too-many");
   return err.message;
 }
 
@@ -210,8 +200,8 @@ async function readDisplay() {
 function setStatus(open, extra = "") {
   status.hidden = false;
   status.classList.toggle("on", open);
-  status.textContent = open ? "controller connected" : `controller disconnected${extra}`;
-  status.title = open && displayBy ? `display signed in by ${displayBy}` : "";
+  status.textContent = open ? t("layout-page.connected") : `${t("layout-page.disconnected")}${extra}`;
+  status.title = open && displayBy ? t("layout-page.signed-in-by", { by: displayBy }) : "";
 }
 
 function connect() {
@@ -242,11 +232,11 @@ function connect() {
     // 4401: neither a display grant nor an operator's session in this browser; 4400: the
     // gateway refused the table. Retrying continues: a sign-in in another tab counts too.
     if (event.code === 4401) askSignIn(event.reason);
-    else if (event.code === 4400) notice(event.reason || "the gateway refused this table", "error");
+    else if (event.code === 4400) notice(event.reason || t("layout-page.refused-table"), "error");
     const wait = Math.round(backoff * (0.8 + Math.random() * 0.4));
     backoff = Math.min(backoff * 2, 15000);
-    const why = event.code === 4401 ? " — sign in" : "";
-    setStatus(false, `${why} — retrying in ${Math.max(1, Math.round(wait / 1000))} s`);
+    const why = event.code === 4401 ? ` — ${t("layout-page.sign-in")}` : "";
+    setStatus(false, `${why} — ${t("layout-page.retrying", { s: Math.max(1, Math.round(wait / 1000)) })}`);
     retryTimer = setTimeout(connect, wait);
   });
 }
@@ -255,7 +245,7 @@ function connect() {
 
 async function start() {
   if (!table) {
-    notice("No table in the address", "error");
+    notice(t("layout-page.no-table"), "error");
     return;
   }
   if (controller) setStatus(false);

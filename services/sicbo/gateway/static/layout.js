@@ -49,6 +49,21 @@ export function betName(bet, profile = tableInfo.profile) {
   return t(key, { n: nums[0], a: nums[0], b: nums[1], nums: nums.join("-") });
 }
 
+/**
+ * A table's lamp fault in the page's language, its spots by their names (view.fault_spots):
+ * "not lit: Big"; the illumination service's English (view.fault) for a fault without them.
+ */
+export function faultText(view, profile = (view && view.profile) || tableInfo.profile) {
+  const fault = view && view.fault_spots;
+  if (!fault) return view && view.fault ? String(view.fault) : "";
+  if (fault.timed_out) return t("fault.no-answer");
+  const names = (bets) => bets.map((bet) => betName(bet, profile)).join(", ");
+  const parts = [];
+  if (fault.missing.length) parts.push(t("layout-page.not-lit", { bets: names(fault.missing) }));
+  if (fault.extra.length) parts.push(t("layout-page.lit-wrongly", { bets: names(fault.extra) }));
+  return parts.join("; ") || String(view.fault || "");
+}
+
 /** "double:3" -> {kind: "double", nums: [3]}; "four:1-2-3-4" -> nums [1, 2, 3, 4]. */
 function parseBet(bet) {
   const [kind, arg = ""] = String(bet).split(":");

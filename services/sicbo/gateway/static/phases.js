@@ -9,6 +9,20 @@ export function phaseWords(phase) {
   return has(key) ? t(key) : String(phase);
 }
 
+/**
+ * The equipment a suspension names, in words ("equipment.<id>": the illumination service's
+ * "layout-lamps"); what an operator typed stays as typed.
+ */
+export function equipmentWords(equipment) {
+  return (equipment || []).map((e) => (has(`equipment.${e}`) ? t(`equipment.${e}`) : String(e))).join(", ");
+}
+
+/** A suspension's policy in words ("policy.<id>"), or "" for none. */
+export function policyWords(policy) {
+  if (!policy) return "";
+  return has(`policy.${policy}`) ? t(`policy.${policy}`) : String(policy);
+}
+
 /** What a display at the table calls out to the players. */
 export function tablePhaseWords(phase) {
   const key = `table-phase.${phase || "none"}`;

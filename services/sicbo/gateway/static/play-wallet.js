@@ -59,7 +59,7 @@ async function refresh() {
   } catch (err) {
     if (asked !== wallet.asked || err.status === 401) return; // play.js handles the sign-out
     const box = $("wallet");
-    if (box) box.replaceChildren(el("span", { class: "muted" }, `balance: ${err.message}`));
+    if (box) box.replaceChildren(el("span", { class: "muted", title: err.message }, t("wallet.balance-unreadable")));
     return;
   }
   draw();

@@ -2,7 +2,7 @@
 // A refusal as the service wrote it names the field, the rule and the bet ids (what a dispute
 // quotes): the page shows a sentence for a person and keeps the original on the tooltip.
 import { t } from "/static/i18n.js";
-import { money } from "/static/common.js";
+import { money, reasonText } from "/static/common.js";
 import { betName } from "/static/layout.js";
 
 const PHASES = new Set(["started", "betting-open", "betting-closed", "uncovered", "result-entered",
@@ -56,11 +56,43 @@ export function plainRefusal(err, wagers = []) {
   if (err && (err.status === 0 || err.status === 503)) {
     return { text: t("refusal.unreachable"), detail: reason };
   }
+  const keyed = err && err.words && keyedRefusal(err.words, wagers);
+  if (keyed) return { text: keyed, detail: reason };
+  const said = err && err.words ? reasonText(err.words) : ""; // a key the catalogues have
+  if (said) return { text: t("refusal.other", { reason: said }), detail: reason };
   for (const [pattern, sentence] of PLAIN) {
     const m = pattern.exec(reason);
     if (m) return { text: sentence(m, betOf(reason, wagers)), detail: reason };
   }
   return { text: t("refusal.other", { reason: plainly(reason) }), detail: reason };
+}
+
+/** The service's own words for a slip's refusals (Rejected.reason_key) -> the player's. */
+const KEYED = {
+  "wager.closed": "refusal.closed",
+  "wager.not-open": "refusal.not-open",
+  "wager.suspended": "refusal.suspended",
+  "wager.table-closed": "refusal.table-closed",
+  "wager.below": "refusal.below",
+  "wager.above": "refusal.above",
+  "wager.steps": "refusal.steps",
+  "wager.max-payout": "refusal.max-payout",
+  "wager.balance": "refusal.balance",
+  "wager.no-account": "refusal.no-account",
+  "wager.currency": "refusal.currency",
+  "wager.not-offered": "refusal.not-offered",
+  "wager.not-yours": "refusal.yourself",
+  "wager.empty": "refusal.empty",
+};
+
+/** A keyed refusal as a sentence for the player, its bet by name; null for a key not known. */
+function keyedRefusal(words, wagers) {
+  const key = KEYED[words.key];
+  if (!key) return null;
+  const params = words.params || {};
+  const bet = betOf(String(params.where || ""), wagers)
+    || (params.bet ? betName(params.bet) : t(key === "refusal.not-offered" ? "refusal.that-bet" : "refusal.a-stake"));
+  return t(key, { bet, amount: params.amount !== undefined ? amount(params.amount) : "" });
 }
 
 /** A reason without its field path, its citations and bet ids: what is left of the sentence. */

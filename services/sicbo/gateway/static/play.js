@@ -118,7 +118,7 @@ function lostSession(err) {
   if (err && err.status === 401) {
     if (!state.player) return true; // already signed out: a late answer
     showSignedOut();
-    say(err.message || t("play.signed-out-again"), "error");
+    say(t("play.signed-out-again"), "error", 0, err.message); // the gateway's English: the tooltip
     return true;
   }
   return false;

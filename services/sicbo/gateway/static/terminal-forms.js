@@ -1,7 +1,7 @@
 // The building blocks of the terminal's action forms (supervisor, inspector, malfunction): a form
 // that sends one command, its fields, and the values they start with.
-import { el, money } from "/static/common.js";
-import { t } from "/static/i18n.js";
+import { el, minorFromTyped, money, typedFromMinor } from "/static/common.js";
+import { t, tableInfo } from "/static/i18n.js";
 import { send } from "/static/terminal-gateway.js";
 import { $, flash, gate, setText, state } from "/static/terminal-state.js";
 
@@ -39,11 +39,18 @@ export function textInput(id, { required = false, placeholder } = {}) {
   return el("input", { id, type: "text", required, maxlength: 500, placeholder, autocomplete: "off" });
 }
 
+/** An amount field in money of the table's currency ("12.50"), sent in minor units; the
+ * amount echoed below it as the signs write it. */
 function moneyInput(id) {
-  const input = el("input", { id, type: "number", min: 1, step: 1, required: true, inputmode: "numeric",
+  const input = el("input", { id, type: "text", required: true, inputmode: "decimal", autocomplete: "off",
     class: "money-input", dataset: { money: "" } });
   const echo = el("small", { class: "money-echo muted" });
-  input.addEventListener("input", () => { input.dataset.touched = "1"; setText(echo, input.value ? money(Number(input.value)) : ""); });
+  input.addEventListener("input", () => {
+    input.dataset.touched = "1";
+    const minor = input.value ? minorFromTyped(input.value) : null;
+    input.setCustomValidity(input.value && !(minor >= 1) ? t("term.limits-money", { example: typedFromMinor(1250) }) : "");
+    setText(echo, minor >= 1 ? money(minor) : "");
+  });
   return [input, echo];
 }
 
@@ -66,15 +73,17 @@ export function limitsFields(prefix) {
   return [
     el("div", { class: "limits-fields" },
       field(t("term.minimum"), min, minEcho), field(t("term.maximum"), max, maxEcho), field(t("term.unit"), unit, unitEcho)),
-    el("small", { class: "muted" }, t("term.minor-units")),
+    el("small", { class: "muted" }, tableInfo.currency
+      ? t("term.in-currency", { currency: tableInfo.currency, example: typedFromMinor(1250) })
+      : t("term.in-money", { example: typedFromMinor(1250) })),
   ];
 }
 
 export function readLimits(prefix) {
-  const n = (name) => Number.parseInt($(`${prefix}-${name}`).value, 10);
+  const n = (name) => minorFromTyped($(`${prefix}-${name}`).value);
   const limits = { minimum: n("minimum"), maximum: n("maximum"), unit: n("unit") };
   if (!(limits.minimum >= 1 && limits.maximum >= 1 && limits.unit >= 1)) {
-    flash(t("term.limits-whole"), "error");
+    flash(t("term.limits-money", { example: typedFromMinor(1250) }), "error");
     return null;
   }
   // The sign's lines for single bet kinds (000 §4.1) have no fields here yet: keep the table's,
@@ -113,7 +122,7 @@ export function prefill(box, force = false) {
       if (input.value && !force) continue;
       const name = input.id.split("-").pop();
       if (view.limits[name] !== undefined) {
-        input.value = view.limits[name];
+        input.value = typedFromMinor(view.limits[name]);
         delete input.dataset.touched;
         input.dispatchEvent(new Event("input"));
         delete input.dataset.touched;

@@ -1,6 +1,6 @@
 // The round's buttons in the order of play, "no result" (000 §7) and the malfunction report
 // (000 §7.6-7.7).
-import { el } from "/static/common.js";
+import { el, reasonText } from "/static/common.js";
 import { t } from "/static/i18n.js";
 import { actionForm, field, textInput } from "/static/terminal-forms.js";
 import { send } from "/static/terminal-gateway.js";
@@ -57,10 +57,16 @@ export function buildRoundButtons() {
   return el("section", { id: "round-actions", class: "panel", "aria-label": t("term.round") }, row);
 }
 
-/** The lifecycle's refusal of the dealer's ``tag`` now (view.round_refusals), or null. */
+/**
+ * The lifecycle's refusal of the dealer's ``tag`` now, in the dealer's language
+ * (view.round_refusal_words; the English of view.round_refusals for a reason the catalogue
+ * has no words for), or null.
+ */
 function refusal(tag) {
   const refusals = state.view?.round_refusals;
-  return (refusals && refusals[tag]) || null;
+  const english = (refusals && refusals[tag]) || null;
+  const words = state.view?.round_refusal_words;
+  return english && reasonText(words && words[tag], english);
 }
 
 /** Why a round button is off, in the dealer's words; the lifecycle's own reason after it. */

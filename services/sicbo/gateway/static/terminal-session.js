@@ -1,6 +1,6 @@
 // The terminal's operator: sign-in, sign-out, the idle lock (GLI-19 §C.6.5), and what a refused
 // call says about the session.
-import { api, notice } from "/static/common.js";
+import { api, notice, reasonText } from "/static/common.js";
 import { has, t } from "/static/i18n.js";
 import { $, desk, flash, page, setText, state, takenOver } from "/static/terminal-state.js";
 
@@ -15,7 +15,9 @@ export function handleError(err) {
   } else if (err.status === 401 && (err.code === "signed-out" || err.code === "bad-pin")) {
     signedOut(t("term.signed-out-why", { message: err.message }));
   } else {
-    flash(err.field ? `${err.message} (${err.field})` : err.message, "error");
+    // The service's reason in the dealer's language where it has a key; else its English.
+    const text = err.words ? reasonText(err.words, err.message) : "";
+    flash(text || (err.field ? `${err.message} (${err.field})` : err.message), "error");
   }
 }
 

@@ -1,7 +1,7 @@
 // The dealer records a player's chips on the layout (000 §3.10-3.11: the player positions the
 // wager, the dealer may assist), for a round played at the table: one slip per player, sent as
 // bets.place-slip.v1 with the player named; the gateway stamps the dealer as its actor.
-import { api, el, money } from "/static/common.js";
+import { api, el, minorFromTyped, money } from "/static/common.js";
 import { has, t } from "/static/i18n.js";
 import { betName } from "/static/layout.js";
 import { send } from "/static/terminal-gateway.js";
@@ -18,14 +18,6 @@ function bettingWhy() {
   const r = state.view.round;
   if (!r || r.phase === "started") return t("term.slip.once-open");
   return t("term.slip.closed");
-}
-
-/** Minor units from an amount typed in money (12.50 → 1250); null when it is not one. */
-export function minorUnits(text) {
-  const typed = String(text).trim();
-  if (!/^\d+(\.\d{1,2})?$/.test(typed)) return null;
-  const [whole, cents = ""] = typed.split(".");
-  return Number(whole) * 100 + Number(cents.padEnd(2, "0"));
 }
 
 export function buildSlips() {
@@ -88,7 +80,7 @@ async function loadSpots(paytable) {
 
 function addLine() {
   const { ui } = desk;
-  const stake = minorUnits(ui.slipStake.value);
+  const stake = minorFromTyped(ui.slipStake.value); // the table's money, in minor units
   if (!stake) { flash(t("term.slip.bad-amount"), "error"); ui.slipStake.focus(); return; }
   const bet = ui.slipBet.value;
   if (!bet) { flash(t("term.slip.choose-spot"), "error"); return; }

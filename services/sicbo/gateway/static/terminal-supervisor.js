@@ -1,7 +1,7 @@
 // The supervisor's and the inspector's forms: invalidate, resolve, resume, cancel, limits,
 // notices, override, a prohibited device (void, exclude, lift: 000 §8.3) and close; clear a
 // fault.
-import { el } from "/static/common.js";
+import { el, reasonText } from "/static/common.js";
 import { t } from "/static/i18n.js";
 import {
   actionForm, diceInputs, field, isoFromLocal, limitsFields, readDice, readLimits, select, textInput,
@@ -213,7 +213,8 @@ function showCancellation(r) {
   if (!cancelForm) return;
   const c = state.view && state.view.cancellation;
   cancelForm.hidden = !(c && c.possible);
-  const why = c && !c.possible && r && !ENDED.has(r.phase) ? t("term.no-cancel", { reason: c.reason }) : "";
+  const why = c && !c.possible && r && !ENDED.has(r.phase)
+    ? t("term.no-cancel", { reason: reasonText(c.reason_words, c.reason) }) : "";
   cancelNote.hidden = !why;
   cancelNote.textContent = why;
   // A confirmed result waits out its grace (004): read the table again when it ends.

@@ -3,7 +3,8 @@
 import { clock, el, secondsLeft } from "/static/common.js";
 import { kindLinesText, limitsText, when } from "/static/signs.js";
 import { t } from "/static/i18n.js";
-import { phaseWords } from "/static/phases.js";
+import { faultText } from "/static/layout.js";
+import { equipmentWords, phaseWords } from "/static/phases.js";
 import { settleControl, showControl, waitingFor } from "/static/terminal-control.js";
 import { prefill } from "/static/terminal-forms.js";
 import { showStartWays } from "/static/terminal-round.js";
@@ -23,22 +24,13 @@ function diceNodes(dice) {
   return nodes;
 }
 
-
-function describe(value) {
-  if (value === null || value === undefined) return "";
-  if (typeof value !== "object") return String(value);
-  if (Array.isArray(value)) return value.map(describe).join(", ");
-  return value.detail || value.reason || (value.equipment && describe(value.equipment))
-    || JSON.stringify(value);
-}
-
 function showSuspended(view) {
   // The suspended banner is in the DOM only while the table is suspended.
   let banner = $("suspended");
   if (view && view.suspended) {
     const s = view.suspended;
     const text = [t("term.suspended"), s.since ? t("floor.since", { at: clock(s.since) }) : "",
-      describe(s.equipment) ? `— ${describe(s.equipment)}` : "", s.round ? `— ${t("term.round-n", { n: s.round })}` : "",
+      equipmentWords(s.equipment) ? `— ${equipmentWords(s.equipment)}` : "", s.round ? `— ${t("term.round-n", { n: s.round })}` : "",
       `— ${t("term.no-play")}`]
       .filter(Boolean).join(" ");
     if (!banner) {
@@ -68,7 +60,7 @@ function roundInfo(view, r, result) {
   if (view && view.last_result && (!r || view.last_result.round !== r.number)) {
     info.push(t("term.last", { n: view.last_result.round, dice: view.last_result.dice.join(" "), total: view.last_result.total }));
   }
-  if (view && view.fault) info.push(t("floor.fault", { what: describe(view.fault) }));
+  if (view && view.fault) info.push(t("floor.fault", { what: faultText(view) }));
   if (view && view.closing_notice) {
     const cn = view.closing_notice;
     info.push(t("floor.closing", { at: when(typeof cn === "string" ? cn : cn.close_at) }));
