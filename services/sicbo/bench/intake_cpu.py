@@ -29,6 +29,7 @@ from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.infra.processes import ServiceProcess
 
 SERVICES = ("lifecycle", "dice", "settlement", "accounts")
+SLIPS = 4_000  # bench_intake's default, as make bench runs it
 
 
 def _per(before: dict[str, float], after: dict[str, float], count: int) -> str:
@@ -57,7 +58,7 @@ async def one_floor(clients: int, wager_replicas: int) -> None:
             start = cpu()
             reference = await bench_raw_appends(server.url)
             between = cpu()
-            intake = await bench_intake(FloorClient(nc), clients=clients)
+            intake = await bench_intake(FloorClient(nc), slips=SLIPS, clients=clients)
             end = cpu()
         finally:
             for proc in processes:
@@ -74,12 +75,26 @@ async def one_floor(clients: int, wager_replicas: int) -> None:
     print(f"  CPU µs per slip (intake):      {_per(between, end, slips)}")
 
 
+def client_counts(text: str) -> list[int]:
+    """``--clients``: positive numbers, comma-separated (each client sends SLIPS // clients)."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not numbers separated by commas: {text!r}") from None
+    wrong = [n for n in counts if not 1 <= n <= SLIPS]
+    if wrong:
+        raise argparse.ArgumentTypeError(f"{wrong}: a number of clients is 1 to {SLIPS:,}")
+    return counts
+
+
 def main(argv: Sequence[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m sicbo.bench.intake_cpu", description=__doc__)
-    parser.add_argument("--clients", default="4,16,64", help="comma-separated, one floor each")
-    parser.add_argument("--wager-replicas", type=int, default=1)
+    parser.add_argument(
+        "--clients", type=client_counts, default=[4, 16, 64], help="comma-separated, a floor each"
+    )
+    parser.add_argument("--wager-replicas", type=int, choices=range(1, 5), default=1)
     args = parser.parse_args(argv)
-    for clients in (int(c) for c in args.clients.split(",")):
+    for clients in args.clients:
         asyncio.run(one_floor(clients, args.wager_replicas))
 
 
