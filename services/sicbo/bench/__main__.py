@@ -87,6 +87,15 @@ def _floor_rows(table: Table, floor: FloorFigures) -> None:
         f" accept p50 {intake.percentile(0.5):.1f} ms, p99 {intake.percentile(0.99):.1f} ms",
         ">= 1.0x reference",
     )
+    matched = floor.matched
+    table.add_row(
+        f"wager intake, {matched.clients} clients (as many slips in flight as the reference's"
+        f" appends), slips of 4 wagers ({matched.wagers:,} wagers)",
+        f"{matched.per_second:,.0f} wagers/s = {matched.per_second / ref.per_second:.2f}x"
+        f" reference; accept p50 {matched.percentile(0.5):.1f} ms,"
+        f" p99 {matched.percentile(0.99):.1f} ms",
+        ">= 1.0x reference",
+    )
     wallet = floor.wallet
     table.add_row(
         f"wager intake with the wallet: a table in a currency, {wallet.clients} players with"

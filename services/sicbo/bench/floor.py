@@ -14,7 +14,7 @@ from pathlib import Path
 import nats
 from nats.aio.client import Client as NATS
 
-from sicbo.bench.jetstream import RateFigure, bench_raw_appends
+from sicbo.bench.jetstream import REFERENCE_IN_FLIGHT, RateFigure, bench_raw_appends
 from sicbo.demo.client import FloorClient, new_id
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_server import LocalNatsServer
@@ -95,6 +95,8 @@ class FloorFigures:
     reference: RateFigure
     intake: IntakeFigure
     wallet: IntakeFigure  # the same intake at a table in a currency, debiting each slip
+    #: The same intake with as many slips in flight as the reference has appends (100).
+    matched: IntakeFigure
     settlements: list[SettleFigure]
     verify: VerifyFigure
     #: The wallet round: result confirmed -> settled and every return paid into the accounts.
@@ -224,12 +226,17 @@ async def _fund(client: FloorClient, player: str, amount: int) -> None:
 
 
 async def bench_intake(
-    client: FloorClient, slips: int = 4_000, clients: int = 16, *, wallet: bool = False
+    client: FloorClient,
+    slips: int = 4_000,
+    clients: int = 16,
+    *,
+    wallet: bool = False,
+    table: str = "bench-intake",
 ) -> IntakeFigure:
     """Slips at a table without a currency (chips at the table: no account read), or with
     ``wallet`` at a table in a currency whose players each have an account funded for every
     slip they send: each slip reads the account and appends the debit before the slip."""
-    table, prefix = ("bench-wallet", "w") if wallet else ("bench-intake", "p")
+    table, prefix = ("bench-wallet", "w") if wallet else (table, "p")
     await _open_round(client, table, 1, CURRENCY if wallet else None)
     if wallet:
         stake = sum(w.stake for w in SLIP) * (slips // clients)
@@ -276,10 +283,20 @@ async def bench_floor() -> FloorFigures:
             settlements = [await bench_settlement(client, n) for n in (1_000, 10_000)]
             await asyncio.sleep(1)  # let the intake round's settlement land before verifying
             checked = await bench_verify(nc)
+            # After the verify, so its log (and figure) is the one of the runs before.
+            matched = await bench_intake(
+                client, clients=REFERENCE_IN_FLIGHT, table="bench-intake-matched"
+            )
         finally:
             for proc in processes:
                 proc.stop()
             await nc.close()
     return FloorFigures(
-        reference, intake, wallet, settlements, checked, SettleFigure(wallet.wagers, paid)
+        reference,
+        intake,
+        wallet,
+        matched,
+        settlements,
+        checked,
+        SettleFigure(wallet.wagers, paid),
     )

@@ -9,6 +9,9 @@ import nats
 from sicbo.provisioning import provision
 from sicbo.resources import event_stream
 
+#: Appends the reference keeps in flight (intake is also measured at as many slips).
+REFERENCE_IN_FLIGHT = 100
+
 #: A stream configured exactly like the floor's log, so the reference pays the same costs
 #: (file storage, dedupe window, atomic batches allowed) without writing into the audit log.
 REFERENCE_STREAM = "BENCH_REFERENCE"
@@ -24,7 +27,9 @@ class RateFigure:
         return self.count / self.seconds
 
 
-async def bench_raw_appends(nats_url: str, count: int = 20_000, in_flight: int = 100) -> RateFigure:
+async def bench_raw_appends(
+    nats_url: str, count: int = 20_000, in_flight: int = REFERENCE_IN_FLIGHT
+) -> RateFigure:
     """``js.publish`` of small messages to the event stream, ``in_flight`` awaited at once
     (``publish_async`` hangs on refusals, nats.py#985, so the floor never uses it)."""
     nc = await nats.connect(nats_url)
