@@ -24,6 +24,7 @@ from sicbo.gateway.changes import ChangeHub
 from sicbo.gateway.floor import GatewayFloor
 from sicbo.gateway.http import ApiError
 from sicbo.infra.nats_auth import connect_options
+from sicbo.infra.nats_close import close_promptly
 from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_urls import redacted, servers
 from sicbo_contracts.subjects import GATEWAY_INBOX, service_ping
@@ -31,6 +32,8 @@ from sicbo_contracts.subjects import GATEWAY_INBOX, service_ping
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+#: Seconds the stopping gateway drains its connection before closing it (its server may be gone).
+DRAIN_WITHIN = 5.0
 
 
 class Connected(Generic[T]):
@@ -86,8 +89,7 @@ class Connection:
         try:
             yield
         finally:
-            with contextlib.suppress(Exception):
-                await self._nc.drain()
+            await close_promptly(self._nc, DRAIN_WITHIN)
 
     async def _reconnected(self) -> None:
         if self.on_reconnect is not None:

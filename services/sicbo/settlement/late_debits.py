@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from sicbo.eventstore.store import EventStore
+from sicbo.infra.bounded import Recent
 from sicbo.settlement.money import RoundMoney
 from sicbo_contracts.accounts import StakeDebited
 from sicbo_contracts.lifecycle import BettingClosed, RoundCancelled
@@ -44,6 +45,8 @@ log = logging.getLogger(__name__)
 #: cancelled, perhaps while betting was open).
 CLOSED_BY = (BettingClosed, RoundCancelled)
 _DEBITED = token(StakeDebited)
+#: Rounds remembered (checks, closed rounds, locks): the oldest beyond are forgotten (and a
+#: forgotten one is looked up again).
 _KEPT = 10_000
 
 
@@ -79,8 +82,8 @@ class RoundChecks:
     def __init__(self, is_stored: Callable[[str], Awaitable[bool]]) -> None:
         self._is_stored = is_stored
         self._delivered = 0
-        self._checks: dict[tuple[str, int], _Check] = {}
-        self._closed: dict[tuple[str, int], None] = {}  # an ordered set, oldest first
+        self._checks: Recent[tuple[str, int], _Check] = Recent(_KEPT)
+        self._closed: Recent[tuple[str, int], None] = Recent(_KEPT)  # a set of closed rounds
 
     async def closed(self, table: str, round_no: int, seq: int) -> bool:
         key = (table, round_no)
@@ -92,20 +95,16 @@ class RoundChecks:
         if check is None or check.covers < seq:
             lookup = money_closed(self._is_stored, table, round_no)
             check = _Check(self._delivered, asyncio.ensure_future(lookup))
-            self._checks[key] = check
+            self._checks.put(key, check)
         try:
             answer = await asyncio.shield(check.answer)
         except Exception:
             if self._checks.get(key) is check:
-                del self._checks[key]  # a failed lookup is asked again by the redelivery
+                self._checks.pop(key)  # a failed lookup is asked again by the redelivery
             raise
         if answer:
-            self._closed[key] = None
-            self._checks.pop(key, None)
-        # Rounds long closed or gone: forget the oldest (a forgotten one is looked up again).
-        for kept in (self._checks, self._closed):
-            if len(kept) > _KEPT:
-                kept.pop(next(iter(kept)))
+            self._closed.put(key, None)
+            self._checks.pop(key)
         return answer
 
 
@@ -114,7 +113,10 @@ class LateDebits:
         self._store = store
         self._money = money
         self._rounds = RoundChecks(self._stored)
-        self._locks: dict[tuple[str, int], asyncio.Lock] = {}
+        # A lock held is never forgotten (another reconcile of its round would not wait).
+        self._locks: Recent[tuple[str, int], asyncio.Lock] = Recent(
+            _KEPT, in_use=asyncio.Lock.locked
+        )
 
     async def on_debit(self, subject: str, seq: int) -> int:
         """Square the debit's round again if its money is closed; refunds appended."""
@@ -133,12 +135,8 @@ class LateDebits:
 
     def _lock(self, table: str, round_no: int) -> asyncio.Lock:
         key = (table, round_no)
-        lock = self._locks.pop(key, None) or asyncio.Lock()
-        self._locks[key] = lock  # the most recent last
-        if len(self._locks) > _KEPT:
-            oldest = next(iter(self._locks))
-            if not self._locks[oldest].locked():
-                del self._locks[oldest]
+        lock = self._locks.get(key) or asyncio.Lock()
+        self._locks.put(key, lock)  # the most recent
         return lock
 
     async def _reconcile(self, table: str, round_no: int) -> int:

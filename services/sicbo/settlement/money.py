@@ -27,6 +27,7 @@ from sicbo.accounts.squaring import debited, refund_excess
 from sicbo.accounts.state import AccountState
 from sicbo.accounts.writer import AccountWriter
 from sicbo.eventstore.store import EventStore
+from sicbo.infra.bounded import Recent
 from sicbo.settlement.payments import Paying, Payment, entry_for, payments_of
 from sicbo.wagers.stakes import move_of
 from sicbo_contracts.accounts import StakeDebited, StakeRefunded
@@ -66,7 +67,7 @@ class RoundMoney:
         self._clock = clock
         #: (table, round) -> the last debit sequence a reconcile of the round has read: every
         #: debit of the round up to it is squared (kept for the recent rounds only).
-        self.squared_upto: dict[tuple[str, int], int] = {}
+        self.squared_upto: Recent[tuple[str, int], int] = Recent(_SQUARED_KEPT)
 
     async def reconcile(self, table: str, round_no: int) -> int:
         """Refund the round's debits that no stored slip holds; how many refunds appended."""
@@ -76,9 +77,7 @@ class RoundMoney:
             # A read holds every debit of the round up to the last it returned (a replica
             # holds a prefix of the stream): each of those is squared by this call.
             key = (table, round_no)
-            self.squared_upto[key] = max(read[-1].seq, self.squared_upto.pop(key, 0))
-            if len(self.squared_upto) > _SQUARED_KEPT:
-                self.squared_upto.pop(next(iter(self.squared_upto)))
+            self.squared_upto.put(key, max(read[-1].seq, self.squared_upto.get(key, 0)))
         debits = [
             d
             for d in (_debits.decode(s.data) for s in read)

@@ -30,7 +30,6 @@ from typing import Any
 import nats
 from fast_depends.msgspec import MsgSpecSerializer
 from faststream import FastStream
-from faststream.nats import NatsBroker
 from faststream.nats.opentelemetry import NatsTelemetryMiddleware
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
@@ -41,9 +40,11 @@ from sicbo.eventstore.layout import discover_partitions, floor_log
 from sicbo.eventstore.store import EventStore
 from sicbo.infra import health as healthz
 from sicbo.infra.nats_auth import broker_security, connect_options
+from sicbo.infra.nats_close import close_promptly
 from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_urls import servers
 from sicbo.infra.telemetry import setup_tracing
+from sicbo.shell.broker import PromptNatsBroker
 from sicbo.shell.commands import Clock, CommandHandler, DeciderSpec, Escrow, Hook
 from sicbo.shell.consuming import JobConsumer
 from sicbo.shell.gctuning import settle_heap
@@ -67,6 +68,9 @@ RETRY_DELAY = 0.5
 MAX_RETRY_DELAY = 10.0
 #: Seconds a stopping process waits for the jobs in hand (SIGTERM).
 GRACEFUL_TIMEOUT = 20.0
+#: Seconds a stopping process drains a connection before closing it (its server may be gone:
+#: sicbo.infra.nats_close).
+DRAIN_WITHIN = 5.0
 #: Seconds between reconnect attempts to a server that went away (nats-py's default is 2 s):
 #: a restarted server is back in use within a fraction of a second (the online countdown).
 RECONNECT_WAIT = 0.25
@@ -124,8 +128,9 @@ def service_app(
 ) -> FastStream:
     provider = setup_tracing(f"sicbo-{service}")
     reacting = [reacts] if isinstance(reacts, Reacts) else list(reacts or ())
-    broker = NatsBroker(
+    broker = PromptNatsBroker(
         servers(nats_url),
+        drain_within=DRAIN_WITHIN,
         middlewares=[NatsTelemetryMiddleware(tracer_provider=provider)],
         serializer=MsgSpecSerializer(),
         name=f"sicbo-{service}",
@@ -228,10 +233,10 @@ def service_app(
         if runtime is None:
             return
         for listener in listeners:
-            await listener.stop()
+            await listener.stop(GRACEFUL_TIMEOUT)
         for consumer in consumers:
             await consumer.stop(GRACEFUL_TIMEOUT)
-        await answering.stop()
+        await answering.stop(GRACEFUL_TIMEOUT)
         if on_stop is not None:
             await on_stop(runtime)
 
@@ -239,7 +244,7 @@ def service_app(
     async def disconnect() -> None:
         runtime = held.get("rt")
         if runtime is not None:
-            await runtime.nc.drain()
+            await close_promptly(runtime.nc, DRAIN_WITHIN)
 
     return app
 

@@ -56,13 +56,14 @@ class CommandListener:
         """Taking commands: subscribed, and not stopped."""
         return self._sub is not None
 
-    async def stop(self) -> None:
-        """Stop taking commands, then let the ones in hand finish (graceful shutdown)."""
+    async def stop(self, timeout: float) -> None:
+        """Stop taking commands, then let the ones in hand finish (graceful shutdown; at most
+        ``timeout`` s: their server may be gone)."""
         if self._sub is not None:
             await self._sub.unsubscribe()
             self._sub = None
         if self._in_flight:
-            await asyncio.wait(self._in_flight)
+            await asyncio.wait(set(self._in_flight), timeout=timeout)
 
     async def _on_msg(self, msg: Msg) -> None:
         # nats-py awaits this callback before delivering the next message: hand the work to a
@@ -154,10 +155,10 @@ class Concurrent:
         finally:
             self._slots.release()
 
-    async def stop(self) -> None:
-        """Stop taking queries, then let the ones in hand finish."""
+    async def stop(self, timeout: float) -> None:
+        """Stop taking queries, then let the ones in hand finish (at most ``timeout`` s)."""
         for sub in self._subs:
             await sub.unsubscribe()
         self._subs.clear()
         if self._tasks:
-            await asyncio.wait(set(self._tasks))
+            await asyncio.wait(set(self._tasks), timeout=timeout)
