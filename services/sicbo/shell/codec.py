@@ -37,7 +37,13 @@ def invalid_input(
     if isinstance(err, msgspec.DecodeError):
         match = _FIELD.search(str(err))
         field = match.group(1) if match else None
-    return Rejected(command_id=command_id, code="invalid", reason=reason, field=field)
+    return Rejected(
+        command_id=command_id,
+        code="invalid",
+        reason=reason,
+        field=field,
+        reason_key="input.invalid",
+    )
 
 
 def peek_command_id(raw: bytes) -> str | None:

@@ -12,7 +12,7 @@ import pytest
 
 from sicbo.game.bets import BetKind
 from sicbo.game.profiles import IlluminationFaultPolicy
-from sicbo.gateway.http import STATIC
+from sicbo.gateway.http import CODE_KEYS, STATIC
 from sicbo.gateway.redaction import ANOTHER_PLAYER
 from sicbo.illumination.lamps import EQUIPMENT
 from sicbo.replay.findings import CHECKS
@@ -124,7 +124,8 @@ SERVICES = STATIC.parent.parent  # services/sicbo
 
 
 def reason_keys() -> set[str]:
-    keys: set[str] = set()
+    """The keys in the services' code, and the gateway's key of each error code (CODE_KEYS)."""
+    keys: set[str] = set(CODE_KEYS.values())
     for path in sorted(SERVICES.rglob("*.py")):
         keys.update(REASON_KEY.findall(path.read_text(encoding="utf-8")))
     return keys
@@ -135,6 +136,7 @@ def test_every_reason_key_the_services_give_has_its_message() -> None:
     message would fall back to the English in every language."""
     keys = reason_keys()
     assert {"round.not-completed", "wager.below", "cancel.grace", "table.suspended"} <= keys
+    assert {"session.bad-pin", "http.never-opened", "command.id-reused", "input.invalid"} <= keys
     english = catalogue("en")
     assert sorted(k for k in keys if f"reason.{k}" not in english) == []
     assert sorted(k for k in english if k.startswith("reason.") and k[7:] not in keys) == []
