@@ -108,7 +108,8 @@ HEADER = """() => {
   const needs = pen.measureText(name).width + parseFloat(style.paddingLeft)
     + parseFloat(style.paddingRight) + parseFloat(style.borderLeftWidth) * 2;
   return { lines: tops.length, name, width: menu.getBoundingClientRect().width, needs,
-    right: Math.max(...[...header.querySelectorAll("*")].map((e) => e.getBoundingClientRect().right)),
+    right: Math.max(...[...header.querySelectorAll("*")].map((e) => e.getBoundingClientRect()
+      .right)),
     screen: window.innerWidth };
 }"""
 #: Chromium's arrow of a <select> (px): what its box holds beside the chosen name.
