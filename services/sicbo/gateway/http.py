@@ -32,17 +32,18 @@ ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 _encode = msgspec.json.Encoder().encode
 
 
-#: The message key of a gateway error that names none of its own: one per code, so a page
-#: writes every error in its reader's language (static/i18n: "reason.<key>").
+#: The message key of a gateway error that names none of its own, one per code whose errors
+#: a sentence for the code says all of, so a page writes them in its reader's language
+#: (static/i18n: "reason.<key>"). Not "invalid" nor "refused": their English names the field
+#: and what is wrong with it (a translated "not valid" would say less), unless the error gives
+#: its own key.
 CODE_KEYS = {
-    "invalid": "http.invalid",
     "forbidden": "http.forbidden",
     "not-found": "http.not-found",
     "method": "http.method",
     "too-large": "http.too-large",
     "unavailable": "http.unavailable",
     "internal": "http.internal",
-    "refused": "http.refused",
     "signed-out": "session.signed-out",
 }
 
