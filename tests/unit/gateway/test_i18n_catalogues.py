@@ -13,6 +13,7 @@ import pytest
 from sicbo.game.bets import BetKind
 from sicbo.game.profiles import IlluminationFaultPolicy
 from sicbo.gateway.http import CODE_KEYS, STATIC
+from sicbo.gateway.launch import LAUNCH_KEYS, launch_key
 from sicbo.gateway.redaction import ANOTHER_PLAYER
 from sicbo.illumination.lamps import EQUIPMENT
 from sicbo.replay.findings import CHECKS
@@ -124,8 +125,9 @@ SERVICES = STATIC.parent.parent  # services/sicbo
 
 
 def reason_keys() -> set[str]:
-    """The keys in the services' code, and the gateway's key of each error code (CODE_KEYS)."""
-    keys: set[str] = set(CODE_KEYS.values())
+    """The keys in the services' code, and the gateway's keys by an error's code (CODE_KEYS,
+    a refused launch's)."""
+    keys: set[str] = set(CODE_KEYS.values()) | set(LAUNCH_KEYS.values()) | {launch_key("")}
     for path in sorted(SERVICES.rglob("*.py")):
         keys.update(REASON_KEY.findall(path.read_text(encoding="utf-8")))
     return keys
