@@ -118,10 +118,12 @@ async def test_the_cashier_page_deposits_refuses_a_bad_amount_and_launches_the_p
     await page.fill("#money-amount", "-5")
     await page.click("#deposit")
     await expect(page.locator("#money-amount-error")).to_contain_text("$.amount")
-    # Over the balance: the service's refusal, at the amount too.
+    # Over the balance: the service's refusal (its message key's words), at the amount too.
     await page.fill("#money-amount", "30")
     await page.click("#withdraw")
-    await expect(page.locator("#money-amount-error")).to_contain_text("over the free balance")
+    await expect(page.locator("#money-amount-error")).to_have_text(
+        "The amount is more than the free balance."
+    )
     await page.fill("#money-amount", "ten")
     await page.click("#deposit")
     await expect(page.locator("#money-amount-error")).to_contain_text("like 50 or 12.50")

@@ -67,6 +67,8 @@ def _open(state: AccountState, command: OpenAccount, at: datetime) -> AccountOpe
             f"player {state.player!r} already has an account, in {state.currency}: one account"
             " per player, one currency per account",
             field="$.player",
+            key="account.exists",
+            params={"player": state.player},
         )
     return AccountOpened(
         player=command.player, actor=command.actor, at=at, currency=command.currency

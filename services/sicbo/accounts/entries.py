@@ -89,12 +89,17 @@ def refund_stake(
     positive(amount)
     debit = state.debits.get(debit_key)
     if debit is None:
-        refuse(f"no stake was debited under {debit_key!r} in this account", field="$.debit_key")
+        refuse(
+            f"no stake was debited under {debit_key!r} in this account",
+            field="$.debit_key",
+            key="account.no-debit",
+        )
     if amount > debit.outstanding:
         refuse(
             f"a refund of {amount} is over what is outstanding of {debit_key!r}"
             f" ({debit.outstanding} of {debit.amount})",
             field="$.amount",
+            key="account.refund-over",
         )
     head = _head(state, slip, state.currency or "", actor, at)
     return StakeRefunded(
@@ -128,6 +133,7 @@ def adjust(
         refuse(
             f"an adjustment moves a whole, non-zero number of minor units, not {delta!r}",
             field="$.delta",
+            key="account.whole-amount",
         )
     head = _head(state, slip, currency, actor, at)
     moved = max(delta, -state.balance)

@@ -25,6 +25,8 @@ def opened(state: AccountState) -> str:
         refuse(
             f"player {state.player!r} has no account: the operator's cashier opens it first",
             field="$.player",
+            key="account.none",
+            params={"player": state.player},
         )
     return state.currency
 
@@ -37,6 +39,8 @@ def same_currency(state: AccountState, currency: str) -> None:
             f"the account of {state.player!r} is in {held}, not {currency}: one currency per"
             " account",
             field="$.currency",
+            key="account.currency",
+            params={"currency": held},
         )
 
 
@@ -44,9 +48,17 @@ def positive(amount: int, field: str = "$.amount") -> None:
     """Decoded commands are already whole and at least 1 (``Stake``); a command or an entry
     built in code is not validated by msgspec, so a bad amount is refused, never stored."""
     if isinstance(amount, bool) or not isinstance(amount, int):
-        refuse(f"{amount!r} is not a whole number of minor units", field=field)
+        refuse(
+            f"{amount!r} is not a whole number of minor units",
+            field=field,
+            key="account.whole-amount",
+        )
     if amount < 1:
-        refuse(f"an amount is at least 1 minor unit, not {amount}", field=field)
+        refuse(
+            f"an amount is at least 1 minor unit, not {amount}",
+            field=field,
+            key="account.amount-min",
+        )
 
 
 def within_free_balance(state: AccountState, amount: int, what: str) -> None:
@@ -56,6 +68,7 @@ def within_free_balance(state: AccountState, amount: int, what: str) -> None:
             f"{what} of {amount} {state.currency} is over the free balance of {state.free}"
             f" {state.currency} of {state.player!r}",
             field="$.amount",
+            key="account.over-free",
         )
 
 

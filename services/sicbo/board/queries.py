@@ -115,18 +115,25 @@ class BoardQueries:
 
     async def _answer(self, table: str, answer: Callable[[TableReadModel], A]) -> A | Rejected:
         if not _TABLE.match(table):
-            return Rejected(command_id=None, code="invalid", reason=f"not a table id: {table!r}")
+            why = f"not a table id: {table!r}"
+            return Rejected(command_id=None, code="invalid", reason=why, reason_key="http.table-id")
         try:
             async with self._models.lock(table):
                 return answer(await self._caught_up(table))
         except (StoreError, TimeoutError) as err:
             log.exception("board of %s unavailable", table)
             return Rejected(
-                command_id=None, code="unavailable", reason=f"event store unavailable ({err})"
+                command_id=None,
+                code="unavailable",
+                reason=f"event store unavailable ({err})",
+                reason_key="http.log-slow",
             )
         except GameError as err:  # a paytable this version cannot read
             log.exception("board of %s cannot be folded", table)
-            return Rejected(command_id=None, code="unavailable", reason=str(err))
+            why = str(err)
+            return Rejected(
+                command_id=None, code="unavailable", reason=why, reason_key="http.internal"
+            )
 
     # -- keeping the read model caught up ---------------------------------------------------
 

@@ -47,7 +47,8 @@ def enter_manual_mode(
     if state.manual is not None:
         refuse(
             f"table {state.table} is already in manual mode (since {state.manual.since:%H:%M:%S},"
-            f" by {state.manual.by!r}; GLI-19 §C.6.8(o))"
+            f" by {state.manual.by!r}; GLI-19 §C.6.8(o))",
+            key="dice.manual-already",
         )
     return ManualModeEntered(**stamp(command, at), reason=command.reason)
 
@@ -59,7 +60,8 @@ def leave_manual_mode(state: DiceState, command: LeaveManualMode, at: datetime) 
     if waiting:
         refuse(
             f"a correction of round {', '.join(waiting)} waits for a second supervisor:"
-            " approve or reject it before leaving manual mode (TableConfig.dual_control)"
+            " approve or reject it before leaving manual mode (TableConfig.dual_control)",
+            key="dice.correction-waits",
         )
     return ManualModeLeft(**stamp(command, at), since=manual.since)
 
@@ -74,7 +76,8 @@ def correct(
         refuse(
             f"a correction of round {target.number} to {show_dice(target.proposal.after)} by"
             f" {target.proposal.by!r} waits for approval: approve or reject it first"
-            " (TableConfig.dual_control)"
+            " (TableConfig.dual_control)",
+            key="dice.correction-waits",
         )
     after = as_roll(command.dice)
     assert target.result is not None  # _with_result
@@ -111,7 +114,8 @@ def approve(state: DiceState, command: ApproveCorrection, at: datetime) -> Resul
         refuse(
             f"the dice approved ({show_dice(as_roll(command.dice))}) are not the proposed"
             f" {show_dice(proposal.after)} of round {target.number}: approve what was proposed,"
-            " or reject it"
+            " or reject it",
+            key="dice.correction-other-dice",
         )
     assert target.result is not None  # _with_result
     return ResultCorrected(
@@ -128,7 +132,11 @@ def reject(state: DiceState, command: RejectCorrection, at: datetime) -> Correct
     require_role(command, _SUPERVISOR, rule="TableConfig.dual_control")
     target = state.round_of(command.round)
     if target is None or target.proposal is None:
-        refuse(f"no correction of round {command.round} waits for approval at table {state.table}")
+        refuse(
+            f"no correction of round {command.round} waits for approval at table {state.table}",
+            key="dice.no-correction",
+            params={"round": command.round},
+        )
     proposal = target.proposal
     return CorrectionRejected(
         **stamp(command, at),
@@ -157,18 +165,25 @@ def correctable(state: DiceState, number: int) -> RoundState:
     """The round ``number`` if a correction may name it: the current one or a kept earlier one."""
     current = state.round
     if current is None:
-        refuse(f"no round has started at table {state.table}: there is no result to correct")
+        refuse(
+            f"no round has started at table {state.table}: there is no result to correct",
+            key="dice.correct-no-round",
+        )
     if number > current.number:
         refuse(
             f"round {number} has not started at table {state.table} (round {current.number} is"
-            " the current one)"
+            " the current one)",
+            key="dice.correct-not-started",
+            params={"round": number},
         )
     found = state.round_of(number)
     if found is None:
         refuse(
             f"round {number} is more than {CORRECTABLE_ROUNDS} rounds before the current round"
             f" {current.number} of table {state.table}: a result that old is not corrected at"
-            " the terminal (CORRECTABLE_ROUNDS; GLI-19 §4.18.4)"
+            " the terminal (CORRECTABLE_ROUNDS; GLI-19 §4.18.4)",
+            key="dice.correct-too-old",
+            params={"round": number, "rounds": CORRECTABLE_ROUNDS},
         )
     return found
 
@@ -176,7 +191,11 @@ def correctable(state: DiceState, number: int) -> RoundState:
 def _with_result(state: DiceState, number: int) -> RoundState:
     target = correctable(state, number)
     if target.void is not None:
-        refuse(f"round {target.number} has no result to correct: {target.void}")
+        refuse(
+            f"round {target.number} has no result to correct: {target.void}",
+            key="dice.correct-no-result",
+            params={"round": target.number},
+        )
     if target.result is None:
         refuse(
             f"round {target.number} has no confirmed result yet: only a confirmed result is"
@@ -191,6 +210,8 @@ def _proposal(target: RoundState) -> Proposal:
     if target.proposal is None:
         refuse(
             f"no correction of round {target.number} waits for approval: a supervisor proposes"
-            " it first (CorrectResult; TableConfig.dual_control)"
+            " it first (CorrectResult; TableConfig.dual_control)",
+            key="dice.no-correction",
+            params={"round": target.number},
         )
     return target.proposal

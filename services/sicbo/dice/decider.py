@@ -101,7 +101,11 @@ def _enter(state: DiceState, command: EnterDice, at: datetime) -> DiceEntered:
     require_role(command, _TERMINAL_ROLES, rule="000 §5.4")
     current = capturable_round(state, command.round)
     if current.completed:
-        refuse(f"round {current.number} is already completed; no dice can be entered for it")
+        refuse(
+            f"round {current.number} is already completed; no dice can be entered for it",
+            key="dice.round-completed",
+            params={"round": current.number},
+        )
     if current.entry is not None:
         # One entry per round: a second press could silently replace what was echoed and
         # announced. The fix is the confirmation step, or a supervisor's correction.
@@ -162,7 +166,9 @@ def _read(state: DiceState, command: ReadDice, at: datetime) -> DiceRead:
     if current.reading is not None:
         refuse(
             f"round {current.number} was already read as {show_dice(current.reading)}:"
-            " one reading per round"
+            " one reading per round",
+            key="dice.already-read",
+            params={"round": current.number},
         )
     as_roll(command.dice)
     # Recorded whatever the entry says. Before confirmation, ConfirmResult compares the two.
@@ -178,7 +184,9 @@ def _resolve(state: DiceState, command: ResolveHeldResult, at: datetime) -> Resu
     if not current.held:
         refuse(
             f"round {current.number} has no held result to resolve:"
-            " only a result held because the reader and the entry disagree is resolved"
+            " only a result held because the reader and the entry disagree is resolved",
+            key="dice.not-held",
+            params={"round": current.number},
         )
     entry = pending_entry(current)
     require_second_person(

@@ -34,7 +34,11 @@ def capturable_round(state: DiceState, number: int) -> RoundState:
     when the layout is not lit)."""
     current = current_round(state, number)
     if current.void is not None:
-        refuse(f"round {current.number} has no result: {current.void}")
+        refuse(
+            f"round {current.number} has no result: {current.void}",
+            key="dice.no-result",
+            params={"round": current.number},
+        )
     if current.phase is not Phase.UNCOVERED:
         refuse(
             f"round {current.number} is not uncovered yet ({current.phase.value}): the result"
@@ -69,7 +73,7 @@ def as_roll(dice: Dice) -> Roll:
     try:
         return make_roll(dice)
     except InvalidDice as error:
-        raise Refused(f"{error} (000 §2.5: each die shows 1 to 6)") from None
+        raise Refused(f"{error} (000 §2.5: each die shows 1 to 6)", key="dice.faces") from None
 
 
 def show_dice(dice: Dice) -> str:

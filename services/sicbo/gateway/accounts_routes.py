@@ -71,7 +71,7 @@ class AccountsRoutes:
         player = self.sessions.player(request)
         if request.query_params.get("player", player) != player:
             why = "player: a player reads their own account only"
-            raise ApiError(403, "forbidden", why, "player")
+            raise ApiError(403, "forbidden", why, "player", key="account.own-only")
         return player
 
     async def my_balance(self, request: Request) -> Response:

@@ -53,7 +53,8 @@ class CommandRoutes:
         table = table_of(request)
         view = await self.floor.get().view(table)
         if view is None:
-            raise ApiError(404, "not-found", f"table {table} has never been opened")
+            why = f"table {table} has never been opened"
+            raise ApiError(404, "not-found", why, key="http.never-opened", params={"table": table})
         if not view.remote_players:
             # A land table's players bet with chips on its layout, or the dealer places them
             # (000 §3.10-3.11): a player's own device places nothing there.
@@ -62,6 +63,7 @@ class CommandRoutes:
                 "forbidden",
                 f"table {table} takes no remote players: its bets are placed with chips at"
                 f" the table (profile {view.profile})",
+                key="slip.land-table",
             )
         body = await read_body(request)
         return await self._forward(stamped_slip(body, table, player))
@@ -71,7 +73,8 @@ class CommandRoutes:
             cmd = _command.decode(json.dumps(body).encode())
         except DECODE_ERRORS as err:
             rejected = invalid_input(err, body.get("command_id"))
-            return error(400, rejected.code, rejected.reason, field=rejected.field)
+            key = rejected.reason_key
+            return error(400, rejected.code, rejected.reason, field=rejected.field, key=key)
         return reply_response(await self.floor.get().send(cmd))
 
     def routes(self, api: str) -> list[BaseRoute]:
@@ -99,7 +102,10 @@ def stamped_command(body: dict[str, Any], table: str, operator: Operator) -> dic
         )
     if not may_send(operator.role, tag):
         raise ApiError(
-            403, "forbidden", f"a {operator.role.value} may not send {tag} from a terminal"
+            403,
+            "forbidden",
+            f"a {operator.role.value} may not send {tag} from a terminal",
+            key="role.not-allowed",
         )
     body.update(table=table, actor={"id": operator.id, "role": operator.role.value})
     return body
@@ -109,7 +115,8 @@ def stamped_slip(body: dict[str, Any], table: str, player: str) -> dict[str, Any
     """A player's bet slip as the wagers service's command: value chips only, as the player
     signed in (a slip naming another player is refused)."""
     if body.pop("player", player) != player:
-        raise ApiError(403, "forbidden", "player: a player bets as themselves", "$.player")
+        why = "player: a player bets as themselves"
+        raise ApiError(403, "forbidden", why, "$.player", key="wager.not-yours")
     unknown = body.keys() - {"command_id", "round", "wagers"}
     if unknown:
         field = sorted(unknown)[0]
@@ -118,7 +125,8 @@ def stamped_slip(body: dict[str, Any], table: str, player: str) -> dict[str, Any
         extra = sorted(wager.keys() - {"bet", "stake"}) if isinstance(wager, dict) else []
         if extra:  # colour checks and promotional tokens are a dealer's, at the table
             where = f"$.wagers[{n}].{extra[0]}"
-            raise ApiError(400, "invalid", f"{where}: a player bets value chips", where)
+            why = f"{where}: a player bets value chips"
+            raise ApiError(400, "invalid", why, where, key="slip.chips-only")
     body.update(
         type="bets.place-slip.v1",
         table=table,

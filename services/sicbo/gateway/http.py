@@ -32,8 +32,26 @@ ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 _encode = msgspec.json.Encoder().encode
 
 
+#: The message key of a gateway error that names none of its own, one per code whose errors
+#: a sentence for the code says all of, so a page writes them in its reader's language
+#: (static/i18n: "reason.<key>"). Not "invalid" nor "refused": their English names the field
+#: and what is wrong with it (a translated "not valid" would say less), unless the error gives
+#: its own key.
+CODE_KEYS = {
+    "forbidden": "http.forbidden",
+    "not-found": "http.not-found",
+    "method": "http.method",
+    "too-large": "http.too-large",
+    "unavailable": "http.unavailable",
+    "internal": "http.internal",
+    "signed-out": "session.signed-out",
+}
+
+
 class ApiError(Exception):
-    """A refusal of the HTTP API: its status, a stable code, a reason for people, the field."""
+    """A refusal of the HTTP API: its status, a stable code, a reason in English (programs,
+    logs), the field; ``key`` and ``params`` the reason as a message key for the pages, as a
+    service's Rejected.reason_key/reason_params (by default the code's, CODE_KEYS)."""
 
     def __init__(
         self,
@@ -42,13 +60,20 @@ class ApiError(Exception):
         reason: str,
         field: str | None = None,
         headers: Mapping[str, str] | None = None,
+        *,
+        key: str | None = None,
+        params: Mapping[str, int | str] | None = None,
     ) -> None:
         super().__init__(reason)
         self.status, self.code, self.reason, self.field = status, code, reason, field
         self.headers = headers
+        self.key = key or CODE_KEYS.get(code)
+        self.params: dict[str, int | str] = dict(params or {})
 
     def response(self) -> JSONResponse:
-        body = {"code": self.code, "reason": self.reason, "field": self.field}
+        body: dict[str, Any] = {"code": self.code, "reason": self.reason, "field": self.field}
+        if self.key:
+            body |= {"reason_key": self.key, "reason_params": self.params}
         return JSONResponse(body, status_code=self.status, headers=self.headers)
 
 
@@ -64,7 +89,8 @@ def json_response(value: Any, status: int = 200) -> Response:
 def table_id(value: str, field: str = "table") -> str:
     """A table id as the contracts allow it (it goes into NATS subjects)."""
     if not 1 <= len(value) <= 32 or not set(value) <= ID_CHARS:
-        raise ApiError(400, "invalid", f"table id {value!r}: 1-32 of A-Z a-z 0-9 _ -", field)
+        why = f"table id {value!r}: 1-32 of A-Z a-z 0-9 _ -"
+        raise ApiError(400, "invalid", why, field, key="http.table-id")
     return value
 
 
@@ -76,7 +102,8 @@ async def opened_table(table: str, floor: GatewayFloor) -> str:
     """404 for a table never opened: the services keep a read model per table asked about,
     so anonymous pages must not make them one for every id typed in a URL."""
     if not await floor.opened(table):
-        raise ApiError(404, "not-found", f"table {table} has never been opened")
+        why = f"table {table} has never been opened"
+        raise ApiError(404, "not-found", why, key="http.never-opened", params={"table": table})
     return table
 
 
@@ -89,9 +116,10 @@ async def read_body(request: Request) -> dict[str, Any]:
     try:
         body = json.loads(raw or b"null")
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise ApiError(400, "invalid", f"the body is not JSON: {err}") from None
+        why = f"the body is not JSON: {err}"
+        raise ApiError(400, "invalid", why, key="http.not-json") from None
     if not isinstance(body, dict):
-        raise ApiError(400, "invalid", "the body must be a JSON object")
+        raise ApiError(400, "invalid", "the body must be a JSON object", key="http.not-json")
     return body
 
 
@@ -139,7 +167,7 @@ def guarded(
             return error(503, "unavailable", str(err), headers=RETRY_SOON)
         except (StoreError, TimeoutError) as err:  # the log did not answer (in time)
             reason = f"the floor's log did not answer ({err}); ask again in a moment"
-            return error(503, "unavailable", reason, headers=RETRY_SOON)
+            return error(503, "unavailable", reason, headers=RETRY_SOON, key="http.log-slow")
         except Exception as err:  # a bug: an answer all the same, and the trace in the log
             log.exception("%s %s failed", request.method, request.url.path)
             return error(500, "internal", f"the gateway failed on this request ({err!r})")

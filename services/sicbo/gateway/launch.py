@@ -45,7 +45,9 @@ class LaunchRoutes:
             launch = verify_launch(token, self.config.operators, self.config.audience, now)
             await self.used.use(launch, now)
         except LaunchRefused as err:
-            raise ApiError(err.status, err.code, err.reason, err.field) from None
+            raise ApiError(
+                err.status, err.code, err.reason, err.field, key=launch_key(err.code)
+            ) from None
         answer = {
             "player": launch.player,
             "operator": launch.operator,
@@ -62,3 +64,12 @@ class LaunchRoutes:
             Route("/launch", guarded(page("launch.html")), methods=["GET"]),
             Route("/api/launch", guarded(self.launch), methods=["POST"]),
         ]
+
+
+#: A refused launch in the player's words: a link used or expired, else not valid (what is
+#: wrong with the token is for its operator, in the English).
+LAUNCH_KEYS = {"reused": "launch.used", "expired": "launch.expired"}
+
+
+def launch_key(code: str) -> str:
+    return LAUNCH_KEYS.get(code, "launch.invalid")

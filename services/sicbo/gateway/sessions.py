@@ -60,13 +60,16 @@ class Sessions:
         session = self._session(request, Kind.OPERATOR, now)
         operator = None if session is None else self.operators.get(session.who)
         if session is None or operator is None:
-            raise ApiError(401, "signed-out", "sign in with your operator id and PIN")
+            why = "sign in with your operator id and PIN"
+            raise ApiError(401, "signed-out", why, key="session.operator-signed-out")
         if terminal and session.idle_for(now) > self.idle_lock_seconds:
             raise ApiError(
                 401,
                 "locked",
                 f"the terminal locked after {self.idle_lock_seconds} s without use"
                 " (GLI-19 §C.6.5): enter your PIN",
+                key="session.locked",
+                params={"seconds": self.idle_lock_seconds},
             )
         if activity:
             self.store.touch(self._token(request, Kind.OPERATOR) or "", Kind.OPERATOR, now)
@@ -87,7 +90,9 @@ class Sessions:
         """The signed-in player's session: their id and (launched) their currency."""
         session = self._session(request, Kind.PLAYER, self.clock())
         if session is None:
-            raise ApiError(401, "signed-out", "sign in as a player first")
+            raise ApiError(
+                401, "signed-out", "sign in as a player first", key="session.player-signed-out"
+            )
         return session
 
     def viewer(self, request: HTTPConnection) -> Viewer:

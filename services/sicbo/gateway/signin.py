@@ -63,9 +63,14 @@ class SessionRoutes:
         if not isinstance(target, str) or not ID.fullmatch(target):
             raise ApiError(400, "invalid", "operator: the id whose sessions end", "operator")
         if target != by.id and by.role is not Role.SUPERVISOR:
-            raise ApiError(403, "forbidden", f"a {by.role.value} may end only their own sessions")
+            why = f"a {by.role.value} may end only their own sessions"
+            raise ApiError(403, "forbidden", why, key="session.own-only")
         if target not in self.sessions.operators:
-            raise ApiError(404, "not-found", f"no operator {target} on the list", "operator")
+            why = f"no operator {target} on the list"
+            params = {"operator": target}
+            raise ApiError(
+                404, "not-found", why, "operator", key="session.no-operator", params=params
+            )
         ended = self.sessions.store.revoke(target)
         await self.revocations.announce(target)
         return JSONResponse({"operator": target, "ended_here": ended})
@@ -83,13 +88,17 @@ class SessionRoutes:
                 "too-many-attempts",
                 f"too many wrong PINs for {op_id} from here: try again in {seconds} s",
                 headers={"retry-after": str(seconds)},
+                key="session.too-many",
+                params={"seconds": seconds},
             )
         operator = self.sessions.operators.get(op_id)
         # PBKDF2 (~40 ms) off the event loop, which answers the displays' 2 s light requests;
         # an unknown id costs the same, so timing does not tell which ids exist.
         matches = await asyncio.to_thread((operator or _NOBODY).pin_matches, pin)
         if operator is None or not matches:
-            raise ApiError(401, "bad-pin", "unknown operator id or wrong PIN")
+            raise ApiError(
+                401, "bad-pin", "unknown operator id or wrong PIN", key="session.bad-pin"
+            )
         self.throttle.succeeded(op_id, client, time.time())
         return operator
 
@@ -125,6 +134,7 @@ class SessionRoutes:
                 "forbidden",
                 "players are launched by their operator (a launch token: /launch), not"
                 " signed in by id here (bare player ids only on the demo floor: --demo-players)",
+                key="session.launched-only",
             )
         self.sessions.close(request, None, Kind.PLAYER)
         player = _player_id(await read_body(request))

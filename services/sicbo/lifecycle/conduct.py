@@ -57,13 +57,17 @@ def void_player_wagers(
             f"round: round {current.number} already ended ({done}): a player's wagers are"
             f" declared void ({VOID_RULE}) before the round's result is confirmed, since a"
             " confirmed result is paid at once; after it a supervisor may invalidate the"
-            " outcome (000 §8.4, forfeiting a fraudster's wagers, §8.5)"
+            " outcome (000 §8.4, forfeiting a fraudster's wagers, §8.5)",
+            key="conduct.round-ended",
+            params={"round": current.number},
         )
     if command.player in current.voided:
         refuse(
             f"player: the wagers of {command.player!r} in round {current.number} are already"
             f" declared void ({VOID_RULE})",
             field=PLAYER,
+            key="conduct.already-void",
+            params={"player": command.player, "round": current.number},
         )
     return [
         PlayerWagersVoided(
@@ -87,6 +91,8 @@ def exclude_player(
             f"player: {player!r} is already excluded from the game at {state.table} since"
             f" {hhmm(known.since)} ({EXCLUDE_RULE})",
             field=PLAYER,
+            key="conduct.already-excluded",
+            params={"player": player},
         )
     events: list[LifecycleEvent] = [
         PlayerExcluded(**stamp(command, at), player=player, reason=command.reason)
@@ -108,6 +114,8 @@ def lift_exclusion(
             f"player: {command.player!r} is not excluded from the game at {state.table}"
             f" ({EXCLUDE_RULE}): nothing to lift",
             field=PLAYER,
+            key="conduct.not-excluded",
+            params={"player": command.player},
         )
     return [
         ExclusionLifted(
@@ -135,4 +143,6 @@ def require_not_excluded(state: LifecycleState, player: str, doing: str) -> None
             f" {state.table} by supervisor {known.by!r} since {hhmm(known.since)}"
             f" ({EXCLUDE_RULE}): cannot {doing} until a supervisor lifts the exclusion",
             field=PLAYER,
+            key="conduct.excluded",
+            params={"player": player},
         )

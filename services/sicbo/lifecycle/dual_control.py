@@ -53,13 +53,15 @@ def approve_invalidation(
     if command.reason is not pending.reason:
         refuse(
             f"reason: the reason approved ({command.reason.value}) is not the proposed"
-            f" {pending.reason.value} of {what}: approve what was proposed, or reject it"
+            f" {pending.reason.value} of {what}: approve what was proposed, or reject it",
+            key="approval.not-proposed",
         )
     if set(command.forfeits) != set(pending.forfeits):
         proposed = ", ".join(pending.forfeits) or "none"
         refuse(
             f"forfeits: the forfeits approved ({', '.join(command.forfeits) or 'none'}) are not"
-            f" the proposed ({proposed}) of {what}: approve what was proposed, or reject it"
+            f" the proposed ({proposed}) of {what}: approve what was proposed, or reject it",
+            key="approval.not-proposed",
         )
     current = invalidable(state, command.round, pending.reason, pending.forfeits)  # 000 §8.4
     return [
@@ -100,7 +102,8 @@ def approve_player_limits(
     if command.limits != pending.limits:
         refuse(
             f"limits: the limits approved ({show_limits(command.limits)}) are not the proposed"
-            f" {show_limits(pending.limits)} of {what}: approve what was proposed, or reject it"
+            f" {show_limits(pending.limits)} of {what}: approve what was proposed, or reject it",
+            key="approval.not-proposed",
         )
     before = player_sign_before(state, command.player, pending.limits)  # 000 §4.4
     return [
@@ -153,7 +156,9 @@ def _pending_invalidation(state: LifecycleState, number: int) -> PendingInvalida
     if pending is None:
         refuse(
             f"round: no invalidation of round {number} waits for approval: a supervisor"
-            " proposes it first (InvalidateRound; TableConfig.dual_control)"
+            " proposes it first (InvalidateRound; TableConfig.dual_control)",
+            key="approval.no-invalidation",
+            params={"round": number},
         )
     return pending
 
@@ -163,7 +168,9 @@ def _pending_limits(state: LifecycleState, player: str) -> PendingLimits:
     if pending is None:
         refuse(
             f"player: no sign of player {player!r} waits for approval: a supervisor proposes"
-            " it first (OverridePlayerLimits; TableConfig.dual_control)"
+            " it first (OverridePlayerLimits; TableConfig.dual_control)",
+            key="approval.no-sign",
+            params={"player": player},
         )
     return pending
 
@@ -172,5 +179,7 @@ def _another_supervisor(command: Command, proposer: str, what: str) -> None:
     if command.actor.id == proposer:
         refuse(
             f"{proposer!r} proposed {what}: another supervisor must approve it"
-            " (TableConfig.dual_control)"
+            " (TableConfig.dual_control)",
+            key="approval.second-supervisor",
+            params={"by": proposer},
         )

@@ -44,19 +44,27 @@ def check_limits(limits: Limits, what: str, profile: Profile, *, field: str = "l
     its maximum. Decoded commands are already checked by msgspec; commands built in code are
     not."""
     if limits.minimum < 1:
-        refuse(f"{what}: the minimum wager must be at least 1 minor unit, got {limits.minimum}")
+        refuse(
+            f"{what}: the minimum wager must be at least 1 minor unit, got {limits.minimum}",
+            key="limits.minimum-zero",
+        )
     if limits.minimum > limits.maximum:
         refuse(
             f"{what}: the minimum wager {limits.minimum} is above the maximum {limits.maximum}"
-            " (000 §4.1)"
+            " (000 §4.1)",
+            key="limits.min-above-max",
         )
     if limits.unit < 1:
-        refuse(f"{what}: the minimum unit must be at least 1 minor unit, got {limits.unit}")
+        refuse(
+            f"{what}: the minimum unit must be at least 1 minor unit, got {limits.unit}",
+            key="limits.unit-zero",
+        )
     for name in unknown_kinds(limits):
         kinds = ", ".join(kind.value for kind in BetKind)
         refuse(
             f"{field}.by_kind[{name!r}]: {what} has a line for {name!r}, which is not a bet"
-            f" kind (RULES.md bet catalogue: {kinds})"
+            f" kind (RULES.md bet catalogue: {kinds})",
+            key="limits.not-a-kind",
         )
     offered = profile.paytable().offered_kinds
     for name, line in sorted(limits.by_kind.items()):
@@ -65,19 +73,25 @@ def check_limits(limits: Limits, what: str, profile: Profile, *, field: str = "l
         if kind not in offered:
             refuse(
                 f"{where}: {what} has a line for {name!r}, a bet profile {profile.id!r} does"
-                " not offer"
+                " not offer",
+                key="limits.kind-not-offered",
             )
         if line.minimum is None and line.maximum is None:
-            refuse(f"{where}: a line of the sign gives a minimum, a maximum or both (000 §4.1)")
+            refuse(
+                f"{where}: a line of the sign gives a minimum, a maximum or both (000 §4.1)",
+                key="limits.line-empty",
+            )
         bounds = bounds_for(limits, kind)
         if bounds.minimum < 1:
             refuse(
-                f"{where}: the minimum wager must be at least 1 minor unit, got {bounds.minimum}"
+                f"{where}: the minimum wager must be at least 1 minor unit, got {bounds.minimum}",
+                key="limits.minimum-zero",
             )
         if bounds.minimum > bounds.maximum:
             refuse(
                 f"{where}: {what} would let {name} wagers from {bounds.minimum} up to"
-                f" {bounds.maximum}: the minimum is above the maximum (000 §4.1)"
+                f" {bounds.maximum}: the minimum is above the maximum (000 §4.1)",
+                key="limits.min-above-max",
             )
 
 

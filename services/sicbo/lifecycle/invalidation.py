@@ -49,7 +49,9 @@ def invalidate_round(
         refuse(
             f"an invalidation of round {current.number} ({pending.reason.value}) by"
             f" {pending.by!r} waits for approval: approve or reject it first"
-            " (TableConfig.dual_control)"
+            " (TableConfig.dual_control)",
+            key="invalidation.waits",
+            params={"round": current.number, "by": pending.by},
         )
     return [
         InvalidationProposed(
@@ -71,7 +73,8 @@ def invalidable(
     if not profile.supervisor_invalidation:
         refuse(
             f"profile {profile.id!r} has no supervisor invalidation (000 §8.4 is not among its"
-            ' rules): announce "no result" or cancel the round instead'
+            ' rules): announce "no result" or cancel the round instead',
+            key="invalidation.not-in-profile",
         )
     current = current_round(state, number)
     if current.void:
@@ -79,13 +82,20 @@ def invalidable(
         assert current.ended_by is not None
         refuse(
             f"round {current.number} already ended {current.ended_by.value}: it has no outcome"
-            " to invalidate"
+            " to invalidate",
+            key="invalidation.no-outcome",
+            params={"round": current.number},
         )
     if any(True for _ in forfeits) and reason is not InvalidationReason.FRAUD:
         refuse(
             f"forfeits: wagers may be forfeited only when the outcome is invalidated for fraud"
-            f" (000 §8.5, §8.4.2), not for {reason.value}: refund every wager"
+            f" (000 §8.5, §8.4.2), not for {reason.value}: refund every wager",
+            key="invalidation.forfeit-fraud-only",
         )
     if current.phase is Phase.COMPLETED and current.ended_by is not Phase.RESULT_CONFIRMED:
-        refuse(f"round {current.number} was completed without a result: nothing to invalidate")
+        refuse(
+            f"round {current.number} was completed without a result: nothing to invalidate",
+            key="invalidation.no-outcome",
+            params={"round": current.number},
+        )
     return current

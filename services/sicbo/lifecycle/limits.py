@@ -64,7 +64,10 @@ def change_limits(
     after = command.limits
     check_limits(after, "the new limits", profile_of(config))
     if after == before:
-        refuse(f"the table limits are already {show_limits(before)}: nothing to change")
+        refuse(
+            f"the table limits are already {show_limits(before)}: nothing to change",
+            key="limits.unchanged",
+        )
     raises = raised_minimums(before, after)
     if raises:
         # 000 §4.3: "a minimum wager can only be changed to a higher minimum if a sign
@@ -100,7 +103,9 @@ def override_player_limits(
             refuse(
                 f"player: a sign of {show_limits(pending.limits)} for player {command.player!r}"
                 f" by {pending.by!r} waits for approval: approve or reject it first"
-                " (TableConfig.dual_control)"
+                " (TableConfig.dual_control)",
+                key="limits.sign-waits",
+                params={"player": command.player, "by": pending.by},
             )
         return [
             PlayerLimitsOverrideProposed(
@@ -135,11 +140,17 @@ def player_sign_before(state: LifecycleState, player: str, limits: Limits) -> Li
         refuse(
             f"limits.minimum: {limits.minimum} is below the table minimum"
             f" {table_minimum}: a player's own sign raises the maximum (000 §4.4), it does not"
-            " lower the minimum"
+            " lower the minimum",
+            key="limits.below-table",
+            params={"amount": table_minimum},
         )
     before = state.player_limits.get(player)
     if before == limits:
-        refuse(f"player {player!r} already has limits {show_limits(before)}")
+        refuse(
+            f"player {player!r} already has limits {show_limits(before)}",
+            key="limits.player-unchanged",
+            params={"player": player},
+        )
     return before
 
 

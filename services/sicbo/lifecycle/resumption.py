@@ -59,25 +59,33 @@ def resume_round(state: LifecycleState, command: ResumeRound, at: datetime) -> l
     require_open(state)
     s = state.suspension
     if s is None:
-        refuse(f"table {state.table} is not suspended: there is no round to resume ({_RULE})")
+        refuse(
+            f"table {state.table} is not suspended: there is no round to resume ({_RULE})",
+            key="resume.not-suspended",
+        )
     if s.policy != IlluminationFaultPolicy.SUSPEND_ROUND.value:
         refuse(
             f"table {state.table} is suspended under {s.policy} since {hhmm(s.since)}: its"
             " fault is cleared by an inspector (000 §7.7: no further play until the fault is"
-            f" rectified); the supervisor resumes only a suspended online round ({_RULE})"
+            f" rectified); the supervisor resumes only a suspended online round ({_RULE})",
+            key="resume.inspector",
         )
     if s.round != command.round:
         which = f"round {s.round}" if s.round is not None else "no round"
         refuse(
             f"round {command.round} is not the suspended round: the suspension of"
             f" {state.table} since {hhmm(s.since)} is of {which}"
-            + ("" if s.round is not None else " (an inspector clears it, 000 §7.7)")
+            + ("" if s.round is not None else " (an inspector clears it, 000 §7.7)"),
+            key="resume.other-round",
+            params={"round": command.round},
         )
     current = state.round
     if current is not None and current.number == s.round and current.ended_by is Phase.CANCELLED:
         refuse(
             f"round {s.round} was cancelled and its wagers refunded ({_RULE}): it does not"
-            " resume; an inspector clears the fault (000 §7.7)"
+            " resume; an inspector clears the fault (000 §7.7)",
+            key="resume.cancelled",
+            params={"round": s.round},
         )
     return lifted(state, command, at, command.detail, s)
 
@@ -98,12 +106,16 @@ def require_live_deadline(current: RoundState, command: CloseBetting) -> None:
     if current.betting_paused:
         refuse(
             f"betting of round {current.number} is paused while the table is suspended: its"
-            f" countdown resumes when the round does ({_RULE})"
+            f" countdown resumes when the round does ({_RULE})",
+            key="resume.betting-paused",
+            params={"round": current.number},
         )
     wanted = command.closes_at
     if wanted is not None and current.closes_at is not None and wanted != current.closes_at:
         refuse(
             f"the countdown of round {current.number} ending {wanted.isoformat()} was"
             f" superseded: betting resumed after a suspension and now closes at"
-            f" {current.closes_at.isoformat()} ({_RULE})"
+            f" {current.closes_at.isoformat()} ({_RULE})",
+            key="resume.countdown-superseded",
+            params={"round": current.number},
         )

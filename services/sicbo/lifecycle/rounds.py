@@ -170,7 +170,9 @@ def declare_no_result(
     if current.phase is Phase.RESULT_CONFIRMED:
         refuse(
             f'round {current.number} has a confirmed result: "no result" is announced'
-            " before the result (000 §7.1-7.4); a supervisor may correct the result instead"
+            " before the result (000 §7.1-7.4); a supervisor may correct the result instead",
+            key="round.result-confirmed",
+            params={"round": current.number},
         )
     round_in_play(state, command.round, 'announce "no result"')
     # Allowed while suspended: a broken tumbler is both a malfunction (000 §7.7) and a
@@ -222,7 +224,10 @@ def clear_fault(state: LifecycleState, command: ClearFault, at: datetime) -> lis
     require_open(state)
     suspension = state.suspension
     if suspension is None:
-        refuse(f"table {state.table} is not suspended: there is no fault to clear")
+        refuse(
+            f"table {state.table} is not suspended: there is no fault to clear",
+            key="fault.not-suspended",
+        )
     return lifted(state, command, at, command.detail, suspension)  # 004: betting resumes
 
 
@@ -236,12 +241,18 @@ def complete_round(
     require_open(state)
     current = current_round(state, command.round)
     if current.phase is Phase.COMPLETED:
-        refuse(f"round {current.number} is already completed: a round is completed once")
+        refuse(
+            f"round {current.number} is already completed: a round is completed once",
+            key="round.already-completed",
+            params={"round": current.number},
+        )
     if current.phase not in ENDED:
         refuse(
             f"round {current.number} has no outcome yet ({current.phase.value}): it completes"
             " after its result is confirmed, no result is declared, or it is invalidated or"
-            " cancelled"
+            " cancelled",
+            key="round.no-outcome",
+            params={"round": current.number},
         )
     # Not refused while suspended: wagers are still settled by the dice (000 §7.6).
     players = list(dict.fromkeys(command.players))

@@ -41,7 +41,10 @@ def open_table(state: LifecycleState, command: OpenTable, at: datetime) -> list[
     require_role(command, (Role.OPERATOR, Role.SUPERVISOR), rule="DESIGN.md Roles")
     if state.status is TableStatus.OPEN:
         since = f" since {hhmm(state.opened_at)}" if state.opened_at else ""
-        refuse(f"table {state.table} is already open{since}: close it before opening it again")
+        refuse(
+            f"table {state.table} is already open{since}: close it before opening it again",
+            key="table.already-open",
+        )
     config = command.config
     try:
         profile = load_profile(config.profile)
@@ -101,7 +104,9 @@ def close_table(state: LifecycleState, command: CloseTable, at: datetime) -> lis
     if current is not None and current.in_progress:
         refuse(
             f"round {current.number} is in progress ({current.phase.value}): a table closes"
-            " only between rounds, once every winner is paid (002 art. 4)"
+            " only between rounds, once every winner is paid (002 art. 4)",
+            key="table.round-in-progress",
+            params={"round": current.number},
         )
     policy = profile_of(config).no_result_policy
     if current is not None and current.ended_by is Phase.NO_RESULT and policy.carries_wagers:
@@ -109,7 +114,9 @@ def close_table(state: LifecycleState, command: CloseTable, at: datetime) -> lis
         # again at once with the wagers standing; closing now would strand them.
         refuse(
             f"round {current.number} ended with no result and its wagers stand for the re-run"
-            f" ({policy.value}): play the re-run round before closing the table"
+            f" ({policy.value}): play the re-run round before closing the table",
+            key="table.rerun-pending",
+            params={"round": current.number},
         )
     present = state.players_present
     if present:
@@ -125,7 +132,9 @@ def close_table(state: LifecycleState, command: CloseTable, at: datetime) -> lis
                 f"{len(present)} player(s) are present at {state.table} (seated, or wagering in"
                 f" the last {PRESENT_ROUNDS} rounds): closing needs a sign"
                 " of the closing time displayed at least 20 minutes before, and that time"
-                f" reached (000 §8.8); at {hhmm(at)} {shown}"
+                f" reached (000 §8.8); at {hhmm(at)} {shown}",
+                key="table.players-present",
+                params={"count": len(present)},
             )
     vacated: list[LifecycleEvent] = [
         SeatVacated(**stamp(command, at), player=player, seat=seat)
@@ -141,13 +150,25 @@ def take_seat(state: LifecycleState, command: TakeSeat, at: datetime) -> list[Li
     require_role(command, _SEATING)
     config = require_open(state)
     if not 1 <= command.seat <= config.seats:
-        refuse(f"table {state.table} has seats 1 to {config.seats}, not seat {command.seat}")
+        refuse(
+            f"table {state.table} has seats 1 to {config.seats}, not seat {command.seat}",
+            key="seat.no-such",
+            params={"seat": command.seat, "seats": config.seats},
+        )
     taken_by = state.seats.get(command.seat)
     if taken_by is not None:
-        refuse(f"seat {command.seat} is taken by player {taken_by!r}")
+        refuse(
+            f"seat {command.seat} is taken by player {taken_by!r}",
+            key="seat.taken",
+            params={"seat": command.seat, "player": taken_by},
+        )
     seated = state.seat_of(command.player)
     if seated is not None:
-        refuse(f"player {command.player!r} is already seated at seat {seated}")
+        refuse(
+            f"player {command.player!r} is already seated at seat {seated}",
+            key="seat.already-seated",
+            params={"player": command.player, "seat": seated},
+        )
     return [SeatTaken(**stamp(command, at), player=command.player, seat=command.seat)]
 
 
@@ -156,5 +177,9 @@ def leave_seat(state: LifecycleState, command: LeaveSeat, at: datetime) -> list[
     require_open(state)
     seat = state.seat_of(command.player)
     if seat is None:
-        refuse(f"player {command.player!r} is not seated at {state.table}")
+        refuse(
+            f"player {command.player!r} is not seated at {state.table}",
+            key="seat.not-seated",
+            params={"player": command.player},
+        )
     return [SeatVacated(**stamp(command, at), player=command.player, seat=seat)]

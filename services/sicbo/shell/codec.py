@@ -37,6 +37,8 @@ def invalid_input(
     if isinstance(err, msgspec.DecodeError):
         match = _FIELD.search(str(err))
         field = match.group(1) if match else None
+    # No message key: the English names the field and what it expects, for whoever wrote the
+    # request (the pages check what people type, in their own words, before sending it).
     return Rejected(command_id=command_id, code="invalid", reason=reason, field=field)
 
 

@@ -198,12 +198,17 @@ class CommandHandler(Generic[S]):
                 code="invalid",
                 reason=f"command for {what} {command.key!r} sent on {what} {subject_table!r}",
                 field=f"$.{what}",
+                reason_key="input.invalid",
             )
         # DESIGN.md Roles: authority comes from the credential (the subject), not the payload.
         why = refusal(sender, command.actor.role, tag_of(command), in_process=in_process)
         if why is not None:
             return Rejected(
-                command_id=command.command_id, code="forbidden", reason=why, field="$.actor.role"
+                command_id=command.command_id,
+                code="forbidden",
+                reason=why,
+                field="$.actor.role",
+                reason_key="role.not-allowed",
             )
         holds = _Holds([])
         reply = await self._run(command, holds)
@@ -244,6 +249,7 @@ class CommandHandler(Generic[S]):
                 command_id=command.command_id,
                 code="conflict",
                 reason="the table kept changing while deciding; send the same command again",
+                reason_key="command.conflict",
             )
         except (StoreError, TimeoutError) as err:
             log.exception("event store unavailable")
@@ -251,6 +257,7 @@ class CommandHandler(Generic[S]):
                 command_id=command.command_id,
                 code="unavailable",
                 reason=f"event store unavailable ({err}); send the same command again",
+                reason_key="command.unavailable",
             )
 
     async def _attempt(self, command: AnyCommand, rechecks: list[int], holds: _Holds) -> Reply:
@@ -327,6 +334,7 @@ class CommandHandler(Generic[S]):
                 reason=f"command id {command_id!r} was already used here (this table, or this"
                 " account) for another command; make a new id for a new command",
                 field="$.command_id",
+                reason_key="command.id-reused",
             )
         return Accepted(command_id=command_id, seq=seq, duplicate=True)
 

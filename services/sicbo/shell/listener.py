@@ -99,6 +99,7 @@ class CommandListener:
                         code="internal",
                         reason=f"the {self._service} service failed on this command ({err!r});"
                         " nothing was appended unless a retry says duplicate",
+                        reason_key="http.internal",
                     )
                 )
         if msg.reply:
@@ -151,7 +152,10 @@ class Concurrent:
             log.exception("query on %s failed", msg.subject)
             if msg.reply:
                 reason = f"the query on {msg.subject} failed ({err!r}); ask again later"
-                await msg.respond(encode(Rejected(command_id=None, code="internal", reason=reason)))
+                failed = Rejected(
+                    command_id=None, code="internal", reason=reason, reason_key="http.internal"
+                )
+                await msg.respond(encode(failed))
         finally:
             self._slots.release()
 

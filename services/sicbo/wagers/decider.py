@@ -163,7 +163,8 @@ def _place(state: WagerState, command: PlaceSlip, at: datetime) -> SlipPlaced:
         # A retry of the same slip never gets here: the shell answers it as a duplicate.
         refuse(
             f"command_id: slip {command.command_id!r} already exists at table {state.table}:"
-            " a slip id is used once; a new slip needs a new id"
+            " a slip id is used once; a new slip needs a new id",
+            key="slip.id-used",
         )
     current = betting_round(state, command.round, at)
     wagers = check_wagers(state, current, command.player, command.wagers)
@@ -180,7 +181,7 @@ def _place(state: WagerState, command: PlaceSlip, at: datetime) -> SlipPlaced:
 def _withdraw(state: WagerState, command: WithdrawSlip, at: datetime) -> SlipWithdrawn:
     slip, _ = _slip_to_move(state, command, at)
     if slip.carried:
-        refuse(locked(slip))
+        refuse(locked(slip), key="slip.locked")
     return SlipWithdrawn(
         **stamp(command, at),
         round=slip.round,
@@ -193,11 +194,14 @@ def _withdraw(state: WagerState, command: WithdrawSlip, at: datetime) -> SlipWit
 def _change(state: WagerState, command: ChangeSlip, at: datetime) -> SlipChanged:
     slip, current = _slip_to_move(state, command, at)
     if slip.carried:
-        refuse(locked(slip))
+        refuse(locked(slip), key="slip.locked")
     require_may_wager(state, slip.player, slip.round, "change a slip")  # 000 §8.3
     after = check_wagers(state, current, slip.player, command.wagers, slip)
     if after == slip.wagers:
-        refuse(f"wagers: slip {slip.slip_id!r} already stands so: nothing to change")
+        refuse(
+            f"wagers: slip {slip.slip_id!r} already stands so: nothing to change",
+            key="slip.unchanged",
+        )
     check_payout(state, current, removed=slip.wagers, added=after)
     return SlipChanged(
         **stamp(command, at),
@@ -215,26 +219,30 @@ def _choose(state: WagerState, command: ChooseForCarriedSlip, at: datetime) -> C
         refuse(
             f"slip_id: slip {slip.slip_id!r} was not carried over a void round: the choice to"
             ' cancel, keep or change is for wagers carried after "no result" (002/2004 art.'
-            " 3(4)); withdraw or change it instead"
+            " 3(4)); withdraw or change it instead",
+            key="slip.not-carried",
         )
     if slip.carried_under is not NoResultPolicy.PLAYER_CHOICE:
-        refuse(locked(slip))
+        refuse(locked(slip), key="slip.locked")
     choice = command.choice
     if choice is not CarriedChoice.CANCEL:  # 000 §8.3: a cancel only takes the stake back
         require_may_wager(state, slip.player, slip.round, f"{choice.value} a carried slip")
     if choice is not CarriedChoice.CHANGE and command.wagers:
-        refuse(f"wagers: only a change names new wagers, not a {choice.value}")
+        why = f"wagers: only a change names new wagers, not a {choice.value}"
+        refuse(why, key="slip.choice-no-wagers")
     if choice is CarriedChoice.CANCEL:
         wagers: list[Wager] = []
     elif choice is CarriedChoice.KEEP:
         if slip.choice is CarriedChoice.KEEP:
-            refuse(f"choice: slip {slip.slip_id!r} is already kept as it stands")
+            why = f"choice: slip {slip.slip_id!r} is already kept as it stands"
+            refuse(why, key="slip.already-kept")
         wagers = list(slip.wagers)
     else:
         if not command.wagers:
             refuse(
                 "wagers: a change names the new wagers (002/2004 art. 3(4): changed, reduced"
-                " or not)"
+                " or not)",
+                key="slip.change-empty",
             )
         # 002/2004 art. 3(4) "在減注或不減注的情況下更改原注": the original wager changed, its
         # stake reduced or not, never raised (more money is a new slip); any valid bets,
@@ -244,11 +252,14 @@ def _choose(state: WagerState, command: ChooseForCarriedSlip, at: datetime) -> C
             refuse(
                 f"wagers: a change of a carried slip may keep or reduce its stake, not raise it"
                 f" ({raised} more than the {sum(w.stake for w in slip.wagers)} carried;"
-                " 002/2004 art. 3(4): 在減注或不減注的情況下更改原注): place a new slip for more"
+                " 002/2004 art. 3(4): 在減注或不減注的情況下更改原注): place a new slip for more",
+                key="slip.change-raised",
+                params={"amount": raised},
             )
         after = check_wagers(state, current, slip.player, command.wagers, slip)
         if after == slip.wagers:
-            refuse(f"wagers: slip {slip.slip_id!r} already stands so: choose keep instead")
+            why = f"wagers: slip {slip.slip_id!r} already stands so: choose keep instead"
+            refuse(why, key="slip.unchanged")
         check_payout(state, current, removed=slip.wagers, added=after)
         wagers = list(after)
     return CarriedSlipChosen(
@@ -271,15 +282,19 @@ def _slip_to_move(
     require_own(command, command.player)
     slip = state.slips.get(command.slip_id)
     if slip is None:
-        refuse(f"slip_id: no slip {command.slip_id!r} was placed at table {state.table}")
+        why = f"slip_id: no slip {command.slip_id!r} was placed at table {state.table}"
+        refuse(why, key="slip.unknown")
     if slip.player != command.player:
         raise Refused(
             f"player: slip {slip.slip_id!r} is {slip.player!r}'s, not {command.player!r}'s:"
             " only its player, or a dealer for them, may move it (000 §3.11)",
             code="forbidden",
+            key="wager.not-yours",
         )
     if slip.status is not SlipStatus.ACTIVE:
-        refuse(f"slip_id: slip {slip.slip_id!r} was {slip.status.value}: nothing stands on it")
+        why = f"slip_id: slip {slip.slip_id!r} was {slip.status.value}: nothing stands on it"
+        refuse(why, key="slip.gone")
     if command.round != slip.round:
-        refuse(f"round: slip {slip.slip_id!r} stands in round {slip.round}, not {command.round}")
+        why = f"round: slip {slip.slip_id!r} stands in round {slip.round}, not {command.round}"
+        refuse(why, key="slip.other-round", params={"round": slip.round})
     return slip, betting_round(state, slip.round, at)  # 000 §3.9: not after "no more bets"

@@ -93,7 +93,8 @@ def paytable_of(current: CurrentRound) -> Paytable:
     try:
         return paytable_by_ref(current.paytable)
     except GameError as error:
-        refuse(f"round {current.number}'s paytable {current.paytable!r} is unknown here: {error}")
+        why = f"round {current.number}'s paytable {current.paytable!r} is unknown here: {error}"
+        refuse(why, key="wager.paytable-unknown")
 
 
 def check_wagers(
@@ -109,7 +110,8 @@ def check_wagers(
         refuse("wagers: a slip holds at least one wager", key="wager.empty")
     limits = state.limits_for(player)
     if limits is None:
-        refuse(f"table {state.table} has no limits sign: it was never opened (000 §4.1)")
+        why = f"table {state.table} has no limits sign: it was never opened (000 §4.1)"
+        refuse(why, key="wager.no-limits")
     paytable = paytable_of(current)
     own = player in state.player_limits
     for index, wager in enumerate(wagers):
@@ -150,7 +152,7 @@ def _check_bet(where: str, wager: Wager, paytable: Paytable) -> Bet:
     try:
         bet = parse_bet(wager.bet)
     except InvalidBet as error:
-        refuse(f"{where}.bet: {error} (RULES.md bet catalogue)")
+        refuse(f"{where}.bet: {error} (RULES.md bet catalogue)", key="wager.bad-bet")
     if not paytable.offers(bet):
         refuse(
             f"{where}.bet: {bet.id!r} is not offered under {paytable.profile.id!r} (the"

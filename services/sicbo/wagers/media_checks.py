@@ -35,12 +35,14 @@ def check_media(
         if wager.medium is not Medium.COLOR and wager.color is not None:
             refuse(
                 f"{where}.color: only colour checks carry a colour, a {wager.medium.value}"
-                " wager has none (000 §3.2: value chips, colour checks, promotional tokens)"
+                " wager has none (000 §3.2: value chips, colour checks, promotional tokens)",
+                key="media.colour-on-other",
             )
         if wager.medium is not Medium.PROMO and wager.token is not None:
             refuse(
                 f"{where}.token: only a promotional-token wager names a token, a"
-                f" {wager.medium.value} wager has none (000 §1.1, §3.2)"
+                f" {wager.medium.value} wager has none (000 §1.1, §3.2)",
+                key="media.token-on-other",
             )
         if wager.medium is Medium.COLOR:
             held = _colour(media, table, where, player, wager)
@@ -51,13 +53,16 @@ def check_media(
                 mine = f" (and {back} on the slip being changed)" if back else ""
                 refuse(
                     f"{where}.stake: {player} holds {held.in_hand} {color!r} checks at table"
-                    f" {table}{mine}; this slip stakes {checks}: {_CHECKS_HELD}"
+                    f" {table}{mine}; this slip stakes {checks}: {_CHECKS_HELD}",
+                    key="media.checks-short",
+                    params={"player": player},
                 )
         elif wager.medium is Medium.PROMO:
             if wager.token is None:
                 refuse(
                     f"{where}.token: a promotional-token wager names the token it stakes (000"
-                    " §1.1: one free wager in the amount identified on the token)"
+                    " §1.1: one free wager in the amount identified on the token)",
+                    key="media.token-unnamed",
                 )
             _token(media, table, where, player, wagers, index, moving)
 
@@ -75,7 +80,10 @@ def check_tokens(
 def _colour(media: Media, table: str, where: str, player: str, wager: Wager) -> Holding:
     color = wager.color
     if color is None:
-        refuse(f"{where}.color: a colour-check wager names its colour (000 §3.3, §3.7)")
+        refuse(
+            f"{where}.color: a colour-check wager names its colour (000 §3.3, §3.7)",
+            key="media.colour-unnamed",
+        )
     holders = media.colors.get(color, {})
     held = holders.get(player)
     if held is None:
@@ -83,17 +91,22 @@ def _colour(media: Media, table: str, where: str, player: str, wager: Wager) -> 
             refuse(
                 f"{where}.color: {color!r} checks at table {table} were issued to"
                 f" {', '.join(sorted(holders))}, not to {player!r} (000 §3.6-3.7: a colour"
-                " and its value belong to the player it was issued to)"
+                " and its value belong to the player it was issued to)",
+                key="media.checks-not-theirs",
+                params={"player": player},
             )
         refuse(
             f"{where}.color: {color!r} checks were not issued to {player!r} at table"
             f" {table} (or none are left: redeemed or lost): colour checks are used only at"
-            " the table that issued them, by the player they were issued to (000 §3.4, §3.6)"
+            " the table that issued them, by the player they were issued to (000 §3.4, §3.6)",
+            key="media.checks-not-theirs",
+            params={"player": player},
         )
     if wager.stake % held.marker_value:
         refuse(
             f"{where}.stake: {wager.stake} is not a whole number of {color!r} checks valued"
-            f" {held.marker_value} each (000 §3.7: the player's marker button)"
+            f" {held.marker_value} each (000 §3.7: the player's marker button)",
+            key="media.checks-whole",
         )
     return held
 
@@ -121,32 +134,39 @@ def _token(
     if token is None:
         refuse(
             f"{where}.token: no promotional token {name!r} was issued at table {table} (000"
-            " §1.1: issued by the casino operator, for one free wager at the table)"
+            " §1.1: issued by the casino operator, for one free wager at the table)",
+            key="media.token-unknown",
         )
     if token.player != player:
         refuse(
             f"{where}.token: token {name!r} was issued to {token.player!r}, not to"
-            f" {player!r}: it is its player's one free wager (000 §1.1)"
+            f" {player!r}: it is its player's one free wager (000 §1.1)",
+            key="media.token-not-theirs",
+            params={"player": player},
         )
     if token.status is TokenStatus.USED:
         refuse(
             f"{where}.token: token {name!r} is used: it was forfeited after a valid result"
-            " (000 §1.1: one free wager; only a void round returns it)"
+            " (000 §1.1: one free wager; only a void round returns it)",
+            key="media.token-used",
         )
     own = moving is not None and token.slip == moving.slip_id
     if token.status is TokenStatus.AT_STAKE and not own:
         refuse(
             f"{where}.token: token {name!r} already stands on slip {token.slip!r}: a token"
-            " makes one wager (000 §1.1); withdraw or change that slip first"
+            " makes one wager (000 §1.1); withdraw or change that slip first",
+            key="media.token-staked",
         )
     first = next(i for i, w in enumerate(wagers) if w.token == name and w.medium is Medium.PROMO)
     if first != index:
         refuse(
             f"{where}.token: token {name!r} is staked twice on this slip (wagers[{first}] too):"
-            " a token makes one wager (000 §1.1)"
+            " a token makes one wager (000 §1.1)",
+            key="media.token-staked",
         )
     if wager.stake != token.amount:
         refuse(
             f"{where}.stake: {wager.stake} is not token {name!r}'s face amount"
-            f" {token.amount}: a token wagers the amount identified on it (000 §1.1)"
+            f" {token.amount}: a token wagers the amount identified on it (000 §1.1)",
+            key="media.token-amount",
         )

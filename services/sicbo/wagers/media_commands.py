@@ -38,9 +38,15 @@ def issue_checks(state: WagerState, command: IssueColorChecks, at: datetime) -> 
         rule="000 §3.7: the dealer issues colour checks; §3.8: a further colour, a supervisor",
     )
     if not state.table_open:
-        refuse(f"table {state.table} is not open: colour checks are issued at an open table")
+        refuse(
+            f"table {state.table} is not open: colour checks are issued at an open table",
+            key="media.table-not-open",
+        )
     if command.marker_value < 1 or command.count < 1:  # a command built in code is unchecked
-        refuse("marker_value, count: colour checks have a value and a count of at least 1")
+        refuse(
+            "marker_value, count: colour checks have a value and a count of at least 1",
+            key="media.checks-count",
+        )
     color, player, media = command.color, command.player, state.media
     others_of_mine = [c for c in media.colors_of(player) if c != color]
     further = bool(others_of_mine) and media.holding(color, player) is None
@@ -51,13 +57,15 @@ def issue_checks(state: WagerState, command: IssueColorChecks, at: datetime) -> 
         refuse(
             f"color: {color!r} checks are already issued to {', '.join(others)} at table"
             f" {state.table}: no two players share a colour unless they agree (000 §3.6); set"
-            " shared_with_consent once they do"
+            " shared_with_consent once they do",
+            key="media.colour-taken",
         )
     held = holders.get(player)
     if held is not None and held.marker_value != command.marker_value:
         refuse(
             f"marker_value: {player}'s {color!r} checks are valued {held.marker_value} each"
-            " (000 §3.7: the marker button); issue more at that value, or redeem them first"
+            " (000 §3.7: the marker button); issue more at that value, or redeem them first",
+            key="media.marker-value",
         )
     for other in others_of_mine:
         mine = media.holding(other, player)
@@ -65,7 +73,8 @@ def issue_checks(state: WagerState, command: IssueColorChecks, at: datetime) -> 
             refuse(
                 f"marker_value: {player} holds {other!r} checks valued {mine.marker_value}"
                 " here: the colours issued to one player are designated the same value"
-                " (000 §3.8)"
+                " (000 §3.8)",
+                key="media.marker-value",
             )
     if further:
         _precludes_no_one(state, player, color)
@@ -87,6 +96,8 @@ def _require_issuer(command: IssueColorChecks, further: bool, others_of_mine: li
             f" here: a further colour ({command.color!r}) is issued at the discretion of a game"
             " supervisor (000 §3.8), not by the dealer",
             code="forbidden",
+            key="media.colour-more",
+            params={"player": player},
         )
     if not further and role is not Role.DEALER:
         raise Refused(
@@ -94,6 +105,8 @@ def _require_issuer(command: IssueColorChecks, further: bool, others_of_mine: li
             " they hold): the dealer issues it and ascertains its value (000 §3.7); a"
             " supervisor issues only a further colour (000 §3.8)",
             code="forbidden",
+            key="media.colour-more",
+            params={"player": player},
         )
 
 
@@ -105,7 +118,8 @@ def _precludes_no_one(state: WagerState, player: str, color: str) -> None:
         refuse(
             f"color: table {state.table}'s set of colour checks has no stated number of"
             " colours (TableConfig.check_colors): a further colour is issued only if no other"
-            " player is precluded from wagering with colour checks (000 §3.8)"
+            " player is precluded from wagering with colour checks (000 §3.8)",
+            key="media.colours-unstated",
         )
     in_use = {*media.colors, color}
     holders = {p for players in media.colors.values() for p in players} | {player}
@@ -115,7 +129,9 @@ def _precludes_no_one(state: WagerState, player: str, color: str) -> None:
         refuse(
             f"color: a further colour for {player} would leave {max(free, 0)} of the table's"
             f" {size} colours free for {waiting} other seat(s) whose players hold none: no"
-            " other player may be precluded from wagering with colour checks (000 §3.8)"
+            " other player may be precluded from wagering with colour checks (000 §3.8)",
+            key="media.colours-short",
+            params={"player": player},
         )
 
 
@@ -128,7 +144,9 @@ def redeem_checks(
     if held is None:
         refuse(
             f"color: no {color!r} checks of {player} are outstanding at table {state.table}:"
-            " colour checks are redeemed only at the table that issued them (000 §3.5)"
+            " colour checks are redeemed only at the table that issued them (000 §3.5)",
+            key="media.none-outstanding",
+            params={"player": player},
         )
     role = command.actor.role
     if state.table_open and role is not Role.DEALER:
@@ -136,18 +154,22 @@ def redeem_checks(
             f"table {state.table} is open: its colour checks are redeemed there, by the"
             " dealer; elsewhere only while the table is closed (000 §3.5)",
             code="forbidden",
+            key="media.redeem-at-table",
         )
     if not state.table_open and role is not Role.OPERATOR:
         raise Refused(
             f"table {state.table} is closed: its colour checks are redeemed at the cage"
             " (operator) while it stays closed (000 §3.5)",
             code="forbidden",
+            key="media.redeem-at-cage",
         )
     if not 1 <= command.count <= held.in_hand:
         refuse(
             f"count: {player} holds {held.in_hand} {color!r} checks at table {state.table}"
             f" (issued, less those redeemed, at stake or lost, plus those won);"
-            f" {command.count} cannot be redeemed"
+            f" {command.count} cannot be redeemed",
+            key="media.redeem-over",
+            params={"player": player},
         )
     return ColorChecksRedeemed(
         **stamp(command, at),
@@ -164,12 +186,16 @@ def issue_token(state: WagerState, command: IssuePromoToken, at: datetime) -> Pr
         command, (Role.OPERATOR,), rule="000 §1.1: a token is issued by the casino operator"
     )
     if command.amount < 1:  # a command built in code is unchecked
-        refuse("amount: a token's face amount is at least 1 minor unit (000 §1.1)")
+        refuse(
+            "amount: a token's face amount is at least 1 minor unit (000 §1.1)",
+            key="media.token-amount-zero",
+        )
     known = state.media.tokens.get(command.token)
     if known is not None:
         refuse(
             f"token: {command.token!r} was already issued at table {state.table}, to"
-            f" {known.player}: a token id names one token (000 §1.1: one free wager)"
+            f" {known.player}: a token id names one token (000 §1.1: one free wager)",
+            key="media.token-issued",
         )
     return PromoTokenIssued(
         **stamp(command, at), token=command.token, player=command.player, amount=command.amount

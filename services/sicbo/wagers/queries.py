@@ -66,6 +66,9 @@ class HistoryQueries:
         except (StoreError, TimeoutError) as err:
             log.exception("bet history of %s unavailable", table)
             return Rejected(
-                command_id=None, code="unavailable", reason=f"event store unavailable ({err})"
+                command_id=None,
+                code="unavailable",
+                reason=f"event store unavailable ({err})",
+                reason_key="http.log-slow",
             )
         return history.of_player(query.player, query.limit)

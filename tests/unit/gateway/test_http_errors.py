@@ -41,12 +41,19 @@ async def test_a_log_that_does_not_answer_is_a_503_to_retry(err: Exception) -> N
     assert got.status_code == 503 and got.headers["retry-after"] == "1"
     body = got.json()
     assert body["code"] == "unavailable" and "ask again" in body["reason"]
+    assert body["reason_key"] == "http.log-slow"  # for the page, in its reader's language
 
 
 async def test_no_service_answering_is_a_503_to_retry() -> None:
     got = await ask(app_raising(Unavailable("no service answers on x")), "GET", "/api/thing")
     assert got.status_code == 503 and got.headers["retry-after"] == "1"
-    assert got.json() == {"code": "unavailable", "reason": "no service answers on x", "field": None}
+    assert got.json() == {
+        "code": "unavailable",
+        "reason": "no service answers on x",
+        "field": None,
+        "reason_key": "http.unavailable",  # an error without its own key has its code's
+        "reason_params": {},
+    }
 
 
 async def test_a_bug_is_a_json_500_not_a_traceback() -> None:
@@ -62,9 +69,12 @@ async def test_unknown_paths_and_methods_answer_json() -> None:
         "code": "not-found",
         "reason": "no such path: /api/nope",
         "field": None,
+        "reason_key": "http.not-found",
+        "reason_params": {},
     }
     wrong = await ask(app, "DELETE", "/api/thing")
     assert wrong.status_code == 405 and wrong.json()["code"] == "method"
+    assert wrong.json()["reason_key"] == "http.method"
 
 
 async def test_a_browser_lost_on_a_path_gets_a_page_with_the_way_back() -> None:

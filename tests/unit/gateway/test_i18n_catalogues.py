@@ -12,7 +12,8 @@ import pytest
 
 from sicbo.game.bets import BetKind
 from sicbo.game.profiles import IlluminationFaultPolicy
-from sicbo.gateway.http import STATIC
+from sicbo.gateway.http import CODE_KEYS, STATIC
+from sicbo.gateway.launch import LAUNCH_KEYS, launch_key
 from sicbo.gateway.redaction import ANOTHER_PLAYER
 from sicbo.illumination.lamps import EQUIPMENT
 from sicbo.replay.findings import CHECKS
@@ -124,7 +125,9 @@ SERVICES = STATIC.parent.parent  # services/sicbo
 
 
 def reason_keys() -> set[str]:
-    keys: set[str] = set()
+    """The keys in the services' code, and the gateway's keys by an error's code (CODE_KEYS,
+    a refused launch's)."""
+    keys: set[str] = set(CODE_KEYS.values()) | set(LAUNCH_KEYS.values()) | {launch_key("")}
     for path in sorted(SERVICES.rglob("*.py")):
         keys.update(REASON_KEY.findall(path.read_text(encoding="utf-8")))
     return keys
@@ -135,6 +138,7 @@ def test_every_reason_key_the_services_give_has_its_message() -> None:
     message would fall back to the English in every language."""
     keys = reason_keys()
     assert {"round.not-completed", "wager.below", "cancel.grace", "table.suspended"} <= keys
+    assert {"session.bad-pin", "http.never-opened", "command.id-reused", "input.invalid"} <= keys
     english = catalogue("en")
     assert sorted(k for k in keys if f"reason.{k}" not in english) == []
     assert sorted(k for k in english if k.startswith("reason.") and k[7:] not in keys) == []

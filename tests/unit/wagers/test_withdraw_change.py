@@ -54,7 +54,15 @@ def test_withdraw_twice() -> None:
 
 
 def test_withdraw_an_unknown_slip() -> None:
-    refused(betting(), withdraw("nope"), "slip_id:", "no slip 'nope'")
+    unknown = refused(betting(), withdraw("nope"), "slip_id:", "no slip 'nope'")
+    assert unknown.key == "slip.unknown"  # the pages write it in their reader's language
+
+
+def test_a_slip_gone_or_another_players_has_its_message_key() -> None:
+    history = [*betting(), placed(), *when([*betting(), placed()], withdraw())]
+    assert refused(history, withdraw(command_id="w-2"), "withdrawn").key == "slip.gone"
+    others = refused([*betting(), placed("s-1")], withdraw(by=BOB, player="bob"), code="forbidden")
+    assert others.key == "wager.not-yours"
 
 
 def test_withdraw_naming_another_round() -> None:

@@ -2,7 +2,7 @@
 // away: the last result largest, then the 19 before it, newest first, each marked big or
 // small, odd or even, or triple as the table's rules count it (the board service classifies
 // each by its round's paytable). Past results only (GLI-19 §4.18.2(b)).
-import { api, el, notice, tableId, throttled, watch } from "/static/common.js";
+import { api, el, errorText, notice, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces } from "/static/layout.js";
 import { tablePhaseWords } from "/static/phases.js";
 import { languageSwitch, t } from "/static/i18n.js";
@@ -91,7 +91,7 @@ async function refresh() {
     $("phase-call").textContent = tablePhaseWords(phase);
     notice("");
   } catch (err) {
-    notice(err.status === 404 ? t("display.not-open", { table }) : t("display.unreadable", { reason: err.message }), "error");
+    notice(err.status === 404 ? t("display.not-open", { table }) : t("display.unreadable", { reason: errorText(err) }), "error");
   }
 }
 

@@ -2,7 +2,7 @@
 // last 10 rounds (AGCO 13.1, board-recall.js), from GET /api/tables/{t}/board. Past results
 // only. In the table's language (i18n.js), with the switch.
 
-import { api, el, notice, offerPlay, tableId, throttled, watch } from "/static/common.js";
+import { api, el, errorText, notice, offerPlay, tableId, throttled, watch } from "/static/common.js";
 import { languageSwitch, t } from "/static/i18n.js";
 import { diceFaces } from "/static/layout.js";
 import { basisWords, reasonWords, renderRecall } from "/static/board-recall.js";
@@ -139,7 +139,7 @@ async function refresh() {
       shown.recall = board.recall.as_of;
     }
   } catch (err) {
-    notice(err.status === 404 ? t("display.not-open", { table }) : t("board.unreadable", { message: err.message }), "error");
+    notice(err.status === 404 ? t("display.not-open", { table }) : t("board.unreadable", { message: errorText(err) }), "error");
   }
 }
 

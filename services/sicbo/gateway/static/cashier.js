@@ -3,7 +3,7 @@
 // player's statement. Each press carries a command id, kept for a retry of the same press, so
 // an answer lost on the way never moves the money twice (the service says "duplicate").
 // Refusals are shown at the field they name. On the demo floor it also launches a player.
-import { ApiError, api, newCommandId, notice } from "/static/common.js";
+import { ApiError, api, errorText, newCommandId, notice } from "/static/common.js";
 import { renderStatement } from "/static/cashier-statement.js";
 import { formatMoney, parseAmount } from "/static/wallet-format.js";
 import { languageSwitch, t } from "/static/i18n.js";
@@ -28,8 +28,8 @@ function clearErrors() {
 
 function showError(form, err) {
   const box = err.field && FIELD_BOXES[form][err.field];
-  if (box) $(box).textContent = err.message;
-  notice(err.field ? `${err.message} (${err.field})` : err.message, "error");
+  if (box) $(box).textContent = errorText(err);
+  notice(errorText(err), "error");
   if (err.status === 401) signedOut();
 }
 
@@ -65,7 +65,7 @@ $("signin-form").addEventListener("submit", async (event) => {
     notice("");
     signedIn(session);
   } catch (err) {
-    notice(err.message, "error");
+    notice(errorText(err), "error");
   }
 });
 
@@ -168,7 +168,7 @@ async function start() {
     signedIn(await api("GET", "/api/session"));
   } catch (err) {
     signedOut();
-    if (err.status !== 401) notice(err.message, "error");
+    if (err.status !== 401) notice(errorText(err), "error");
   }
 }
 

@@ -40,6 +40,16 @@ export function reasonText(words, fallback = "", more = {}) {
   return t(`reason.${words.key}`, { ...params, ...more });
 }
 
+/**
+ * A failed call (an ApiError) in the page's language: its reason's key from the catalogues
+ * (a service's refusal or the gateway's own error); else the English, with its field.
+ */
+export function errorText(err) {
+  const english = String((err && err.message) || "");
+  const fallback = err && err.field && !english.includes(err.field) ? `${english} (${err.field})` : english;
+  return (err && err.words && reasonText(err.words, fallback)) || fallback;
+}
+
 /** Call the gateway; resolves to the JSON answer, rejects with ApiError. */
 export async function api(method, path, body) {
   const init = { method, headers: {}, credentials: "same-origin" };
@@ -51,7 +61,7 @@ export async function api(method, path, body) {
   try {
     res = await fetch(path, init);
   } catch (err) {
-    throw new ApiError(0, { code: "unavailable", reason: "the gateway cannot be reached" });
+    throw new ApiError(0, { code: "unavailable", reason: "the gateway cannot be reached", reason_key: "http.unavailable" });
   }
   const text = await res.text();
   let data = {};

@@ -1,7 +1,7 @@
 // /tables/{t}/rounds/{n}: the dispute view, the replay report of one round (from the log only):
 // its history, and every wager's result as recorded next to the recomputation.
 
-import { api, clock, el, hiddenText, money, notice, tableId, throttled, watch } from "/static/common.js";
+import { api, clock, el, errorText, hiddenText, money, notice, tableId, throttled, watch } from "/static/common.js";
 import { betName, diceFaces } from "/static/layout.js";
 import { markLater, renderReplay } from "/static/dispute-replay.js";
 import { has, languageSwitch, t } from "/static/i18n.js";
@@ -198,7 +198,7 @@ async function refresh() {
     $("report-body").hidden = false;
   } catch (err) {
     if (err.status === 404) notStarted();
-    else notice(t("dispute.report-error", { message: err.message }), "error");
+    else notice(t("dispute.report-error", { message: errorText(err) }), "error");
   }
 }
 

@@ -221,7 +221,7 @@ async function load() {
   } catch (err) {
     // A failed read leaves the cards as they are: a slower, older answer may still show.
     if (read.superseded()) return;
-    notice(t("floor.unreadable", { reason: err.message }), "error");
+    notice(t("floor.unreadable", { reason: common.errorText(err) }), "error");
   }
 }
 

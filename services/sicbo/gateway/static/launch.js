@@ -4,7 +4,7 @@
 // play page (or the floor's when no table is named), in the language the operator names
 // (lang=en|zh-Hant|ms, optional: else the table's). docs/launch.md.
 
-import { api, notice } from "/static/common.js";
+import { api, errorText, notice } from "/static/common.js";
 import { LANGUAGES, t } from "/static/i18n.js";
 
 const TABLE = /^[A-Za-z0-9_-]{1,32}$/;
@@ -24,7 +24,7 @@ async function launch() {
     await api("POST", "/api/launch", { token });
   } catch (err) {
     status.textContent = t("launch.refused");
-    notice(err.message, "error");
+    notice(errorText(err), "error");
     return;
   }
   const lang = params.get("lang");

@@ -2,7 +2,7 @@
 // With ?controller=1 the page is the table's layout controller (000 §2.3): it lights exactly
 // what the gateway asks over a WebSocket and answers with what it lit, read back from the DOM.
 
-import { api, el, notice, offerPlay, tableId, throttled, watch } from "/static/common.js";
+import { api, el, errorText, notice, offerPlay, tableId, throttled, watch } from "/static/common.js";
 import { diceFaces, faultText, lightSpots, litSpots, renderLayout } from "/static/layout.js";
 import { equipmentWords, tablePhaseWords } from "/static/phases.js";
 import { languageSwitch, t } from "/static/i18n.js";
@@ -123,7 +123,7 @@ async function refresh() {
     notice("");
     fit(); // the fault and sign lines above it change the height it has
   } catch (err) {
-    notice(err.status === 404 ? t("layout-page.not-open", { table }) : err.message, "error");
+    notice(err.status === 404 ? t("layout-page.not-open", { table }) : errorText(err), "error");
     throw err;
   }
 }
@@ -176,14 +176,12 @@ signinForm.addEventListener("submit", async (event) => {
   }
 });
 
-/** Why a display sign-in failed: the gateway's reason, else one from its code. */
+/** Why a display sign-in failed: the gateway's reason in the reader's words, else by its code. */
 function signInReason(err) {
-  if (err.message && !/^HTTP \d+$/.test(err.message)) {
-    return err.field && !err.message.includes(err.field) ? `${err.message} (${err.field})` : err.message;
-  }
+  if (err.words) return errorText(err);
   if (err.code === "bad-pin") return t("layout-page.bad-pin");
   if (err.code === "too-many-attempts") return t("layout-page.too-many");
-  return err.message;
+  return errorText(err);
 }
 
 /** Who signed this display in (GET /api/display), on the status badge's tooltip. */

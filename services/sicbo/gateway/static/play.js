@@ -8,7 +8,7 @@
 // layout play-road.js's and the history play-history.js's. This file signs in and reads the table.
 
 import { languageSwitch, t } from "/static/i18n.js";
-import { api, clockSkew, notice, tableId, throttled, watch } from "/static/common.js";
+import { api, clockSkew, errorText, notice, tableId, throttled, watch } from "/static/common.js";
 import { renderLayout } from "/static/layout.js";
 import { groupTabs } from "/static/layout-tabs.js";
 import { startBetting } from "/static/play-bet.js";
@@ -94,7 +94,7 @@ $("signin-form").addEventListener("submit", async (event) => {
     say("");
     showSignedIn(answer.player || id);
   } catch (err) {
-    say(plainly(err.message), "error", 0, err.message);
+    say(err.words ? errorText(err) : plainly(err.message), "error", 0, err.message);
   } finally {
     button.disabled = false;
   }
@@ -105,7 +105,7 @@ $("player-signout").addEventListener("click", async () => {
     await api("DELETE", "/api/player");
   } catch (err) {
     if (err.status !== 401) {
-      say(err.message, "error");
+      say(errorText(err), "error", 0, err.message);
       return;
     }
   }
@@ -228,7 +228,7 @@ async function start() {
     showSignedIn(me.player, me.currency);
   } catch (err) {
     showSignedOut();
-    if (err.status !== 401) say(err.message, "error");
+    if (err.status !== 401) say(errorText(err), "error", 0, err.message);
   }
 }
 

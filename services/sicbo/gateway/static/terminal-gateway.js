@@ -1,5 +1,5 @@
 // What the terminal asks of the gateway: the table's state, and one command per press.
-import { api, clockSkew, latestOnly, newCommandId } from "/static/common.js";
+import { api, clockSkew, errorText, latestOnly, newCommandId } from "/static/common.js";
 import { has, t } from "/static/i18n.js";
 import { loadControl } from "/static/terminal-control.js";
 import { handleError } from "/static/terminal-session.js";
@@ -40,7 +40,7 @@ export async function loadView() {
     if (!read.show()) return;
     const err = read.error;
     if (err.status === 404) { state.view = null; state.viewError = t("term.never-opened", { table }); }
-    else state.viewError = t("term.unreadable", { message: err.message });
+    else state.viewError = t("term.unreadable", { message: errorText(err) });
   } else {
     const { answer } = read;
     const { view } = state;

@@ -1,6 +1,6 @@
 // The terminal's operator: sign-in, sign-out, the idle lock (GLI-19 §C.6.5), and what a refused
 // call says about the session.
-import { api, notice, reasonText } from "/static/common.js";
+import { api, errorText, notice } from "/static/common.js";
 import { has, t } from "/static/i18n.js";
 import { $, desk, flash, page, setText, state, takenOver } from "/static/terminal-state.js";
 
@@ -11,13 +11,12 @@ const roleWords = (role) => (has(`term.role.${role}`) ? t(`term.role.${role}`) :
 export function handleError(err) {
   if (err.status === 401 && err.code === "locked") {
     lock();
-    flash(t("term.locked-sent", { message: err.message }), "error");
+    flash(t("term.locked-sent", { message: errorText(err) }), "error");
   } else if (err.status === 401 && (err.code === "signed-out" || err.code === "bad-pin")) {
-    signedOut(t("term.signed-out-why", { message: err.message }));
+    signedOut(t("term.signed-out-why", { message: errorText(err) }));
   } else {
     // The service's reason in the dealer's language where it has a key; else its English.
-    const text = err.words ? reasonText(err.words, err.message) : "";
-    flash(text || (err.field ? `${err.message} (${err.field})` : err.message), "error");
+    flash(errorText(err), "error");
   }
 }
 
@@ -32,7 +31,7 @@ export async function loadSession() {
       state.session = { operator, role: sessionStorage.getItem("sicbo-role") || "", actions: [], idle_lock_seconds: 0 };
       lock();
     } else {
-      signedOut(err.status === 401 ? "" : t("term.session-unknown", { message: err.message }));
+      signedOut(err.status === 401 ? "" : t("term.session-unknown", { message: errorText(err) }));
     }
   }
 }
@@ -81,7 +80,7 @@ export async function signIn(event) {
     notice("");
     signedIn(answer);
   } catch (err) {
-    flash(err.code === "bad-pin" ? t("term.bad-pin") : err.message, "error");
+    flash(errorText(err), "error"); // a wrong PIN, too many tries, ... in the reader's words
   } finally {
     $("signin-submit").disabled = false;
     $("signin-pin").value = "";
@@ -94,7 +93,7 @@ export async function signOut() {
     signedOut("");
     flash(takenOver() ? t("term.signed-out-taken") : t("term.signed-out"), "info");
   } catch (err) {
-    flash(t("term.signout-failed", { message: err.message }), "error");
+    flash(t("term.signout-failed", { message: errorText(err) }), "error");
   }
 }
 
@@ -128,7 +127,7 @@ export async function unlock(event) {
     signedIn(answer);
   } catch (err) {
     const box = $("unlock-error");
-    box.textContent = err.code === "bad-pin" ? t("term.wrong-pin") : err.message;
+    box.textContent = err.code === "bad-pin" ? t("term.wrong-pin") : errorText(err);
     box.hidden = false;
     $("unlock-pin").value = "";
     $("unlock-pin").focus();

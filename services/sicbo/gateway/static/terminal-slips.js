@@ -1,7 +1,7 @@
 // The dealer records a player's chips on the layout (000 §3.10-3.11: the player positions the
 // wager, the dealer may assist), for a round played at the table: one slip per player, sent as
 // bets.place-slip.v1 with the player named; the gateway stamps the dealer as its actor.
-import { api, el, minorFromTyped, money } from "/static/common.js";
+import { api, el, errorText, minorFromTyped, money } from "/static/common.js";
 import { has, t } from "/static/i18n.js";
 import { betName } from "/static/layout.js";
 import { send } from "/static/terminal-gateway.js";
@@ -74,7 +74,7 @@ async function loadSpots(paytable) {
     page.update();
   } catch (err) {
     slip.paytable = null; // asked again at the next update
-    flash(t("term.slip.unreadable", { message: err.message }), "error");
+    flash(t("term.slip.unreadable", { message: errorText(err) }), "error");
   }
 }
 
