@@ -10,10 +10,11 @@ item 4), in headless Chromium against the real floor:
 from __future__ import annotations
 
 from nats.aio.client import Client as NATS
-from playwright.async_api import BrowserContext, Page, expect
+from playwright.async_api import BrowserContext, expect
 
 from sicbo.eventstore.store import EventStore
 from tests.browser.conftest import ConsoleErrors, screenshot
+from tests.browser.test_pages import sign_in
 from tests.browser.test_table_displays import played
 from tests.integration.conftest import Floor
 from tests.integration.test_gateway import opened
@@ -21,15 +22,6 @@ from tests.integration.test_gateway import opened
 HANDLE = 'button[data-action="round.start.v1"]'
 OPEN = 'button[data-action="round.open-betting.v1"]'
 CLOSE = 'button[data-action="round.close-betting.v1"]'
-
-
-async def signed_in(page: Page, table: str, operator: str, pin: str) -> None:
-    """The table's terminal in the language it chooses itself (no ?lang=), signed in."""
-    await page.goto(f"/tables/{table}/terminal")
-    await page.fill("#signin-operator", operator)
-    await page.fill("#signin-pin", pin)
-    await page.click("#signin-submit")
-    await expect(page.locator("#who")).to_contain_text(operator)
 
 
 async def test_a_macau_2004_terminal_and_board_are_in_chinese_by_default(
@@ -44,7 +36,7 @@ async def test_a_macau_2004_terminal_and_board_are_in_chinese_by_default(
     await page.goto(f"/tables/{table}/terminal")
     await expect(page.locator("html")).to_have_attribute("lang", "zh-Hant")
     await expect(page.locator("#signin-submit")).to_have_text("登入")
-    await signed_in(page, table, "ana", "1111")
+    await sign_in(page, table, "ana", "1111", lang=None)
     await expect(page.locator("#phase")).to_have_text("沒有牌局")
     await expect(page.locator(HANDLE)).to_contain_text("搖骰")
     await page.click(HANDLE)
@@ -92,7 +84,7 @@ async def test_the_supervisors_forms_keep_their_rules_on_the_tooltip(
 ) -> None:
     table = await opened(floor, nc, "macau-2004", currency="MOP")
     page = console_errors.watch(await context.new_page())
-    await signed_in(page, table, "sofia", "3333")
+    await sign_in(page, table, "sofia", "3333", lang=None)
     close = page.locator('[data-form="table.close.v1"]')
     await expect(close.locator("h3")).to_have_text("關枱")
     await expect(close.locator(".hint")).to_have_attribute("title", "000 §8.8")
@@ -107,7 +99,7 @@ async def test_the_online_terminal_is_in_malay_and_the_switch_to_english_stays(
 ) -> None:
     table = await opened(floor, nc, "online-live", betting_seconds=600, currency="EUR")
     page = console_errors.watch(await context.new_page())
-    await signed_in(page, table, "ana", "1111")
+    await sign_in(page, table, "ana", "1111", lang=None)
     await expect(page.locator("html")).to_have_attribute("lang", "ms")
     await expect(page.locator("#phase")).to_have_text("Tiada pusingan")
     await expect(page.locator("#signout")).to_have_text("Log keluar")

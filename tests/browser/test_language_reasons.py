@@ -14,7 +14,7 @@ import json
 import re
 
 from nats.aio.client import Client as NATS
-from playwright.async_api import BrowserContext, Page, expect
+from playwright.async_api import BrowserContext, expect
 
 from sicbo.eventstore.store import EventStore
 from sicbo.replay.report import round_report
@@ -23,20 +23,12 @@ from sicbo_contracts.lifecycle import InvalidateRound, StartRound
 from sicbo_contracts.subjects import Aggregate, round_filter, table_filter, table_level
 from sicbo_contracts.wagers import Wager
 from tests.browser.conftest import ConsoleErrors, screenshot
+from tests.browser.test_pages import sign_in
 from tests.integration.conftest import DEALER, LIMITS, SUPERVISOR, Floor, new_id
 from tests.integration.test_gateway import opened
 from tests.integration.test_settlement import ok, play, wait_completed, wait_for
 
 TUMBLE = 'button[data-action="round.start.v1"]'
-
-
-async def terminal(page: Page, table: str, operator: str, pin: str, lang: str | None) -> None:
-    """The table's terminal signed in, in ``lang`` (or the table's own language)."""
-    await page.goto(f"/tables/{table}/terminal" + (f"?lang={lang}" if lang else ""))
-    await page.fill("#signin-operator", operator)
-    await page.fill("#signin-pin", pin)
-    await page.click("#signin-submit")
-    await expect(page.locator("#who")).to_contain_text(operator)
 
 
 async def test_a_refused_tumble_says_the_lifecycles_reason_in_the_dealers_language(
@@ -70,7 +62,7 @@ async def test_a_refused_tumble_says_the_lifecycles_reason_in_the_dealers_langua
         " reject it first.",
     }
     page = console_errors.watch(await context.new_page())
-    await terminal(page, table, "ana", "1111", "ms")
+    await sign_in(page, table, "ana", "1111", "ms")
     for lang, words in said.items():
         await page.goto(f"/tables/{table}/terminal?lang={lang}")  # her session kept
         await expect(page.locator("#who")).to_contain_text("ana")
@@ -91,7 +83,7 @@ async def test_the_online_terminal_says_why_no_cancellation_in_malay(
     start = StartRound(command_id=new_id(), table=table, actor=DEALER, round=1, tumbles=3)
     await ok(floor, nc, start)
     page = console_errors.watch(await context.new_page())
-    await terminal(page, table, "sofia", "3333", None)  # the table's own language: Malay
+    await sign_in(page, table, "sofia", "3333", None)  # the table's own language: Malay
     await expect(page.locator("html")).to_have_attribute("lang", "ms")
     await expect(page.locator("#cancel-unavailable")).to_have_text(
         "Tiada pembatalan sekarang: Pusingan 1 tidak digantung: laporkan masalah dahulu,"
@@ -154,7 +146,7 @@ async def test_the_supervisors_limits_are_shown_and_typed_in_the_tables_money(
 ) -> None:
     table = await opened(floor, nc, "macau-2004", currency="MOP")
     page = console_errors.watch(await context.new_page())
-    await terminal(page, table, "sofia", "3333", "en")
+    await sign_in(page, table, "sofia", "3333", "en")
     form = page.locator('[data-form="table.change-limits.v1"]')
     # the table's sign (LIMITS, minor units) in patacas: 100 -> 1.00, 100000 -> 1000.00
     assert (LIMITS.minimum, LIMITS.maximum, LIMITS.unit) == (100, 100_000, 10)
@@ -208,7 +200,7 @@ async def test_a_lamp_fault_is_told_in_words_not_as_the_services_detail(
     fault = await wait_for(store, round_filter(table, Aggregate.LAMP, 1), "illumination-fault-v1")
     assert json.loads(fault.data)["timed_out"] is True
     page = console_errors.watch(await context.new_page())
-    await terminal(page, table, "ana", "1111", "ms")
+    await sign_in(page, table, "ana", "1111", "ms")
     await expect(page.locator("#round-info")).to_contain_text(
         "Kerosakan: lampu susun atur tidak menjawab"
     )

@@ -36,8 +36,10 @@ def winners(profile: str, dice: tuple[int, int, int]) -> set[str]:
     return {bet for bet in offered(profile) if oracle_pay(profile, bet, dice) is not None}
 
 
-async def sign_in(page: Page, table: str, operator: str, pin: str) -> None:
-    await page.goto(f"/tables/{table}/terminal?lang=en")  # the words asserted are English
+async def sign_in(page: Page, table: str, operator: str, pin: str, lang: str | None = "en") -> None:
+    """The table's terminal signed in, in ``lang`` (English by default: the words most tests
+    assert), or with None in the language the table chooses itself."""
+    await page.goto(f"/tables/{table}/terminal" + (f"?lang={lang}" if lang else ""))
     await page.fill("#signin-operator", operator)
     await page.fill("#signin-pin", pin)
     await page.click("#signin-submit")
