@@ -35,11 +35,11 @@ def long_table(rounds: int, *, void_every: int = 0) -> Floor:
     ("raw", "field", "words"),
     [
         (b"{", None, "malformed JSON"),
-        (b'{"limit": 10, "player": "ann"}', None, "unknown field `player`"),
+        (b'{"limit": 10, "player": "ann"}', "$.player", "unknown field `player`"),
         (b'{"limit": 0}', "$.limit", "Expected `int` >= 1"),
         (b'{"limit": 51}', "$.limit", "Expected `int` <= 50"),
         (b'{"limit": "ten"}', "$.limit", "Expected `int`, got `str`"),
-        (b"[]", None, "Expected `object`"),
+        (b"[]", "$", "Expected `object`"),
     ],
 )
 async def test_a_bad_stats_query_gets_a_clear_error(
