@@ -39,7 +39,13 @@ from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.base import DECODE_ERRORS
-from sicbo_contracts.subjects import Aggregate, EventSubject, aggregate_filter, parse_event_subject
+from sicbo_contracts.subjects import (
+    TABLE_ROUND,
+    Aggregate,
+    EventSubject,
+    aggregate_filter,
+    parse_event_subject,
+)
 
 S = TypeVar("S")
 log = logging.getLogger(__name__)
@@ -222,7 +228,27 @@ class Follower(Generic[S]):
             # Forward compatibility: an event type this version doesn't know is skipped.
             log.warning("%s skips undecodable event %s on %s", self.name, e.seq, e.subject)
             return state
+        if not on_its_own_subject(e.subject, event):
+            log.warning(
+                "%s skips event %s on %s: it names table %s round %s",
+                *(self.name, e.seq, e.subject, event.table, getattr(event, "round", None)),
+            )
+            return state
         return self._evolve(state, e, event)
+
+
+def on_its_own_subject(subject: str, event: Any) -> bool:
+    """Whether an event of the floor's log names the table and round its subject does, as
+    every append does (``subject_of``). One that does not is no service's (a forged or
+    misfiled entry: ``sicbo replay verify`` reports it, check "subject"), and folding it would
+    give one table's state another's round: a round 1 started again on a table at round 77
+    wedged it (every later command refused). Messages off the event subjects (a player's
+    account) and events without a table are not judged here."""
+    table = getattr(event, "table", None)
+    parsed = parse_event_subject(subject) if table is not None else None
+    if parsed is None:
+        return True
+    return parsed.table == table and parsed.round == (getattr(event, "round", None) or TABLE_ROUND)
 
 
 def aggregate_follower(
