@@ -48,7 +48,7 @@ from sicbo_contracts.lifecycle import (
     TableOpened,
 )
 from sicbo_contracts.settlement import SettlementBasis
-from sicbo_contracts.subjects import TABLE_ROUND, Aggregate, parse_event_subject
+from sicbo_contracts.subjects import TABLE_ROUND, Aggregate, on_its_own_subject, parse_event_subject
 from sicbo_contracts.wagers import WagerEvent
 
 log = logging.getLogger(__name__)
@@ -156,6 +156,10 @@ class TableLog:
         except DECODE_ERRORS:
             # Forward compatibility: an event type this version does not know is skipped.
             log.warning("skipping undecodable event seq=%s on %s", seq, subject)
+            return False
+        if not on_its_own_subject(subject, event):
+            # Forged or misfiled: no service's (replay reports it); never a fact of a round.
+            log.warning("skipping event seq=%s on %s: it names another table or round", seq, subject)
             return False
         self.add(seq, event)
         return True

@@ -40,10 +40,10 @@ from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.subjects import (
-    TABLE_ROUND,
     Aggregate,
     EventSubject,
     aggregate_filter,
+    on_its_own_subject,
     parse_event_subject,
 )
 
@@ -236,19 +236,6 @@ class Follower(Generic[S]):
             return state
         return self._evolve(state, e, event)
 
-
-def on_its_own_subject(subject: str, event: Any) -> bool:
-    """Whether an event of the floor's log names the table and round its subject does, as
-    every append does (``subject_of``). One that does not is no service's (a forged or
-    misfiled entry: ``sicbo replay verify`` reports it, check "subject"), and folding it would
-    give one table's state another's round: a round 1 started again on a table at round 77
-    wedged it (every later command refused). Messages off the event subjects (a player's
-    account) and events without a table are not judged here."""
-    table = getattr(event, "table", None)
-    parsed = parse_event_subject(subject) if table is not None else None
-    if parsed is None:
-        return True
-    return parsed.table == table and parsed.round == (getattr(event, "round", None) or TABLE_ROUND)
 
 
 def aggregate_follower(

@@ -10,8 +10,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from sicbo.shell.follower import Follower, on_its_own_subject
-from sicbo_contracts.subjects import table_filter
+from sicbo.shell.follower import Follower
+from sicbo_contracts.subjects import on_its_own_subject, table_filter
 from tests.support.stream import FakeStore, Stored
 
 
