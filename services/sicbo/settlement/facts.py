@@ -159,7 +159,9 @@ class TableLog:
             return False
         if not on_its_own_subject(subject, event):
             # Forged or misfiled: no service's (replay reports it); never a fact of a round.
-            log.warning("skipping event seq=%s on %s: it names another table or round", seq, subject)
+            log.warning(
+                "skipping event seq=%s on %s: it names another table or round", seq, subject
+            )
             return False
         self.add(seq, event)
         return True

@@ -237,7 +237,6 @@ class Follower(Generic[S]):
         return self._evolve(state, e, event)
 
 
-
 def aggregate_follower(
     store: EventStore,
     aggregate: Aggregate,

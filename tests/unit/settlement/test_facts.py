@@ -3,8 +3,8 @@
 import msgspec
 
 from sicbo.settlement.engine import wager_results
-from sicbo.shell.codec import encode
 from sicbo.settlement.facts import TableLog, facts_of_round
+from sicbo.shell.codec import encode
 from sicbo_contracts.dice import ResultConfirmed
 from sicbo_contracts.lifecycle import RoundStarted
 from sicbo_contracts.settlement import SettlementBasis
@@ -105,7 +105,9 @@ def test_a_forged_event_naming_another_table_or_round_than_its_subject_is_no_fac
     log.confirm(1, (4, 5, 6))
     table_log = TableLog(TABLE)
     for seq, fact in log.events:
-        aggregate = Aggregate.BETS if type(fact).__module__.endswith("wagers") else Aggregate.LIFECYCLE
+        aggregate = (
+            Aggregate.BETS if type(fact).__module__.endswith("wagers") else Aggregate.LIFECYCLE
+        )
         assert table_log.add_stored(seq, subject_of(fact, aggregate), encode(fact))
     honest = table_log.facts(1)
     assert honest is not None and honest.paytable == "cca-1992@v1" and honest.dice == (4, 5, 6)

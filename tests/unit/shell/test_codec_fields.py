@@ -18,7 +18,10 @@ SLIP = (
     ("raw", "field"),
     [
         (b'{"type":"bets.place-slip.v1"}', "$.command_id"),  # missing at the top level
-        (b"{" + SLIP + b',"wagers":[{"bet":"big","stake":100}],"zz":1}', "$.zz"),  # unknown at the top level
+        (
+            b"{" + SLIP + b',"wagers":[{"bet":"big","stake":100}],"zz":1}',
+            "$.zz",
+        ),  # unknown at the top level
         (b"{" + SLIP + b"}", "$.wagers"),
         (b"{" + SLIP + b',"wagers":[{"stake":100}]}', "$.wagers[0].bet"),
         (b"{" + SLIP + b',"wagers":[{"bet":"big","stake":1,"q":2}]}', "$.wagers[0].q"),

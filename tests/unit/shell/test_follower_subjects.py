@@ -76,4 +76,3 @@ async def test_an_event_naming_another_table_or_round_than_its_subject_is_not_fo
 )
 def test_own_subject(subject: str, event: Any, own: bool) -> None:
     assert on_its_own_subject(subject, event) is own
-
