@@ -150,6 +150,7 @@ def app_reading_bodies() -> Starlette:
         (b"[" * 2000 + b"]" * 2000, "nested too deeply"),  # under 64 KiB, past the recursion
         (b'{"stake": NaN}', "NaN is not a JSON value"),
         (b'{"stake": -Infinity}', "-Infinity is not a JSON value"),
+        (b'{"stake": 1e400}', "the number 1e400 is too large"),
         (b'{"pin": "\xff"}', "utf-8"),
         (b'{"pin":', "not JSON"),
     ],
