@@ -126,9 +126,13 @@ class TableLog:
     # -- adding -----------------------------------------------------------------------------
 
     def add(self, seq: int, event: Any) -> None:
-        """Add one decoded event (lifecycle, dice or bets) with its stream sequence."""
+        """Add one decoded event (lifecycle, dice or bets) with its stream sequence; one that
+        names another table is none of this table's facts (forged or misfiled)."""
         if seq > self.last_seq:
             self.last_seq = seq
+        if getattr(event, "table", self.table) != self.table:
+            log.warning("skipping event seq=%s of table %s", seq, getattr(event, "table", None))
+            return
         match event:
             case TableOpened(config=config):
                 self._units.append((seq, config.limits.unit))

@@ -121,3 +121,16 @@ def test_a_forged_event_naming_another_table_or_round_than_its_subject_is_no_fac
     assert not table_log.add_stored(91, round_two, encode(misfiled))
     facts = table_log.facts(1)
     assert facts is not None and (facts.paytable, facts.dice) == ("cca-1992@v1", (4, 5, 6))
+
+
+def test_an_event_of_another_table_added_decoded_is_no_fact() -> None:
+    """The same holds for an event added already decoded (replay decodes each message once)."""
+    log = Log(profile="cca-1992").start(1)
+    log.slip(1, "ann", chips("big", 100))
+    log.close(1)
+    log.confirm(1, (4, 5, 6))
+    table_log = log.table_log()
+    confirmed = next(f for _, f in log.events if isinstance(f, ResultConfirmed))
+    table_log.add(90, msgspec.structs.replace(confirmed, table="other", dice=(1, 1, 1)))
+    facts = table_log.facts(1)
+    assert facts is not None and facts.dice == (4, 5, 6)
