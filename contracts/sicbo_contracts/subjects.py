@@ -130,6 +130,20 @@ def parse_event_subject(subject: str) -> EventSubject | None:
 _AGGREGATES = {a.value: a for a in Aggregate}
 
 
+def on_its_own_subject(subject: str, event: object) -> bool:
+    """Whether an event of the floor's log names the table and round its subject does, as
+    every append does (``subject_of``). One that does not is no service's (a forged or
+    misfiled entry: ``sicbo replay verify`` reports it, check "subject"), and folding it would
+    give one table's state another's round: a round 1 started again on a table at round 77
+    wedged it (every later command refused). Messages off the event subjects (a player's
+    account) and events without a table are not judged here."""
+    table = getattr(event, "table", None)
+    parsed = parse_event_subject(subject) if table is not None else None
+    if parsed is None:
+        return True
+    return parsed.table == table and parsed.round == (getattr(event, "round", None) or TABLE_ROUND)
+
+
 # -- the partitioned log -----------------------------------------------------------------------
 # With K = 1 the floor's events are the one stream ``SICBO`` (``sicbo.evt.>``), as always. With
 # K > 1 each table's events live in the stream of its partition, ``SICBO_P<p>_OF_<K>``, which

@@ -218,7 +218,7 @@ BAD = [
         lambda p: body(p, table="T1", **DEPOSIT),
         "invalid",
         "unknown field `table`",
-        None,
+        "$.table",
         id="table",
     ),
     pytest.param(

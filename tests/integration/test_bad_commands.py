@@ -42,7 +42,11 @@ def bad_payloads(tag: str, table: str) -> list[tuple[bytes, str, str | None]]:
     return [
         (b'{"type": "' + tag.encode() + b'", "command_id": ', "malformed JSON", None),
         (b"not json at all", "malformed JSON", None),
-        (json.dumps({"type": tag, "bogus": 1, **head}).encode(), "unknown field `bogus`", None),
+        (
+            json.dumps({"type": tag, "bogus": 1, **head}).encode(),
+            "unknown field `bogus`",
+            "$.bogus",
+        ),
         (json.dumps({**head, "command_id": 5}).encode(), "Expected `str`", "$.command_id"),
         (
             json.dumps({**head, "actor": {"id": "x", "role": "croupier"}}).encode(),
@@ -57,7 +61,7 @@ def bad_payloads(tag: str, table: str) -> list[tuple[bytes, str, str | None]]:
             None,
         ),
         (b"\xff\xfe\xfd", "malformed JSON", None),
-        (b"[" * 100_000, "Expected `object`, got `array`", None),
+        (b"[" * 100_000, "Expected `object`, got `array`", "$"),
         (b'{"a":' * 50_000 + b"1" + b"}" * 50_000, "nested too deeply", None),
     ]
 

@@ -207,12 +207,12 @@ async def test_online_live_triples_and_carried_wagers(
     [
         ("stats", b'{"limit": 1', None, "malformed JSON"),
         ("stats", b"not json", None, "malformed JSON"),
-        ("stats", b'{"limit": 5, "predict": true}', None, "unknown field `predict`"),
+        ("stats", b'{"limit": 5, "predict": true}', "$.predict", "unknown field `predict`"),
         ("stats", b'{"limit": 0}', "$.limit", ">= 1"),
         ("stats", b'{"limit": 51}', "$.limit", "<= 50"),
         ("recall", b'{"limit": 11}', "$.limit", "<= 10"),
         ("recall", b'{"limit": 1.5}', "$.limit", "Expected `int`"),
-        ("recall", b'{"round": 3}', None, "unknown field `round`"),
+        ("recall", b'{"round": 3}', "$.round", "unknown field `round`"),
     ],
 )
 async def test_a_bad_query_gets_a_clear_error(

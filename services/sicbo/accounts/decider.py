@@ -23,7 +23,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sicbo.accounts.guards import opened, positive, same_currency, within_free_balance
+from sicbo.accounts.guards import (
+    opened,
+    positive,
+    same_currency,
+    within_free_balance,
+    within_max_balance,
+)
 from sicbo.accounts.state import AccountState, evolve, fold, initial_state
 from sicbo.decider import refuse, require_role
 from sicbo_contracts.accounts import (
@@ -78,6 +84,7 @@ def _open(state: AccountState, command: OpenAccount, at: datetime) -> AccountOpe
 def _deposit(state: AccountState, command: DepositFunds, at: datetime) -> FundsDeposited:
     positive(command.amount)
     same_currency(state, command.currency)
+    within_max_balance(state, command.amount)
     return FundsDeposited(
         player=command.player,
         actor=command.actor,

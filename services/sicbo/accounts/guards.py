@@ -61,6 +61,25 @@ def positive(amount: int, field: str = "$.amount") -> None:
         )
 
 
+#: The most a balance may hold, in minor units: 2**53 - 1, the largest integer every JSON
+#: reader holds exactly (a JavaScript number: the pages, a partner's Node.js client); past it
+#: a balance of 10**30 read as 1e30, its last digits lost.
+MAX_BALANCE = 2**53 - 1
+
+
+def within_max_balance(state: AccountState, amount: int) -> None:
+    """A deposit never takes the balance past :data:`MAX_BALANCE`."""
+    if state.balance + amount > MAX_BALANCE:
+        refuse(
+            f"a deposit of {amount} would take the balance of {state.player!r} to"
+            f" {state.balance + amount} minor units, past {MAX_BALANCE:,}: the most every JSON"
+            " reader holds exactly",
+            field="$.amount",
+            key="account.balance-max",
+            params={"amount": MAX_BALANCE - state.balance},
+        )
+
+
 def within_free_balance(state: AccountState, amount: int, what: str) -> None:
     """Never overdrawn: ``amount`` leaves the account only if the free balance holds it."""
     if amount > state.free:

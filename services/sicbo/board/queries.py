@@ -164,6 +164,17 @@ class BoardQueries:
             model = (await self._models.get(table)).state
         return model
 
+    async def _first_started(self, table: str, lowest: int, latest: int) -> tuple[int, int]:
+        """The first round from ``lowest`` that was started, and the sequence of its start.
+        Rounds are numbered without gaps, so that is ``lowest`` itself, unless a start far
+        ahead was forged into the log (round 1000 after 80: the lifecycle goes on from it and
+        replay verify reports it); then the first round after the gap, one look-up a round."""
+        for round_no in range(lowest, latest + 1):
+            start = await self._store.last_sequence(_started_filter(table, round_no))
+            if start:
+                return round_no, start
+        raise StoreError(f"round {latest} of {table} has no round-started event")
+
     async def _start(self, table: str) -> Start[TableReadModel]:
         """A new model of ``table``, bounded to the rounds the answers need: the lifecycle
         events of the last 64 rounds (x4 while they hold too few results), then the follower
@@ -171,10 +182,7 @@ class BoardQueries:
         latest = await self._latest(table)
         span = FIRST_READ
         while True:
-            lowest = max(1, latest - span + 1)
-            start = await self._store.last_sequence(_started_filter(table, lowest))
-            if start == 0:
-                raise StoreError(f"round {lowest} of {table} has no round-started event")
+            lowest, start = await self._first_started(table, max(1, latest - span + 1), latest)
             lifecycle = await self._store.read(
                 aggregate_filter(table, Aggregate.LIFECYCLE), after_seq=start - 1
             )

@@ -16,7 +16,7 @@ from sicbo.eventstore.layout import LayoutMismatch, open_floor_log
 from sicbo.infra.nats_auth import connect_options, inbox_options
 from sicbo.infra.nats_urls import redacted, servers
 from sicbo_contracts.access import sender_for
-from sicbo_contracts.base import Role
+from sicbo_contracts.base import DECODE_ERRORS, Role
 from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.subjects import command, round_history, table_filter
 
@@ -85,13 +85,57 @@ def send(
     raise typer.Exit(0 if json.loads(reply).get("type") == "accepted.v1" else 1)
 
 
-async def _read(nats_url: str, subject_filter: str) -> list[tuple[int, str, dict[str, Any]]]:
+#: One line of ``sicbo log``: sequence, subject, the event as JSON (None when the stored
+#: bytes are no JSON object) and what is wrong with them (None when nothing is).
+LogLine = tuple[int, str, dict[str, Any] | None, str | None]
+
+
+def log_line(seq: int, subject: str, data: bytes) -> LogLine:
+    """A stored message as ``sicbo log`` shows it: a damaged or forged entry (bytes that are no
+    JSON object) is a line saying so, never the end of the listing (``sicbo replay verify``
+    reports it as a finding)."""
+    try:
+        body = msgspec.json.decode(data)
+    except DECODE_ERRORS as err:
+        return seq, subject, None, f"undecodable: not JSON ({err})"
+    if not isinstance(body, dict):
+        return seq, subject, None, f"undecodable: a JSON {type(body).__name__}, not an object"
+    return seq, subject, body, None
+
+
+async def _read(nats_url: str, subject_filter: str) -> list[LogLine]:
     nc = await nats.connect(nats_url, **connect_options(nats_url))
     try:
         events = await (await open_floor_log(nc)).read(subject_filter)
     finally:
         await nc.close()
-    return [(e.seq, e.subject, msgspec.json.decode(e.data)) for e in events]
+    return [log_line(e.seq, e.subject, e.data) for e in events]
+
+
+def json_line(line: LogLine) -> str:
+    seq, subject, body, wrong = line
+    out: dict[str, Any] = {"seq": seq, "subject": subject, "event": body}
+    if wrong is not None:
+        out["undecodable"] = wrong
+    return json.dumps(out)
+
+
+def table_row(line: LogLine) -> tuple[str, str, str, str, str, str]:
+    """seq, time, round, event, actor, details: what each field of the event holds, whatever
+    its type (a forged entry may carry an actor that is no object)."""
+    seq, subject, body, wrong = line
+    if body is None:
+        return str(seq), "", "", subject, "", str(wrong)
+    actor = body.get("actor")
+    who = (
+        f"{actor.get('role', '')} {actor.get('id', '')}"
+        if isinstance(actor, dict)
+        else str(actor or "")
+    )
+    skip = {"type", "table", "actor", "at", "round"}
+    details = ", ".join(f"{k}={v}" for k, v in body.items() if k not in skip)
+    at, round_no, kind = (str(body.get(k, "")) for k in ("at", "round", "type"))
+    return str(seq), at, round_no, kind, who, details
 
 
 def log(
@@ -109,22 +153,12 @@ def log(
     except LayoutMismatch as exc:  # no log, or not one whole set of partition streams
         raise fail(str(exc)) from None
     if as_json:
-        for seq, subject, body in events:
-            typer.echo(json.dumps({"seq": seq, "subject": subject, "event": body}))
+        for line in events:
+            typer.echo(json_line(line))
         return
     out = Table(title=f"table {table}" + (f", round {round_no}" if round_no else ""))
     for column in ("seq", "time", "round", "event", "actor", "details"):
         out.add_column(column)
-    skip = {"type", "table", "actor", "at", "round"}
-    for seq, _subject, body in events:
-        actor = body.get("actor", {})
-        details = ", ".join(f"{k}={v}" for k, v in body.items() if k not in skip)
-        out.add_row(
-            str(seq),
-            str(body.get("at", "")),
-            str(body.get("round", "")),
-            str(body.get("type", "")),
-            f"{actor.get('role', '')} {actor.get('id', '')}",
-            details,
-        )
+    for line in events:
+        out.add_row(*table_row(line))
     Console().print(out)

@@ -31,7 +31,7 @@ from sicbo.demo.wallets import open_demo_accounts, opened_without_currency
 from sicbo.gateway.server_process import GatewayProcess
 from sicbo.infra.local_accounts import create as create_accounts
 from sicbo.infra.nats_server import LocalNatsServer, free_port
-from sicbo.infra.processes import ServiceProcess
+from sicbo.infra.processes import ServiceProcess, watch_exits
 from sicbo.provisioning import provision
 from sicbo.results.partners import partner_copy
 from sicbo_contracts.base import DECODE_ERRORS, Role
@@ -84,6 +84,16 @@ DEMO_SIGN_INS = (
     ("ivan", "4444", "inspector"),
     ("omar", "5555", "operator"),
 )
+
+
+def console_notice(console: Console) -> Callable[[str], None]:
+    return lambda text: console.print(text, style="bold red", soft_wrap=True, markup=False)
+
+
+async def stop_task(task: asyncio.Future[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 def port_or_free(preferred: int) -> int:
@@ -205,6 +215,8 @@ async def run_floor(
             for proc in processes:
                 await proc.wait_ready(**accounts.connect_options("floor"))
                 console.print(f"{proc.service} pid {proc.pid} ready")
+            watching = asyncio.ensure_future(watch_exits(processes, console_notice(console)))
+            closing.append(lambda: stop_task(watching))
             if gateway is None:
                 console.print(
                     "no web gateway: it needs an operator list (--operators FILE, or"

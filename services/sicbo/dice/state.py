@@ -177,6 +177,8 @@ def evolve(state: DiceState, event: LifecycleEvent | DiceEvent) -> DiceState:
             return replace(state, manual=ManualMode(since=at, by=actor.id, reason=reason))
         case ManualModeLeft():
             return replace(state, manual=None)
+        case RoundStarted(round=number) if state.round is not None and number <= state.round.number:
+            return state  # a round started again: forged, as in sicbo.lifecycle.evolve
         case RoundStarted(round=number):
             # A new round (or a re-run after a void round, whatever its number) starts clean;
             # the one before is kept as it ended, for a correction (GLI-19 §4.18.4).

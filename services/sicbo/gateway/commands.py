@@ -121,7 +121,9 @@ def stamped_slip(body: dict[str, Any], table: str, player: str) -> dict[str, Any
     if unknown:
         field = sorted(unknown)[0]
         raise ApiError(400, "invalid", f"{field}: not part of a bet slip", f"$.{field}")
-    for n, wager in enumerate(body.get("wagers") or []):
+    wagers = body.get("wagers")
+    # Anything but a list is the contract's to refuse, naming $.wagers (an int is no list).
+    for n, wager in enumerate(wagers if isinstance(wagers, list) else []):
         extra = sorted(wager.keys() - {"bet", "stake"}) if isinstance(wager, dict) else []
         if extra:  # colour checks and promotional tokens are a dealer's, at the table
             where = f"$.wagers[{n}].{extra[0]}"

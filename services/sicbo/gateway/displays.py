@@ -92,14 +92,20 @@ async def serve_display(ws: WebSocket, nc: NATS, table: str, granted: Callable[[
     ]
     try:
         while True:
-            message = await ws.receive_json()
-            if not isinstance(message, dict) or message.get("type") != "lit":
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            message = page_message(frame.get("text"))
+            if isinstance(message, str):  # said, and the page stays the controller
+                await ws.send_json({"type": "error", "reason": message})
+                continue
+            if message.get("type") != "lit":
                 continue
             lit = pending.get(str(message.get("request_id")))
             spots = message.get("lit")
             if lit is not None and not lit.done() and isinstance(spots, list):
                 lit.set_result([str(s) for s in spots])
-    except (WebSocketDisconnect, json.JSONDecodeError, RuntimeError):
+    except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
         for sub in subs:
@@ -107,3 +113,20 @@ async def serve_display(ws: WebSocket, nc: NATS, table: str, granted: Callable[[
                 await sub.unsubscribe()
         for task in tasks:
             task.cancel()
+
+
+def page_message(text: str | None) -> dict[str, object] | str:
+    """A page's message as a JSON object, or why it is none (a binary frame, text that is not
+    JSON or nested past the parser, a JSON array): the page is told and the socket stays open,
+    since closing it would leave the table's lamps unanswered (a fault, the table suspended)."""
+    if text is None:
+        return "a message is a text frame of JSON, not binary"
+    try:
+        message = json.loads(text)
+    except RecursionError:
+        return "the message is nested too deeply"
+    except ValueError as err:
+        return f"the message is not JSON: {err}"
+    if not isinstance(message, dict):
+        return 'a message is a JSON object: {"type": "lit", "request_id", "lit": [...]}'
+    return message

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Awaitable, Callable, Mapping
 from importlib import resources
 from pathlib import Path
@@ -114,13 +115,31 @@ async def read_body(request: Request) -> dict[str, Any]:
         if len(raw) > MAX_BODY:
             raise ApiError(413, "too-large", f"the body is over {MAX_BODY // 1024} KiB")
     try:
-        body = json.loads(raw or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        body = json.loads(raw or b"null", parse_constant=_not_json_constant, parse_float=_finite)
+    except RecursionError:
+        why = "the body is not JSON the gateway reads: nested too deeply"
+        raise ApiError(400, "invalid", why, key="http.not-json") from None
+    except ValueError as err:
+        # Not JSON, not UTF-8 (both ValueErrors), NaN/Infinity (not JSON: RFC 8259 §6), or
+        # an integer of more digits than Python converts (4,300): a client's fault, a 400.
         why = f"the body is not JSON: {err}"
         raise ApiError(400, "invalid", why, key="http.not-json") from None
     if not isinstance(body, dict):
         raise ApiError(400, "invalid", "the body must be a JSON object", key="http.not-json")
     return body
+
+
+def _not_json_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value (RFC 8259 numbers are finite)")
+
+
+def _finite(text: str) -> float:
+    """A JSON number as a float; one past a float's range (1e400) is refused here, where it
+    was read as infinity and passed on as ``Infinity``, which is no JSON."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text} is too large")
+    return value
 
 
 _STATUS_OF_CODE = {"invalid": 400, "forbidden": 403, "unavailable": 503}

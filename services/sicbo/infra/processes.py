@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Self
 
@@ -100,3 +100,31 @@ class ServiceProcess:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+def exit_notices(processes: Sequence[ServiceProcess], told: set[int]) -> list[str]:
+    """A line for each process that has exited since the last call (``told``: the PIDs already
+    told of): a service that crashed or was killed while the floor runs is said, with its exit
+    code and its log, instead of the floor going on without it in silence."""
+    lines = []
+    for process in processes:
+        proc = process.proc
+        if proc is None or proc.pid in told or proc.poll() is None:
+            continue
+        told.add(proc.pid)
+        code = proc.returncode
+        how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
+        where = f"; its log: {process.log_path}" if process.log_path else ""
+        lines.append(f"{process.service} (pid {proc.pid}) {how}: the floor runs without it{where}")
+    return lines
+
+
+async def watch_exits(
+    processes: Sequence[ServiceProcess], say: Callable[[str], None], every: float = 1.0
+) -> None:
+    """Say each process's exit while the floor runs (until cancelled)."""
+    told: set[int] = set()
+    while True:
+        for line in exit_notices(processes, told):
+            say(line)
+        await asyncio.sleep(every)

@@ -174,6 +174,12 @@ def evolve(state: LifecycleState, event: LifecycleEvent | DiceEvent) -> Lifecycl
         case FaultCleared():
             return replace(state, suspension=None)
         case RoundStarted(round=number, tumbles=tumbles, paytable=paytable, at=at):
+            if number <= state.last_round:
+                # Rounds start once, in order (the decider numbers them next_round): a start
+                # of a round already started is no lifecycle's (forged: replay verify reports
+                # it, "round-order"). Taking it would make an old round current again and
+                # refuse every later command of the table.
+                return state
             previous = state.round
             started = RoundState(
                 number=number,

@@ -48,7 +48,7 @@ from sicbo_contracts.lifecycle import (
     TableOpened,
 )
 from sicbo_contracts.settlement import SettlementBasis
-from sicbo_contracts.subjects import TABLE_ROUND, Aggregate, parse_event_subject
+from sicbo_contracts.subjects import TABLE_ROUND, Aggregate, on_its_own_subject, parse_event_subject
 from sicbo_contracts.wagers import WagerEvent
 
 log = logging.getLogger(__name__)
@@ -126,9 +126,13 @@ class TableLog:
     # -- adding -----------------------------------------------------------------------------
 
     def add(self, seq: int, event: Any) -> None:
-        """Add one decoded event (lifecycle, dice or bets) with its stream sequence."""
+        """Add one decoded event (lifecycle, dice or bets) with its stream sequence; one that
+        names another table is none of this table's facts (forged or misfiled)."""
         if seq > self.last_seq:
             self.last_seq = seq
+        if getattr(event, "table", self.table) != self.table:
+            log.warning("skipping event seq=%s of table %s", seq, getattr(event, "table", None))
+            return
         match event:
             case TableOpened(config=config):
                 self._units.append((seq, config.limits.unit))
@@ -156,6 +160,12 @@ class TableLog:
         except DECODE_ERRORS:
             # Forward compatibility: an event type this version does not know is skipped.
             log.warning("skipping undecodable event seq=%s on %s", seq, subject)
+            return False
+        if not on_its_own_subject(subject, event):
+            # Forged or misfiled: no service's (replay reports it); never a fact of a round.
+            log.warning(
+                "skipping event seq=%s on %s: it names another table or round", seq, subject
+            )
             return False
         self.add(seq, event)
         return True

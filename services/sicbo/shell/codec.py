@@ -13,6 +13,9 @@ encoder = msgspec.json.Encoder()
 encode = encoder.encode
 
 _FIELD = re.compile(r"at `(\$[^`]*)`")
+#: msgspec names a missing or unknown field in the message, beside the object's path (none
+#: for the top level): ``Object missing required field `bet` - at `$.wagers[0]```.
+_NAMED_FIELD = re.compile(r"^Object (?:missing required|contains unknown) field `([^`]*)`")
 
 
 def digest(command: Any) -> str:
@@ -34,12 +37,23 @@ def invalid_input(
         reason = f"invalid {what}: {err}"
     else:
         reason = f"malformed JSON ({what}): {err}"
-    if isinstance(err, msgspec.DecodeError):
+    if isinstance(err, msgspec.ValidationError):
+        field = field_of(str(err))
+    elif isinstance(err, msgspec.DecodeError):
         match = _FIELD.search(str(err))
         field = match.group(1) if match else None
     # No message key: the English names the field and what it expects, for whoever wrote the
     # request (the pages check what people type, in their own words, before sending it).
     return Rejected(command_id=command_id, code="invalid", reason=reason, field=field)
+
+
+def field_of(message: str) -> str:
+    """The field a validation error is about: its path, and a missing or unknown field's name
+    below it (``$.wagers[0].bet``); ``$`` when the value as a whole is wrong (an array)."""
+    match = _FIELD.search(message)
+    path = match.group(1) if match else "$"
+    named = _NAMED_FIELD.match(message)
+    return f"{path}.{named.group(1)}" if named else path
 
 
 def peek_command_id(raw: bytes) -> str | None:

@@ -39,7 +39,13 @@ from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.base import DECODE_ERRORS
-from sicbo_contracts.subjects import Aggregate, EventSubject, aggregate_filter, parse_event_subject
+from sicbo_contracts.subjects import (
+    Aggregate,
+    EventSubject,
+    aggregate_filter,
+    on_its_own_subject,
+    parse_event_subject,
+)
 
 S = TypeVar("S")
 log = logging.getLogger(__name__)
@@ -221,6 +227,12 @@ class Follower(Generic[S]):
         except DECODE_ERRORS:
             # Forward compatibility: an event type this version doesn't know is skipped.
             log.warning("%s skips undecodable event %s on %s", self.name, e.seq, e.subject)
+            return state
+        if not on_its_own_subject(e.subject, event):
+            log.warning(
+                "%s skips event %s on %s: it names table %s round %s",
+                *(self.name, e.seq, e.subject, event.table, getattr(event, "round", None)),
+            )
             return state
         return self._evolve(state, e, event)
 

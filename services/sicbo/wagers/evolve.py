@@ -104,6 +104,8 @@ def evolve(state: WagerState, event: Fact) -> WagerState:
         case FaultCleared():
             return replace(state, suspended=False)
         case RoundStarted(round=number, paytable=paytable):
+            if state.round is not None and number <= state.round.number:
+                return state  # a round started again: forged, as in sicbo.lifecycle.evolve
             # Slips carried into a re-run stand in it from the start (002 art. 3(3)(4), 004).
             exposure = None
             if state.max_payout is not None:

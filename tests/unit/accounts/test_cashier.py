@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from sicbo.accounts.decider import decide, fold
+from sicbo.accounts.guards import MAX_BALANCE
 from sicbo.decider import Refused
 from sicbo_contracts.accounts import (
     AccountOpened,
@@ -116,3 +117,13 @@ def test_a_command_reaching_another_accounts_state_is_refused() -> None:
     with pytest.raises(Refused) as caught:
         decide(fold("bob", []), open_account(), NOW)
     assert caught.value.field == "$.player"
+
+
+def test_a_deposit_past_the_most_every_json_reader_holds_is_refused() -> None:
+    """2**53 - 1 minor units: past it a page or a Node.js client reads the balance rounded (a
+    deposit of 10**30 was stored and read back as 1e30)."""
+    most = MAX_BALANCE - 1_000
+    assert when(funded(1_000), deposit(most))[0].balance == MAX_BALANCE  # up to it: taken
+    why = refused(funded(1_000), deposit(most + 1), field="$.amount")
+    assert f"past {MAX_BALANCE:,}" in why
+    refused(funded(1_000), deposit(10**30), field="$.amount")

@@ -52,3 +52,19 @@ def test_suspension_and_fault_clearance_are_tracked() -> None:
 def test_the_entry_records_who_pressed_the_buttons() -> None:
     entry = current([*uncovered_round(), entered((3, 2, 1))]).entry
     assert entry == Entry(dice=(3, 2, 1), by=DEALER.id)
+
+
+def test_a_round_started_again_leaves_the_round_in_play() -> None:
+    """A start of a round already started (forged into the log) neither ends the round being
+    played nor makes an old one current: its dice are still entered."""
+    history: list[Fact] = [
+        table_opened(),
+        round_started(3),
+        betting_opened(3),
+        betting_closed(3),
+        uncovered(3),
+    ]
+    playing = given(history)
+    for again in (1, 3):
+        assert given([*history, round_started(again)]) == playing
+    assert playing.round is not None and playing.round.number == 3

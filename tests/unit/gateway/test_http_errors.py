@@ -13,7 +13,7 @@ from starlette.routing import Route
 from sicbo.eventstore.errors import StoreError
 from sicbo.gateway.connection import Connected
 from sicbo.gateway.floor import GatewayFloor, Unavailable
-from sicbo.gateway.http import guarded, not_found, page
+from sicbo.gateway.http import guarded, json_response, not_found, page, read_body
 
 
 def app_raising(err: Exception) -> Starlette:
@@ -134,3 +134,31 @@ async def test_a_hole_typed_in_an_address_stays_as_typed() -> None:
     async with httpx.AsyncClient(transport=transport, base_url="http://gw") as client:
         page_ = await client.get("/x/{heading}", headers={"accept": "text/html"})
     assert "The address /x/{heading} is not a page" in page_.text
+
+
+def app_reading_bodies() -> Starlette:
+    async def handler(request: Request) -> Response:
+        return json_response(await read_body(request))
+
+    return Starlette(routes=[Route("/api/thing", guarded(handler), methods=["POST"])])
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (b'{"pin": ' + b"9" * 5000 + b"}", "digits"),  # past Python's int conversion limit
+        (b"[" * 2000 + b"]" * 2000, "nested too deeply"),  # under 64 KiB, past the recursion
+        (b'{"stake": NaN}', "NaN is not a JSON value"),
+        (b'{"stake": -Infinity}', "-Infinity is not a JSON value"),
+        (b'{"stake": 1e400}', "the number 1e400 is too large"),
+        (b'{"pin": "\xff"}', "utf-8"),
+        (b'{"pin":', "not JSON"),
+    ],
+)
+async def test_a_body_that_is_not_json_is_a_400_saying_why(body: bytes, says: str) -> None:
+    transport = httpx.ASGITransport(app=app_reading_bodies())
+    async with httpx.AsyncClient(transport=transport, base_url="http://gw") as client:
+        got = await client.post("/api/thing", content=body)
+    assert got.status_code == 400, got.text
+    assert got.json()["code"] == "invalid" and got.json()["reason_key"] == "http.not-json"
+    assert says in got.json()["reason"]

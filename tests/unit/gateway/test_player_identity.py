@@ -3,10 +3,16 @@ names another player is refused (403), one that names the player signed in is th
 
 from __future__ import annotations
 
+import json
+
+import msgspec
 import pytest
 
 from sicbo.gateway.commands import stamped_slip
 from sicbo.gateway.http import ApiError
+from sicbo.shell.codec import invalid_input
+from sicbo_contracts.base import DECODE_ERRORS
+from sicbo_contracts.wagers import WagerCommand
 
 SLIP = {"command_id": "slip-1", "round": 3, "wagers": [{"bet": "big", "stake": 100}]}
 
@@ -23,3 +29,11 @@ def test_a_slip_is_stamped_with_the_signed_in_player() -> None:
         stamped = stamped_slip(body, "T1", "acme:p-1")
         assert stamped["player"] == stamped["actor"]["id"] == "acme:p-1"
         assert stamped["actor"]["role"] == "player" and stamped["table"] == "T1"
+
+
+@pytest.mark.parametrize("wagers", [5, 1.5, True, "big", {"bet": "big"}, None])
+def test_a_slip_whose_wagers_are_no_list_is_left_to_the_contract_to_refuse(wagers: object) -> None:
+    stamped = stamped_slip({**SLIP, "wagers": wagers}, "T1", "acme:p-1")
+    with pytest.raises(DECODE_ERRORS) as caught:
+        msgspec.json.decode(json.dumps(stamped).encode(), type=WagerCommand)
+    assert invalid_input(caught.value).field == "$.wagers"  # the 400 names the field

@@ -15,6 +15,7 @@ from tests.support.lifecycle import (
     given,
     no_result,
     phase_after,
+    round_started,
     round_through,
     seated,
     table_opened,
@@ -106,3 +107,18 @@ def test_the_state_is_immutable() -> None:
     assert isinstance(state.seats, MappingProxyType)
     with pytest.raises(TypeError):
         state.seats[2] = "p2"  # type: ignore[index]
+
+
+@pytest.mark.parametrize("again", [1, 2, 3])
+def test_a_round_started_again_changes_nothing(again: int) -> None:
+    """A start of a round already started (forged into the log: the decider numbers rounds
+    next_round) leaves the table at its round, so its next command is still decided."""
+    history = [
+        table_opened(),
+        *round_through(1, Phase.COMPLETED),
+        *round_through(2, Phase.COMPLETED),
+        *round_through(3, Phase.BETTING_OPEN),
+    ]
+    playing = given(history)
+    assert given([*history, round_started(again)]) == playing
+    assert playing.round is not None and playing.round.number == 3 and playing.next_round == 4

@@ -1,8 +1,14 @@
 """The facts a settlement is computed from, folded from the log as of a stream sequence."""
 
+import msgspec
+
 from sicbo.settlement.engine import wager_results
 from sicbo.settlement.facts import TableLog, facts_of_round
+from sicbo.shell.codec import encode
+from sicbo_contracts.dice import ResultConfirmed
+from sicbo_contracts.lifecycle import RoundStarted
 from sicbo_contracts.settlement import SettlementBasis
+from sicbo_contracts.subjects import Aggregate, subject_of
 from tests.support.common import TABLE
 from tests.support.log import Log
 from tests.support.wagers import chips
@@ -87,3 +93,44 @@ def test_a_kept_table_log_folds_the_standing_wagers_as_a_fresh_one() -> None:
     _caught_up(log, kept, added)
     assert kept.facts(2) == log.facts(2)
     assert [(w.player, w.wager.stake) for w in kept.facts(2).wagers] == [("ann", 300), ("bob", 50)]
+
+
+def test_a_forged_event_naming_another_table_or_round_than_its_subject_is_no_fact() -> None:
+    """A settlement is computed from the round's own events: an event stored on round 1's
+    subject that names another table (a copy of its start, another paytable), or a result of
+    round 1 filed under round 2, is skipped (replay verify reports it, check "subject")."""
+    log = Log(profile="cca-1992").start(1)
+    log.slip(1, "ann", chips("big", 100))
+    log.close(1)
+    log.confirm(1, (4, 5, 6))
+    table_log = TableLog(TABLE)
+    for seq, fact in log.events:
+        aggregate = (
+            Aggregate.BETS if type(fact).__module__.endswith("wagers") else Aggregate.LIFECYCLE
+        )
+        assert table_log.add_stored(seq, subject_of(fact, aggregate), encode(fact))
+    honest = table_log.facts(1)
+    assert honest is not None and honest.paytable == "cca-1992@v1" and honest.dice == (4, 5, 6)
+    started = next(f for _, f in log.events if isinstance(f, RoundStarted))
+    foreign = msgspec.structs.replace(started, table="other", paytable="macau-2003@v1")
+    subject = subject_of(started, Aggregate.LIFECYCLE)
+    assert not table_log.add_stored(90, subject, encode(foreign))
+    confirmed = next(f for _, f in log.events if isinstance(f, ResultConfirmed))
+    misfiled = msgspec.structs.replace(confirmed, dice=(1, 1, 1), total=3)
+    round_two = subject_of(msgspec.structs.replace(confirmed, round=2), Aggregate.LIFECYCLE)
+    assert not table_log.add_stored(91, round_two, encode(misfiled))
+    facts = table_log.facts(1)
+    assert facts is not None and (facts.paytable, facts.dice) == ("cca-1992@v1", (4, 5, 6))
+
+
+def test_an_event_of_another_table_added_decoded_is_no_fact() -> None:
+    """The same holds for an event added already decoded (replay decodes each message once)."""
+    log = Log(profile="cca-1992").start(1)
+    log.slip(1, "ann", chips("big", 100))
+    log.close(1)
+    log.confirm(1, (4, 5, 6))
+    table_log = log.table_log()
+    confirmed = next(f for _, f in log.events if isinstance(f, ResultConfirmed))
+    table_log.add(90, msgspec.structs.replace(confirmed, table="other", dice=(1, 1, 1)))
+    facts = table_log.facts(1)
+    assert facts is not None and facts.dice == (4, 5, 6)

@@ -10,6 +10,7 @@ from sicbo.wagers.pmap import PMap
 from sicbo.wagers.state import wagers_of_round
 from tests.support.common import BOB, DEALER, NOW, TABLE
 from tests.support.dice import entered
+from tests.support.lifecycle import round_started
 from tests.support.media import issue_token, token_issued
 from tests.support.wagers import (
     betting,
@@ -113,3 +114,13 @@ def test_pmap_behaves_like_a_dict(ops: list[tuple[str, bool]]) -> None:
         assert all(pm.get(k) == v and k in pm for k, v in model.items())
     for old, snapshot in seen:  # every earlier version is unchanged
         assert dict(zip(old, old.values(), strict=True)) == snapshot
+
+
+def test_a_round_started_again_leaves_betting_open_in_the_current_round() -> None:
+    """A start of a round already started (forged into the log) does not take betting away
+    from the round in progress: its slips are still decided."""
+    history = [*betting(round_no=3)]
+    open_round = given(history)
+    for again in (1, 2, 3):
+        assert given([*history, round_started(again)]) == open_round
+    assert open_round.round is not None and open_round.round.number == 3
