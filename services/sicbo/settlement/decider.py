@@ -79,6 +79,7 @@ def evolve(state: SettlementState, seq: int, event: Any) -> SettlementState:
             paid = state.paid.setdefault(round_no, Paid())
             if paid.summary is None:
                 paid.summary = event
+            state.log.settled(round_no)
         case SettlementAdjusted(round=round_no, correction_seq=correction_seq):
             paid = state.paid.setdefault(round_no, Paid())
             paid.adjusted_to = max(paid.adjusted_to, correction_seq)

@@ -170,6 +170,14 @@ class TableLog:
         self.add(seq, event)
         return True
 
+    def settled(self, round_no: int) -> None:
+        """The round's settlement is stored: its standing wagers' folds are not kept."""
+        self._folds.drop(round_no)
+
+    def folded_rounds(self) -> set[int]:
+        """The rounds whose standing wagers' folds are kept."""
+        return self._folds.kept_rounds()
+
     def forget_before(self, round_no: int) -> None:
         """Drop rounds older than ``round_no`` (a long-running service's memory)."""
         for number in [n for n in self._rounds if n < round_no]:

@@ -134,3 +134,19 @@ def test_an_event_of_another_table_added_decoded_is_no_fact() -> None:
     table_log.add(90, msgspec.structs.replace(confirmed, table="other", dice=(1, 1, 1)))
     facts = table_log.facts(1)
     assert facts is not None and facts.dice == (4, 5, 6)
+
+
+def test_a_settled_rounds_fold_is_not_kept_and_is_folded_again_the_same() -> None:
+    """Settlement keeps a round's fold from "no more bets" to its settlement only: a round of
+    100,000 wagers is tens of MiB a table. Asked again (an adjustment), it is folded anew."""
+    log = Log(profile="macau-2003").start(1)
+    kept = TableLog(TABLE)
+    log.slip(1, "ann", chips("big", 100))
+    log.close(1)
+    log.confirm(1, (4, 5, 6))
+    _caught_up(log, kept, 0)
+    before = kept.facts(1)
+    assert kept.folded_rounds() == {1}
+    kept.settled(1)
+    assert kept.folded_rounds() == set()
+    assert kept.facts(1) == before == log.facts(1)
