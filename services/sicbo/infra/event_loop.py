@@ -28,13 +28,14 @@ T = TypeVar("T")
 
 def chosen(environ: Mapping[str, str] | None = None) -> Loop:
     """The loop ``SICBO_EVENT_LOOP`` names (unset or empty: uvloop); ValueError for another."""
-    value = (os.environ if environ is None else environ).get(ENV, "").strip().lower()
+    given = (os.environ if environ is None else environ).get(ENV, "")
+    value = given.strip().lower()
     if value in ("", UVLOOP):
         return "uvloop"
     if value == ASYNCIO:
         return "asyncio"
     raise ValueError(
-        f"{ENV}={value!r}: the event loop is {UVLOOP!r} (the default) or {ASYNCIO!r}"
+        f"{ENV}={given!r}: the event loop is {UVLOOP!r} (the default) or {ASYNCIO!r}"
         " (asyncio's own)"
     )
 

@@ -31,6 +31,8 @@ def test_the_setting_names_the_loop(value: str | None, loop: str) -> None:
 def test_another_value_is_refused_with_the_choices() -> None:
     with pytest.raises(ValueError, match=r"SICBO_EVENT_LOOP='trio'.*'uvloop'.*'asyncio'"):
         event_loop.chosen({event_loop.ENV: "trio"})
+    with pytest.raises(ValueError, match=r"SICBO_EVENT_LOOP=' Trio '"):
+        event_loop.chosen({event_loop.ENV: " Trio "})  # as written, not as compared
 
 
 def _run_in(loop: str | None) -> str:
