@@ -5,6 +5,7 @@ from typing import Annotated
 
 import typer
 
+from sicbo.infra import event_loop
 from sicbo.infra.nats_auth import connect_options
 
 DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
@@ -34,5 +35,14 @@ def check_nats_settings(nats_url: str) -> None:
     stops a long-running command at once, with the reason and no traceback."""
     try:
         connect_options(nats_url)
+    except ValueError as err:
+        raise fail(str(err)) from None
+
+
+def event_loop_setting() -> event_loop.Loop:
+    """The event loop of a long-running command (``SICBO_EVENT_LOOP``); a bad value stops it at
+    once, with the reason and no traceback."""
+    try:
+        return event_loop.chosen()
     except ValueError as err:
         raise fail(str(err)) from None

@@ -14,6 +14,7 @@ from sicbo.cli.common import (
     NatsOption,
     OperatorsOption,
     check_nats_settings,
+    event_loop_setting,
     fail,
 )
 from sicbo.demo.launch_keys import DEMO_OPERATOR, load_private_key
@@ -95,6 +96,7 @@ def serve(
     """Serve the pages and the API until SIGINT/SIGTERM. Sessions live in this process: behind
     several replicas the ingress keeps a browser on one (docs/gateway.md)."""
     check_nats_settings(nats_url)
+    loop = event_loop_setting()
     if (operators is None) == (not demo_operators):
         raise fail(
             "name the operator list: --operators FILE (or SICBO_OPERATORS), or --demo-operators"
@@ -129,6 +131,7 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
+        loop=loop,  # uvicorn's own choice ("auto") would take uvloop without the setting
         proxy_headers=bool(forwarded_allow_ips),
         forwarded_allow_ips=forwarded_allow_ips or None,
         timeout_graceful_shutdown=2,  # open event streams end with the process

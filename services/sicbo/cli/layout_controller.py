@@ -8,8 +8,15 @@ from typing import Annotated
 
 import typer
 
-from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, check_nats_settings, fail
+from sicbo.cli.common import (
+    DEFAULT_NATS_URL,
+    NatsOption,
+    check_nats_settings,
+    event_loop_setting,
+    fail,
+)
 from sicbo.illumination.controller import Fault, parse_fault, run_controller
+from sicbo.infra import event_loop
 
 
 def layout_controller(
@@ -25,13 +32,14 @@ def layout_controller(
 ) -> None:
     """Answer the table's LightLayout requests with what the panel lit, until SIGINT/SIGTERM."""
     check_nats_settings(nats_url)
+    event_loop_setting()
     try:
         chosen = parse_fault(fault, fault_every)
     except ValueError as err:
         raise fail(str(err)) from None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-        asyncio.run(_serve(nats_url, table, chosen))
+        event_loop.run(_serve(nats_url, table, chosen))
     raise typer.Exit(0)
 
 

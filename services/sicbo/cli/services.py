@@ -1,6 +1,5 @@
 """``sicbo serve``: run one service as its own process."""
 
-import asyncio
 import contextlib
 import importlib
 import logging
@@ -8,8 +7,8 @@ from enum import StrEnum
 
 import typer
 
-from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, check_nats_settings
-from sicbo.infra import health
+from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, check_nats_settings, event_loop_setting
+from sicbo.infra import event_loop, health
 
 
 class ServiceName(StrEnum):
@@ -26,6 +25,7 @@ class ServiceName(StrEnum):
 def serve(service: ServiceName, nats_url: NatsOption = DEFAULT_NATS_URL) -> None:
     """Run a service until SIGINT/SIGTERM (graceful: in-flight commands finish)."""
     check_nats_settings(nats_url)
+    event_loop_setting()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     # Each service module exposes ``app(nats_url) -> FastStream``; import only the one asked.
     module = importlib.import_module(f"sicbo.{service.value}.service")
@@ -34,5 +34,5 @@ def serve(service: ServiceName, nats_url: NatsOption = DEFAULT_NATS_URL) -> None
     # /livez and /readyz on its broker's connection.
     health.install(application, service.value)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(application.run())
+        event_loop.run(application.run())
     raise typer.Exit(0)

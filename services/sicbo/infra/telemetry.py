@@ -5,7 +5,15 @@ package is installed), and to a JSON-lines file when ``SICBO_TRACE_FILE`` is set
 the file to follow one trace through processes. With the collector, metrics go there too (a
 global meter provider, read every ``OTEL_METRIC_EXPORT_INTERVAL`` ms): FastStream's telemetry
 middleware records its messaging durations and counts on it. The standard ``OTEL_*`` variables
-(endpoint, protocol, headers, resource attributes) configure the exporters.
+(endpoint, protocol, headers, resource attributes, ``OTEL_TRACES_SAMPLER``) configure the
+exporters.
+
+With neither (and so no span exported from the process), the process gets no SDK provider but
+a pass-through one: its spans record nothing, and a span started in a caller's trace *is* the
+caller's span context, so the events a command appends carry the caller's ``traceparent``
+unchanged (its trace id, span id and sampled flag) and a downstream service that exports
+continues that trace. Measured on the wager service, an SDK span nobody exports was about 7% of
+its CPU per slip (docs/benchmarks.md). ``OTEL_SDK_DISABLED=true`` gives the same pass-through.
 """
 
 import importlib
@@ -49,11 +57,37 @@ def _otlp_metric_exporter() -> MetricExporter | None:
     return exporter
 
 
-def setup_tracing(service_name: str) -> TracerProvider:
-    """Install (once) and return the process's tracer provider."""
+class PassThroughTracerProvider(trace.NoOpTracerProvider):
+    """The provider of a process that exports no span: the API's no-op tracers, which start a
+    span as the current span of the context given (the caller's, extracted from its headers),
+    so trace context propagates through the process untouched, and record nothing."""
+
+    def force_flush(self, timeout_millis: int = 30_000) -> bool:
+        return True  # nothing is held to flush
+
+    def shutdown(self) -> None:
+        pass
+
+
+def _exports() -> bool:
+    """Whether a span of this process would go anywhere (the file, or an OTLP collector)."""
+    if os.environ.get("OTEL_SDK_DISABLED", "").strip().lower() == "true":
+        return False
+    return bool(os.environ.get("SICBO_TRACE_FILE")) or bool(
+        os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT")
+    )
+
+
+def setup_tracing(service_name: str) -> trace.TracerProvider:
+    """Install (once) and return the process's tracer provider: the SDK's where spans are
+    exported, a :class:`PassThroughTracerProvider` where none would be."""
     current = trace.get_tracer_provider()
-    if isinstance(current, TracerProvider):
+    if isinstance(current, TracerProvider | PassThroughTracerProvider):
         return current
+    if not _exports():
+        passing = PassThroughTracerProvider()
+        trace.set_tracer_provider(passing)
+        return passing
     resource = Resource.create({"service.name": service_name})
     provider = TracerProvider(resource=resource)
     trace_file = os.environ.get("SICBO_TRACE_FILE")

@@ -40,6 +40,10 @@ class CommandListener:
         self._handler = handler
         self._service = service
         self._tracer = tracer
+        #: Whether spans are recorded (an SDK tracer): the pass-through one of a process that
+        #: exports nothing (sicbo.infra.telemetry) only carries a caller's context on.
+        self._records = not isinstance(tracer, trace.NoOpTracer)
+        self._span_name = f"{commands_of(service)} process"
         self._slots = asyncio.Semaphore(max_in_flight)
         self._in_flight: set[asyncio.Task[None]] = set()
         self._sub: Subscription | None = None
@@ -78,32 +82,39 @@ class CommandListener:
         self._slots.release()
 
     async def _serve(self, msg: Msg) -> None:
-        context = propagate.extract(msg.headers or {})
-        with self._tracer.start_as_current_span(
-            f"{commands_of(self._service)} process",
-            context=context,
-            kind=SpanKind.CONSUMER,
-            attributes={
-                "messaging.system": "nats",
-                "messaging.operation.type": "process",
-                "messaging.destination.name": msg.subject,
-            },
-        ):
-            try:
-                reply = await self._reply(msg)
-            except Exception as err:  # a bug must not kill the listener, nor leave the caller
-                log.exception("command on %s failed", msg.subject)
-                reply = encode(
-                    Rejected(
-                        command_id=peek_command_id(msg.data),
-                        code="internal",
-                        reason=f"the {self._service} service failed on this command ({err!r});"
-                        " nothing was appended unless a retry says duplicate",
-                        reason_key="http.internal",
-                    )
-                )
+        if msg.headers is None and not self._records:
+            # No span would be recorded and the caller sent no context to carry on: the
+            # span would be the empty one, so none is started (the hot path: every slip).
+            reply = await self._answer(msg)
+        else:
+            with self._tracer.start_as_current_span(
+                self._span_name,
+                context=propagate.extract(msg.headers or {}),
+                kind=SpanKind.CONSUMER,
+                attributes={
+                    "messaging.system": "nats",
+                    "messaging.operation.type": "process",
+                    "messaging.destination.name": msg.subject,
+                },
+            ):
+                reply = await self._answer(msg)
         if msg.reply:
             await msg.respond(reply)
+
+    async def _answer(self, msg: Msg) -> bytes:
+        try:
+            return await self._reply(msg)
+        except Exception as err:  # a bug must not kill the listener, nor leave the caller
+            log.exception("command on %s failed", msg.subject)
+            return encode(
+                Rejected(
+                    command_id=peek_command_id(msg.data),
+                    code="internal",
+                    reason=f"the {self._service} service failed on this command ({err!r});"
+                    " nothing was appended unless a retry says duplicate",
+                    reason_key="http.internal",
+                )
+            )
 
     async def _reply(self, msg: Msg) -> bytes:
         parsed = parse_command_subject(msg.subject)
