@@ -271,9 +271,11 @@ class TableChecks:
 
     def _betting(self, event: SlipPlaced | SlipChanged | SlipWithdrawn | CarriedSlipChosen) -> None:
         try:
-            betting_round(self.purses.state, event.round, event.at)
+            # The guards read no slip: the state as of now but for the slips waiting to be put in.
+            state = self.purses.lifecycle_view
+            betting_round(state, event.round, event.at)
             if _wagers(event):  # 000 §8.3: not by an excluded or a voided player
-                require_may_wager(self.purses.state, event.player, event.round, "wager")
+                require_may_wager(state, event.player, event.round, "wager")
         except Refused as refused:
             self.find(
                 BETTING,
