@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from sicbo.replay.owners import OWNER, TAG_OF
 from sicbo.replay.tokens import Purses
 from sicbo.wagers.evolve import evolve
-from sicbo.wagers.pmap import PMap
 from sicbo.wagers.state import WagerState, initial_state, wagers_of_round
 from sicbo_contracts.wagers import CarriedChoice, Wager
 from tests.support.common import TABLE
@@ -108,9 +107,10 @@ logs = _log()
 
 
 def _as_dicts(state: WagerState) -> tuple[Any, ...]:
-    books = {n: dict(zip(b, b.values(), strict=True)) for n, b in zip(
-        state.books, state.books.values(), strict=True
-    )}
+    books = {
+        n: dict(zip(b, b.values(), strict=True))
+        for n, b in zip(state.books, state.books.values(), strict=True)
+    }
     return dict(zip(state.slips, state.slips.values(), strict=True)), books, state.placed
 
 
