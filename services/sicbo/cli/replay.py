@@ -200,7 +200,8 @@ def replay_verify(
     cannot read) or a broken invariant, 2 bad input."""
     since_at = _parse_since(since)
     started = time.perf_counter()
-    spread = None if table is not None else _verify_spread_or_none(nats_url, jobs, since_at)
+    whole = table is None and jobs > 1  # then each worker may read its own tables
+    spread = _verify_spread_or_none(nats_url, jobs, since_at) if whole else None
     if spread is not None and spread.stored is not None:  # each worker read its own tables
         stored, result, read = spread.stored, spread.result, started + spread.read_seconds
     else:
