@@ -74,6 +74,8 @@ class Purses:
         if not isinstance(event, _STAKING):
             return None
         wagers = event.wagers if isinstance(event, SlipPlaced) else event.after
+        if not uses_media(wagers):
+            return None  # no token staked: nothing for check_tokens to refuse
         moving = None if isinstance(event, SlipPlaced) else self.state.slips.get(event.slip_id)
         media, table = self._state.media, self._state.table  # the waiting slips stake none
         try:
