@@ -29,6 +29,8 @@ from datetime import datetime
 
 import nats
 from nats.aio.client import Client as NATS
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeoutError
 
 from sicbo.eventstore.layout import open_floor_log
 from sicbo.eventstore.partitioned import FloorLog
@@ -68,7 +70,13 @@ async def _subjects(nc: NATS, stream: str, api: str, timeout: float) -> dict[str
     found: dict[str, int] = {}
     for _ in range(1_000):
         body = json.dumps({"subjects_filter": ">", "offset": len(found)}).encode()
-        reply = json.loads((await nc.request(f"{api}.STREAM.INFO.{stream}", body, timeout)).data)
+        try:
+            msg = await nc.request(f"{api}.STREAM.INFO.{stream}", body, timeout)
+            reply = json.loads(msg.data)
+        except (NoRespondersError, NatsTimeoutError, ValueError):
+            return None  # not allowed, or no answer: the whole log's read says what is wrong
+        if not isinstance(reply, dict) or "error" in reply:
+            return None
         state = reply.get("state") or {}
         page: Mapping[str, int] = state.get("subjects") or {}
         found.update(page)
