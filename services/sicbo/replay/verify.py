@@ -5,7 +5,8 @@ The whole log is read once and folded per table in memory; each round is recompu
 facts as of its settlement and its stored wager results compared byte for byte with the
 recomputation's, falling back to a wager-by-wager comparison only where something differs.
 Tables are independent, so :func:`verify_parallel` spreads them over worker processes (forked:
-they inherit the log already read, nothing is copied to them).
+they inherit the log already read, nothing is copied to them); :mod:`.spread` goes further,
+each worker reading its own tables from NATS, where every message is on its table's subject.
 
 The log's invariants (:mod:`.invariants`: no slip outside betting, each event on its owner's
 subject by a role that writes it, no round before the last was settled and completed, every
