@@ -90,6 +90,8 @@ class PMap(Generic[K, V]):
             if key not in bucket:
                 size += 1
             bucket[key] = value
+        if not copied:
+            return self  # nothing set: the very map, as ``set`` never called
         return PMap(tuple(tuple(group) for group in groups), size)
 
     def delete(self, key: K) -> PMap[K, V]:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from sicbo.replay.owners import OWNER, TAG_OF
 from sicbo.replay.tokens import Purses
 from sicbo.wagers.evolve import evolve
+from sicbo.wagers.pmap import PMap
 from sicbo.wagers.state import WagerState, initial_state, wagers_of_round
 from sicbo_contracts.wagers import CarriedChoice, Wager
 from tests.support.common import TABLE
@@ -140,7 +141,7 @@ def test_replays_fold_gives_the_state_evolve_gives(log: tuple[int | None, list[A
 def test_new_slips_of_chips_wait_and_are_put_in_at_once() -> None:
     """The case the fold is for: a round's slips of chips folded without a state copy each."""
     purses = Purses(TABLE)
-    history = [table_opened("macau-2004"), round_started(1), betting_opened(1)]
+    history: list[Any] = [table_opened("macau-2004"), round_started(1), betting_opened(1)]
     for event in history:
         purses.fold(OWNER[TAG_OF[type(event)]], event, b"")
     before = purses.lifecycle_view
@@ -153,3 +154,27 @@ def test_new_slips_of_chips_wait_and_are_put_in_at_once() -> None:
         expected = evolve(expected, event)
     assert purses.state == expected
     assert len(wagers_of_round(purses.state, 1)) == 300
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from("abcdefghij"), st.integers()), max_size=30),
+    st.lists(st.tuples(st.sampled_from("abcdefghijklmnop"), st.integers()), max_size=30),
+)
+def test_set_many_is_set_after_set(
+    before: list[tuple[str, int]], items: list[tuple[str, int]]
+) -> None:
+    """``PMap.set_many`` (the waiting slips put in at once) gives what one ``set`` after
+    another gives, and leaves the map it started from as it was."""
+    start: PMap[str, int] = PMap()
+    for key, value in before:
+        start = start.set(key, value)
+    snapshot = dict(zip(start, start.values(), strict=True))
+    one_by_one = start
+    for key, value in items:
+        one_by_one = one_by_one.set(key, value)
+    at_once = start.set_many(items)
+    assert at_once == one_by_one and len(at_once) == len(one_by_one)
+    assert dict(zip(at_once, at_once.values(), strict=True)) == dict(
+        zip(one_by_one, one_by_one.values(), strict=True)
+    )
+    assert dict(zip(start, start.values(), strict=True)) == snapshot
