@@ -5,6 +5,9 @@ the code can be compared on the very same events (docs/benchmarks.md, issue 16 i
     python scripts/verify_profile.py time LOG     # verify_parallel on it, as make bench does
     python scripts/verify_profile.py cpu LOG      # CPU seconds of verify in one process
     python scripts/verify_profile.py profile LOG  # cProfile of verify in one process
+    python scripts/verify_profile.py served LOG   # LOG in a fresh nats-server: the whole read
+                                                  # + verify_parallel, then the workers' own
+                                                  # reads (sicbo.replay.spread), alternating
 
 Run ``time``/``profile`` with another checkout first on PYTHONPATH to time that version.
 """
@@ -66,6 +69,54 @@ async def make() -> list[Row]:
     return rows
 
 
+async def served(rows: list[Row], rounds: int = 4) -> None:
+    """Store ``rows`` in a fresh server as they were stored (same subjects, sequences from 1),
+    then time both ways of verifying it; CPU of this process and its workers, and the
+    server's."""
+    import resource
+
+    from sicbo.infra.nats_server import LocalNatsServer
+    from sicbo.provisioning import provision
+    from sicbo.replay.spread import verify_log_spread
+
+    def cpu() -> float:
+        own, workers = (
+            resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+        )
+        return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+    with tempfile.TemporaryDirectory() as tmp, LocalNatsServer(Path(tmp) / "nats") as server:
+        nc = await nats.connect(server.url)
+        (await provision(nc)).raise_for_conflicts()
+        store = EventStore(nc, EVENT_STREAM, carry_trace=False)
+        for seq, subject, data, headers, _ in rows:  # the server's own headers left out
+            kept = {k: v for k, v in headers.items() if not k.startswith(("Nats-Exp", "Nats-Bat"))}
+            assert (await store.append(subject, data, headers=kept)).seq == seq
+        pid = server.pid
+
+        def server_cpu() -> float:
+            fields = Path(f"/proc/{pid}/stat").read_text().split()
+            return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+        for _ in range(rounds):
+            for way in ("whole read", "workers' reads"):
+                c, s, t = cpu(), server_cpu(), time.perf_counter()
+                if way == "whole read":
+                    result = verify_parallel(await store.read(EVENTS_ALL), jobs=os.cpu_count() or 1)
+                else:
+                    spread = await asyncio.to_thread(
+                        verify_log_spread, server.url, jobs=os.cpu_count() or 1
+                    )
+                    assert spread is not None
+                    result = spread.result
+                took = time.perf_counter() - t
+                print(
+                    f"{way}: {result.wagers / took:,.0f} wagers/s ({took:.3f} s) ok={result.ok};"
+                    f" CPU s: verify {cpu() - c:.2f}, nats-server {server_cpu() - s:.2f}"
+                )
+        await nc.close()
+
+
 def load(path: Path) -> list[StoredEvent]:
     rows: list[Row] = pickle.loads(path.read_bytes())  # our own file, written by `make`
     return [StoredEvent(*row) for row in rows]  # type: ignore[arg-type]
@@ -77,6 +128,9 @@ def main() -> None:
         rows = asyncio.run(make())
         path.write_bytes(pickle.dumps(rows))
         print(f"{len(rows)} events saved to {path}")
+        return
+    if mode == "served":
+        asyncio.run(served(pickle.loads(path.read_bytes())))
         return
     stored = load(path)
     if mode == "time":

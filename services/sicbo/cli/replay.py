@@ -33,6 +33,7 @@ from sicbo.replay.accounts import check_accounts
 from sicbo.replay.findings import Finding
 from sicbo.replay.money import check_money
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
+from sicbo.replay.spread import Spread, verify_log_spread
 from sicbo.replay.verify import Verification, verify_parallel
 from sicbo.shell.headers import COMMAND_ID
 from sicbo_contracts.subjects import EVENTS_ALL, table_filter
@@ -60,6 +61,17 @@ def _read_accounts_or_exit(nats_url: str) -> list[StoredEvent]:
 def _read_or_exit(nats_url: str, subject_filter: str) -> list[StoredEvent]:
     try:
         return asyncio.run(_read(nats_url, subject_filter))
+    except (OSError, nats.errors.NoServersError):
+        raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
+    except LayoutMismatch as exc:  # no log, or not one whole set of partition streams
+        raise fail(str(exc)) from None
+
+
+def _verify_spread_or_none(nats_url: str, jobs: int, since: datetime | None) -> Spread | None:
+    """The whole log verified by workers each reading its own tables, with its events for the
+    accounts' join (:mod:`sicbo.replay.spread`); None where that does not apply."""
+    try:
+        return verify_log_spread(nats_url, jobs=jobs, since=since, with_events=True)
     except (OSError, nats.errors.NoServersError):
         raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
     except LayoutMismatch as exc:  # no log, or not one whole set of partition streams
@@ -188,9 +200,14 @@ def replay_verify(
     cannot read) or a broken invariant, 2 bad input."""
     since_at = _parse_since(since)
     started = time.perf_counter()
-    stored = _read_or_exit(nats_url, table_filter(table) if table else EVENTS_ALL)
-    read = time.perf_counter()
-    result = verify_parallel(stored, jobs=jobs, table=table, since=since_at)
+    whole = table is None and jobs > 1  # then each worker may read its own tables
+    spread = _verify_spread_or_none(nats_url, jobs, since_at) if whole else None
+    if spread is not None and spread.stored is not None:  # each worker read its own tables
+        stored, result, read = spread.stored, spread.result, started + spread.read_seconds
+    else:
+        stored = _read_or_exit(nats_url, table_filter(table) if table else EVENTS_ALL)
+        read = time.perf_counter()
+        result = verify_parallel(stored, jobs=jobs, table=table, since=since_at)
     if table is None:  # every account re-folded: each entry once, balances = their entries
         entries = _read_accounts_or_exit(nats_url)
         found = check_accounts(entries, command_header=COMMAND_ID)

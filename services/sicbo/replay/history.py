@@ -6,14 +6,14 @@ Pure: it takes stored messages (anything with ``seq``, ``subject``, ``data`` and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, get_args
 
 import msgspec
 
-from sicbo.settlement.facts import FOLDED_AGGREGATES, TableLog
+from sicbo.settlement.facts import FOLDED_AGGREGATES, FactEvent, TableLog
 from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.settlement import (
     RoundSettled,
@@ -121,10 +121,24 @@ class TableHistory:
         return self.settlements.get(round_no) or RoundSettlement()
 
 
-def read_tables(stored: Iterable[Stored], table: str | None = None) -> dict[str, TableHistory]:
-    """Fold the log into one :class:`TableHistory` per table (only ``table`` if given)."""
+#: The classes the facts fold (what ``TableLog.add_stored`` decodes a lifecycle or bets event as).
+FACT_CLASSES = frozenset(get_args(FactEvent))
+
+
+def read_tables(
+    stored: Iterable[Stored],
+    table: str | None = None,
+    decoded: Sequence[tuple[Any | None, str]] | None = None,
+) -> dict[str, TableHistory]:
+    """Fold the log into one :class:`TableHistory` per table (only ``table`` if given).
+
+    ``decoded``: each stored message already read as any event of the floor
+    (:func:`sicbo.replay.owners.read_event`, by position), so a lifecycle or bets event is not
+    decoded again: one of :data:`FACT_CLASSES` is what ``TableLog.add_stored`` would decode
+    from the same bytes (both decoders are tagged unions over the same classes, so a tag of
+    those classes decodes, or fails, the same in both); anything else is left to it."""
     tables: dict[str, TableHistory] = {}
-    for e in stored:
+    for i, e in enumerate(stored):
         parsed = parse_event_subject(e.subject)
         name = parsed.table if parsed is not None else _settlement_table(e.subject)
         if name is None or (table is not None and name != table):
@@ -135,7 +149,11 @@ def read_tables(stored: Iterable[Stored], table: str | None = None) -> dict[str,
         if parsed is None:  # a settlement message replay cannot read is never ignored
             history.undecodable.append(e.seq)
         elif parsed.aggregate.value in FOLDED_AGGREGATES:
-            history.log.add_stored(e.seq, e.subject, e.data)
+            event = decoded[i][0] if decoded is not None else None
+            if type(event) in FACT_CLASSES:
+                history.log.add(e.seq, event)
+            else:
+                history.log.add_stored(e.seq, e.subject, e.data)
         elif parsed.aggregate is Aggregate.SETTLE:
             _add_settlement(history, e, parsed)
     return tables

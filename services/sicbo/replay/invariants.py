@@ -40,7 +40,7 @@ A round with an outcome and no settlement yet is not a finding: the service may 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -99,11 +99,13 @@ def check_tables(
     stored: Iterable[Stored],
     table: str | None = None,
     keep: Mapping[str, Iterable[int]] | None = None,
+    decoded: Sequence[tuple[Any | None, str]] | None = None,
 ) -> dict[str, TableChecks]:
     """Every table's checks once done; ``keep``: per table, the stream sequences as of which
-    to keep intake's state (:attr:`TableChecks.kept`, replay's re-settlement reuses them)."""
+    to keep intake's state (:attr:`TableChecks.kept`, replay's re-settlement reuses them);
+    ``decoded``: each message's :func:`~.owners.read_event`, by position, if already read."""
     tables: dict[str, TableChecks] = {}
-    for e in stored:
+    for i, e in enumerate(stored):
         parsed = parse_event_subject(e.subject)
         name = parsed.table if parsed is not None else table_of(e.subject) or ""
         if table is not None and name != table:
@@ -112,7 +114,7 @@ def check_tables(
         if checks is None:
             checks = tables[name] = TableChecks(name)
             checks.wanted = sorted(set((keep or {}).get(name, ())), reverse=True)
-        checks.see(e, parsed)
+        checks.see(e, parsed, decoded[i] if decoded is not None else None)
     for checks in tables.values():
         checks.keep_up_to(None)
     return tables
@@ -196,10 +198,16 @@ class TableChecks:
         while self.wanted and (seq is None or self.wanted[-1] < seq):
             self.kept[self.wanted.pop()] = self.purses.state
 
-    def see(self, stored: Stored, parsed: EventSubject | None) -> None:
-        """Check one stored message, then fold it."""
+    def see(
+        self,
+        stored: Stored,
+        parsed: EventSubject | None,
+        read: tuple[Any | None, str] | None = None,
+    ) -> None:
+        """Check one stored message (``read``: its :func:`~.owners.read_event`, if already
+        read), then fold it."""
         self.keep_up_to(stored.seq)
-        event, why = read_event(stored.data)
+        event, why = read if read is not None else read_event(stored.data)
         tag = TAG_OF[type(event)] if event is not None else ""
         in_round = getattr(event, "round", None) or TABLE_ROUND
         self._here = _Here(
@@ -271,9 +279,11 @@ class TableChecks:
 
     def _betting(self, event: SlipPlaced | SlipChanged | SlipWithdrawn | CarriedSlipChosen) -> None:
         try:
-            betting_round(self.purses.state, event.round, event.at)
+            # The guards read no slip: the state as of now but for the slips waiting to be put in.
+            state = self.purses.lifecycle_view
+            betting_round(state, event.round, event.at)
             if _wagers(event):  # 000 §8.3: not by an excluded or a voided player
-                require_may_wager(self.purses.state, event.player, event.round, "wager")
+                require_may_wager(state, event.player, event.round, "wager")
         except Refused as refused:
             self.find(
                 BETTING,

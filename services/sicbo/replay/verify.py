@@ -5,7 +5,8 @@ The whole log is read once and folded per table in memory; each round is recompu
 facts as of its settlement and its stored wager results compared byte for byte with the
 recomputation's, falling back to a wager-by-wager comparison only where something differs.
 Tables are independent, so :func:`verify_parallel` spreads them over worker processes (forked:
-they inherit the log already read, nothing is copied to them).
+they inherit the log already read, nothing is copied to them); :mod:`.spread` goes further,
+each worker reading its own tables from NATS, where every message is on its table's subject.
 
 The log's invariants (:mod:`.invariants`: no slip outside betting, each event on its owner's
 subject by a role that writes it, no round before the last was settled and completed, every
@@ -33,6 +34,7 @@ from sicbo.replay.findings import Finding
 from sicbo.replay.gcpause import without_gc
 from sicbo.replay.history import Stored, read_tables
 from sicbo.replay.invariants import check_tables
+from sicbo.replay.owners import read_event
 from sicbo.wagers.state import wagers_of_round
 from sicbo_contracts.subjects import table_of
 
@@ -60,14 +62,15 @@ def verify(
     invariants (violations stored at or after ``since``; the checks fold the whole log)."""
     events = stored if isinstance(stored, Sequence) else list(stored)
     result = Verification()
-    histories = read_tables(events, table)
+    decoded = [read_event(e.data) for e in events]  # each message decoded once, for both
+    histories = read_tables(events, table, decoded)
     # Intake's state as of each round's settlement, kept by the checks' fold: one fold of the
     # wager state per slip serves the checks and the re-settle facts.
     keep = {
         name: [a for r in history.settlements.values() if (a := settled_as_of(r)) is not None]
         for name, history in histories.items()
     }
-    checked = check_tables(events, table, keep)
+    checked = check_tables(events, table, keep, decoded)
     for name, history in histories.items():
         result.undecodable.extend((name, seq) for seq in history.undecodable)
         checks = checked.get(name)

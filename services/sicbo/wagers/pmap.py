@@ -12,7 +12,7 @@ so states share them safely.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
@@ -73,6 +73,26 @@ class PMap(Generic[K, V]):
         grown = 0 if key in bucket else 1
         bucket[key] = value
         return self._with(groups, g, b, bucket, self.size + grown)
+
+    def set_many(self, items: Iterable[tuple[K, V]]) -> PMap[K, V]:
+        """The map with every ``(key, value)`` set in turn, as many :meth:`set` calls give it,
+        each touched bucket copied once (replay puts a round's slips in at once)."""
+        groups = [list(group) for group in self.groups or _EMPTY]
+        copied: dict[tuple[int, int], dict[K, V]] = {}
+        size = self.size
+        for key, value in items:
+            slot = _slot(key)
+            bucket = copied.get(slot)
+            if bucket is None:
+                g, b = slot
+                bucket = copied[slot] = dict(groups[g][b])
+                groups[g][b] = bucket
+            if key not in bucket:
+                size += 1
+            bucket[key] = value
+        if not copied:
+            return self  # nothing set: the very map, as ``set`` never called
+        return PMap(tuple(tuple(group) for group in groups), size)
 
     def delete(self, key: K) -> PMap[K, V]:
         """The map without ``key`` (the same map if it has no such key)."""

@@ -29,6 +29,8 @@ def serve(
         for e in f.messages()
     ]
     monkeypatch.setattr(cli, "_read_or_exit", lambda url, subject_filter: events)
+    # No server: the workers' own reads (sicbo.replay.spread) are the integration tests'.
+    monkeypatch.setattr(cli, "_verify_spread_or_none", lambda url, jobs, since: None)
     monkeypatch.setattr(cli, "_read_accounts_or_exit", lambda url: accounts or [])
 
 

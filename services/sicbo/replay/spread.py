@@ -1,0 +1,208 @@
+"""Replay verify with the read spread over the workers: each worker process reads its own
+tables from NATS and verifies them, instead of the parent reading the whole log and forking
+(issue 16 item 2; docs/benchmarks.md "Replay verify: the read in the workers").
+
+The parent asks the server only which subjects the log holds and how many messages each
+(``STREAM.INFO`` with a subjects filter, paged), groups them by table, and shares the tables
+over the workers by event count as :func:`~.verify.verify_parallel` does. A worker reads each
+of its tables with the table's own filter (:func:`~sicbo_contracts.subjects.table_filter`,
+Direct Get batches from its partition's stream) and runs :func:`~.verify.verify` on it: the
+same events, in the same order, as the table's group of the whole log, so the same result.
+
+That holds only where every message of the log is on a subject its table's filter matches:
+:func:`plan` returns None otherwise (a message on ``sicbo.evt.T`` alone, or on a subject of no
+table: what a forger might store), and for a log of one table, so the caller reads the whole
+log as before and every such message is reported exactly as it always was. A table's read is
+a prefix of its log as of that read; tables are verified independently, so reading them at
+slightly different moments is reading the log a moment earlier or later, table by table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+import nats
+from nats.aio.client import Client as NATS
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeoutError
+
+from sicbo.eventstore.layout import open_floor_log
+from sicbo.eventstore.partitioned import FloorLog
+from sicbo.eventstore.records import StoredEvent
+from sicbo.eventstore.store import EventStore
+from sicbo.infra.nats_auth import connect_options
+from sicbo.replay.gcpause import without_gc
+from sicbo.replay.verify import Verification, merge, verify
+from sicbo_contracts.subjects import subject_matches, table_filter, table_of, without_partition
+
+__all__ = ["Spread", "can_spread", "plan", "verify_log_spread", "verify_spread"]
+
+#: The JetStream API the floor's log is opened on (:func:`~sicbo.eventstore.layout.open_floor_log`).
+_API = "$JS.API"
+
+
+@dataclass
+class Spread:
+    """What the workers found: the verification, the events read, the slowest worker's read,
+    and the events themselves where asked for (in log order, as the whole log's read)."""
+
+    result: Verification
+    events: int
+    read_seconds: float
+    stored: list[StoredEvent] | None = None
+
+
+async def connect(nats_url: str) -> NATS:
+    return await nats.connect(
+        nats_url, connect_timeout=5, max_reconnect_attempts=1, **connect_options(nats_url)
+    )
+
+
+async def _subjects(nc: NATS, stream: str, api: str, timeout: float) -> dict[str, int] | None:
+    """Every subject ``stream`` holds, with its message count; None when the server does not
+    list them all (then the caller reads the whole log)."""
+    found: dict[str, int] = {}
+    for _ in range(1_000):
+        body = json.dumps({"subjects_filter": ">", "offset": len(found)}).encode()
+        try:
+            msg = await nc.request(f"{api}.STREAM.INFO.{stream}", body, timeout)
+            reply = json.loads(msg.data)
+        except (NoRespondersError, NatsTimeoutError, ValueError):
+            return None  # not allowed, or no answer: the whole log's read says what is wrong
+        if not isinstance(reply, dict) or "error" in reply:
+            return None
+        state = reply.get("state") or {}
+        page: Mapping[str, int] = state.get("subjects") or {}
+        found.update(page)
+        total = int(state.get("num_subjects", 0))
+        if len(found) >= total:
+            listed = sum(found.values())
+            return found if listed == int(state.get("messages", -1)) else None
+        if not page:
+            return None
+    return None
+
+
+async def plan(nc: NATS, *, timeout: float = 30) -> dict[str, int] | None:
+    """The log's tables with their event counts, where every message is on its table's
+    filter; None where one is not, or a subject list cannot be had whole."""
+    store = await open_floor_log(nc, timeout=timeout)
+    streams: tuple[EventStore, ...] = store.streams if isinstance(store, FloorLog) else (store,)
+    tables: dict[str, int] = {}
+    for part in streams:
+        subjects = await _subjects(nc, part.stream, _API, timeout)
+        if subjects is None:
+            return None
+        for stored, count in subjects.items():
+            subject = without_partition(stored)
+            name = table_of(subject)
+            if name is None or not subject_matches(subject, table_filter(name)):
+                return None  # read the whole log: it is reported as it always was
+            tables[name] = tables.get(name, 0) + count
+    return tables
+
+
+async def _read_tables(nats_url: str, tables: list[str]) -> list[list[StoredEvent]]:
+    nc = await connect(nats_url)
+    try:
+        store = await open_floor_log(nc, timeout=30)
+        return [await store.read(table_filter(name)) for name in tables]
+    finally:
+        await nc.close()
+
+
+def _read_and_verify(job: tuple[str, list[str], datetime | None, bool]) -> Spread:
+    nats_url, tables, since, keep = job
+    start = time.perf_counter()
+    logs = asyncio.run(_read_tables(nats_url, tables))
+    read = time.perf_counter() - start
+    result = merge(verify(log, since=since) for log in logs)
+    stored = [e for log in logs for e in log] if keep else None
+    return Spread(result, sum(len(log) for log in logs), read, stored)
+
+
+def _shares(tables: Mapping[str, int], jobs: int) -> list[list[str]]:
+    """The tables over ``jobs`` workers, the largest first to the least loaded."""
+    shares: list[list[str]] = [[] for _ in range(min(jobs, len(tables)))]
+    loads = [0] * len(shares)
+    for name in sorted(tables, key=lambda name: -tables[name]):
+        lightest = loads.index(min(loads))
+        shares[lightest].append(name)
+        loads[lightest] += tables[name]
+    return shares
+
+
+@without_gc
+def verify_spread(
+    nats_url: str,
+    tables: Mapping[str, int],
+    *,
+    jobs: int,
+    since: datetime | None = None,
+    partition_of: Callable[[str], int] | None = None,
+) -> Spread:
+    """Verify ``tables`` (from :func:`plan`) in ``jobs`` forked workers, each reading its own.
+
+    ``partition_of``: the events are wanted too (the accounts are joined with them), in the
+    whole log's order: partition by partition (of each table, by this), each in stream order.
+    Call it where no event loop runs in the calling thread (a forked child starts its own)."""
+    keep = partition_of is not None
+    jobs_of = [(nats_url, share, since, keep) for share in _shares(tables, jobs)]
+    with multiprocessing.get_context("fork").Pool(len(jobs_of)) as pool:
+        parts = pool.map(_read_and_verify, jobs_of)
+    stored = None
+    if partition_of is not None:
+        where = partition_of
+        stored = sorted(
+            (e for p in parts for e in p.stored or ()),
+            key=lambda e: (where(table_of(e.subject) or ""), e.seq),
+        )
+    return Spread(
+        merge(p.result for p in parts),
+        sum(p.events for p in parts),
+        max((p.read_seconds for p in parts), default=0.0),
+        stored,
+    )
+
+
+async def _planned(nats_url: str) -> tuple[dict[str, int] | None, Callable[[str], int]]:
+    """:func:`plan`, and the partition of each table (0 for all of an unpartitioned log)."""
+    nc = await connect(nats_url)
+    try:
+        store = await open_floor_log(nc, timeout=30)
+        where = store.partition if isinstance(store, FloorLog) else (lambda table: 0)
+        return await plan(nc), where
+    finally:
+        await nc.close()
+
+
+def verify_log_spread(
+    nats_url: str, *, jobs: int, since: datetime | None = None, with_events: bool = False
+) -> Spread | None:
+    """The whole log verified by ``jobs`` workers each reading its own tables; None where
+    :func:`plan` says it does not apply, or one worker or one table (read the log whole).
+    ``with_events``: the events too, in the whole log's order. Call it where no event loop
+    runs in the calling thread."""
+    tables, where = asyncio.run(_planned(nats_url))
+    if not can_spread(jobs, tables):
+        return None
+    assert tables is not None
+    return verify_spread(
+        nats_url, tables, jobs=jobs, since=since, partition_of=where if with_events else None
+    )
+
+
+def can_spread(jobs: int, tables: Mapping[str, int] | None) -> bool:
+    """Whether :func:`verify_spread` applies: workers wanted, forking possible, 2+ tables."""
+    return (
+        tables is not None
+        and jobs > 1
+        and len(tables) > 1
+        and "fork" in multiprocessing.get_all_start_methods()
+    )
