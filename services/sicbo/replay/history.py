@@ -26,6 +26,7 @@ from sicbo_contracts.subjects import (
     Aggregate,
     EventSubject,
     aggregate_filter,
+    on_its_own_subject,
     parse_event_subject,
     subject_matches,
     table_of,
@@ -150,9 +151,9 @@ def read_tables(
             history.undecodable.append(e.seq)
         elif parsed.aggregate.value in FOLDED_AGGREGATES:
             event = decoded[i][0] if decoded is not None else None
-            if type(event) in FACT_CLASSES:
+            if type(event) in FACT_CLASSES and on_its_own_subject(e.subject, event):
                 history.log.add(e.seq, event)
-            else:
+            else:  # decoded again; one naming another table or round is skipped there
                 history.log.add_stored(e.seq, e.subject, e.data)
         elif parsed.aggregate is Aggregate.SETTLE:
             _add_settlement(history, e, parsed)

@@ -2,10 +2,14 @@
 histories are the ones read from the bytes, on a log with messages misfiled, of unknown types,
 or not events at all, and a settlement forged onto a bets subject."""
 
+import msgspec
+
 from sicbo.replay.history import read_tables
 from sicbo.replay.owners import read_event
 from sicbo.replay.verify import verify
+from sicbo.shell.codec import encode
 from sicbo_contracts.subjects import Aggregate, event
+from sicbo_contracts.wagers import SlipPlaced
 from tests.support.common import TABLE
 from tests.support.lifecycle import betting_closed
 from tests.support.media import settled
@@ -24,6 +28,10 @@ def forged_log() -> Forgery:
     f.forge_raw(event(TABLE, Aggregate.BETS, 2, "bets-nope-v1"), b'{"type":"nope"}')
     f.forge_raw(event(TABLE, Aggregate.LIFECYCLE, 2, "lc-x-v1"), b"not json")
     f.forge_raw(event(TABLE, Aggregate.BETS, 2, "bets-slip-placed-v1"), b'{"type":"x"')
+    late = betting_closed(2)  # round 2's "no more bets" misfiled under round 1, and a slip
+    f.forge_raw(event(TABLE, Aggregate.LIFECYCLE, 1, late), encode(late))  # of another table
+    foreign = msgspec.structs.replace(placed("s-x", [chips()], round_no=2), table="other")
+    f.forge_raw(event(TABLE, Aggregate.BETS, 2, SlipPlaced), encode(foreign))
     f.log.close(2)
     f.log.confirm(2, (1, 2, 3))
     f.stored.settle(2)
