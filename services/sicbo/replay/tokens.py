@@ -30,7 +30,7 @@ from sicbo.wagers.frozen import replace
 from sicbo.wagers.media import uses_media
 from sicbo.wagers.media_checks import check_tokens
 from sicbo.wagers.slips import Slip
-from sicbo.wagers.state import WagerState
+from sicbo.wagers.state import Betting, WagerState
 from sicbo.wagers.state import initial_state as wagers_initial
 from sicbo_contracts.settlement import WagersSettled
 from sicbo_contracts.subjects import Aggregate
@@ -104,7 +104,10 @@ class Purses:
         state, slip_id, number = self._state, event.slip_id, event.round
         current = state.round
         if (
-            uses_media(event.wagers)
+            current is None
+            or current.number != number
+            or current.betting is not Betting.OPEN  # no wager: ``evolve`` tells (000 §3.9)
+            or uses_media(event.wagers)
             or slip_id in state.slips
             or (current is not None and current.exposure is not None and current.number == number)
         ):

@@ -67,6 +67,8 @@ def evolve(state: WagerState, event: Fact) -> WagerState:
         # The most frequent event first: a class pattern is an isinstance test, tried in order
         # (the cases' classes are disjoint, so their order changes nothing but the cost).
         case SlipPlaced(round=r, slip_id=slip_id, player=player, wagers=wagers):
+            if not _betting_open(state.round, r):
+                return state  # stored outside betting: no wager (000 §3.9; docs/rules.md)
             slip = Slip(slip_id, player, r, r, tuple(wagers), order=state.placed)
             staked = _restake(state, slip_id, wagers, player)
             return _expose(_put(staked, slip, placed=state.placed + 1), r, (), slip.wagers)
@@ -135,6 +137,10 @@ def evolve(state: WagerState, event: Fact) -> WagerState:
                 if carries_wagers(consequence)
                 else ended
             )
+        case SlipWithdrawn(round=r) | SlipChanged(round=r) | CarriedSlipChosen(round=r) if (
+            not _betting_open(state.round, r)
+        ):
+            return state  # 000 §3.9: changed or withdrawn after "no more bets" changes nothing
         case SlipWithdrawn(slip_id=slip_id):
             return _update(_restake(state, slip_id, ()), slip_id, status=SlipStatus.WITHDRAWN)
         case SlipChanged(slip_id=slip_id, after=after):
@@ -169,6 +175,14 @@ def fold(table: str, events: Iterable[Fact]) -> WagerState:
 
 
 # ---- helpers ------------------------------------------------------------------------------------
+
+
+def _betting_open(current: CurrentRound | None, number: int) -> bool:
+    """Whether a slip event of round ``number`` stands: its round is current and open for
+    betting. Wager intake appends one only then (its append expects the lifecycle it decided
+    on), so in log order every slip it stored passes; one stored otherwise is forged, and
+    ``sicbo replay verify`` reports it (check "betting"): it is no wager, and nobody pays it."""
+    return current is not None and current.number == number and current.betting is Betting.OPEN
 
 
 def _end_betting(current: CurrentRound | None, number: int | None) -> CurrentRound | None:

@@ -10,11 +10,12 @@ from sicbo.wagers.pmap import PMap
 from sicbo.wagers.state import wagers_of_round
 from tests.support.common import BOB, DEALER, NOW, TABLE
 from tests.support.dice import entered
-from tests.support.lifecycle import round_started
+from tests.support.lifecycle import betting_closed, round_started
 from tests.support.media import issue_token, token_issued
 from tests.support.wagers import (
     betting,
     change,
+    changed,
     chips,
     color,
     given,
@@ -25,6 +26,7 @@ from tests.support.wagers import (
     promo,
     when,
     withdraw,
+    withdrawn,
 )
 
 
@@ -124,3 +126,20 @@ def test_a_round_started_again_leaves_betting_open_in_the_current_round() -> Non
     for again in (1, 2, 3):
         assert given([*history, round_started(again)]) == open_round
     assert open_round.round is not None and open_round.round.number == 3
+
+
+def test_slip_events_stored_outside_betting_are_no_wagers_000_3_9() -> None:
+    """Intake appends a slip event only while its round takes wagers (the append expects the
+    lifecycle it decided on), so one stored after "no more bets", or of another round, is
+    forged: the fold leaves the round's wagers as they were, and nobody is paid for it."""
+    history = [*betting(), placed("s-1"), betting_closed(1)]
+    closed = given(history)
+    late = [
+        placed("s-late", [chips("big", 5_000)], player="mallory"),
+        placed("s-other-round", round_no=2),
+        changed("s-1", [chips()], [chips("big", 9_000)]),
+        withdrawn("s-1", [chips()]),
+    ]
+    for event in late:
+        assert given([*history, event]) == closed
+    assert [(w.slip_id, w.wager.stake) for w in wagers_of_round(closed, 1)] == [("s-1", 100)]
