@@ -14,6 +14,7 @@ import asyncio
 import os
 import time
 from datetime import datetime
+from functools import partial
 from typing import Annotated
 
 import msgspec
@@ -31,7 +32,7 @@ from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import redacted
 from sicbo.replay.accounts import check_accounts
 from sicbo.replay.findings import Finding
-from sicbo.replay.money import check_money
+from sicbo.replay.money import check_money_live
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
 from sicbo.replay.spread import Spread, verify_log_spread
 from sicbo.replay.verify import Verification, verify_parallel
@@ -212,7 +213,8 @@ def replay_verify(
         entries = _read_accounts_or_exit(nats_url)
         found = check_accounts(entries, command_header=COMMAND_ID)
         # Joined with the tables: each debit its slip or refund, each wager paid once.
-        found += check_money(stored, entries)
+        # A settlement stored while the accounts were read is read again, not called forged.
+        found += check_money_live(stored, entries, partial(_read_or_exit, nats_url, EVENTS_ALL))
         result.violations += [f for f in found if since_at is None or f.time >= since_at]
     done = time.perf_counter()
     if as_json:

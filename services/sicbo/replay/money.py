@@ -16,7 +16,7 @@ does not hold are not joined (``--table``, or a log of the accounts alone).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -54,6 +54,8 @@ _bets: msgspec.json.Decoder[WagerEvent] = msgspec.json.Decoder(WagerEvent)
 _entry: msgspec.json.Decoder[AccountEvent] = msgspec.json.Decoder(AccountEvent)
 _BETTING_CLOSED = token(BettingClosed)
 _PAY_KEYS = ("return:", "void:", "adjust:", "cancel:")
+#: How a credit no settlement owes is named (:func:`check_money_live` judges it again).
+UNOWED_CREDIT = "no settlement in the log owes it (a forged credit)"
 
 
 class _Owed(msgspec.Struct):
@@ -132,8 +134,7 @@ def check_money(
                     entry_finding(
                         e,
                         ACCOUNT,
-                        f"{tag_of(entry)} {entry.key!r}: no"
-                        " settlement in the log owes it (a forged credit)",
+                        f"{tag_of(entry)} {entry.key!r}: {UNOWED_CREDIT}",
                         entry,
                     )
                 )
@@ -181,3 +182,28 @@ def check_money(
                 )
             )
     return findings
+
+
+def check_money_live(
+    tables_before: Sequence[StoredEntry],
+    account_events: Sequence[StoredEntry],
+    tables_after: Callable[[], Iterable[StoredEntry]],
+) -> list[Finding]:
+    """:func:`check_money` of logs read one after the other while the floor plays: the
+    tables' log read before the accounts, and again after them only to judge a credit no
+    settlement owes.
+
+    Settlement stores a round's payments before it credits them, so a credit read in the
+    accounts has its settlement in any read of the tables made after the accounts' read; a
+    settlement stored between the first read and the accounts' would otherwise name its
+    credit forged. The other findings keep the first read: a settlement in it is owed in
+    the accounts read after it."""
+    found = check_money(tables_before, account_events)
+    if not any(_unowed(f) for f in found):
+        return found
+    again = [f for f in check_money(tables_after(), account_events) if _unowed(f)]
+    return [f for f in found if not _unowed(f)] + again
+
+
+def _unowed(finding: Finding) -> bool:
+    return finding.message.endswith(UNOWED_CREDIT)

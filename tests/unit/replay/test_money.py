@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sicbo.replay.money import check_money
+from sicbo.replay.money import check_money, check_money_live
 from sicbo.shell.codec import encode
 from sicbo_contracts.accounts import ReturnCredited, StakeDebited
 from sicbo_contracts.lifecycle import BettingClosed
@@ -111,3 +111,28 @@ def test_a_debit_of_a_closed_round_without_its_slip_or_refund_is_found() -> None
     assert found == [
         f"debit 'debit:{TABLE}:1:s-1:v1' has no stored slip and 300 of it was never refunded"
     ]
+
+
+def test_a_credit_whose_settlement_was_stored_after_the_tables_read_is_no_forgery() -> None:
+    """verify reads the tables, then the accounts: a round settled and credited between the
+    two reads is in the accounts only. The tables are read again (the settlement is stored
+    before its credit), and only a credit still owed by nothing is named forged."""
+    before = table_log()[:-1]  # the settlement not stored yet
+    reads: list[str] = []
+
+    def after() -> list[Stored]:
+        reads.append("again")
+        return table_log()
+
+    assert check_money_live(before, account((RETURN, 600)), after) == []
+    assert reads == ["again"]
+    forged = f"return:{TABLE}:1:s-1:3"
+    found = [f.message for f in check_money_live(before, account((forged, 5)), after)]
+    assert len(found) == 1 and "(a forged credit)" in found[0] and forged in found[0]
+
+
+def test_the_tables_are_read_once_where_every_credit_is_owed() -> None:
+    def after() -> list[Stored]:
+        raise AssertionError("read again")
+
+    assert check_money_live(table_log(), account((RETURN, 600)), after) == []
