@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sicbo_contracts.base import Role
+from sicbo_contracts.base import Role, with_article
 
 _ROUND = (
     "round.start.v1",  # 000 §5.1 (dealer or supervisor)
@@ -186,7 +186,7 @@ def refusal(sender: str, role: Role, command_type: str, *, in_process: bool = Fa
             f" {', '.join(SENDERS)}"
         )
     if not (known.over_nats or in_process):
-        return f"a {sender} command is sent by its service to itself, never over NATS"
+        return f"{with_article(sender)} command is sent by its service to itself, never over NATS"
     if role is not known.role:
         return (
             f"actor.role {role.value!r} is not the sender's: a command sent as {sender} acts"
@@ -194,5 +194,5 @@ def refusal(sender: str, role: Role, command_type: str, *, in_process: bool = Fa
         )
     if command_type not in known.actions:
         allowed = ", ".join(senders_of(command_type)) or "nobody"
-        return f"a {sender} may not send {command_type} (only: {allowed})"
+        return f"{with_article(sender)} may not send {command_type} (only: {allowed})"
     return None

@@ -23,6 +23,12 @@ class Role(StrEnum):
     SERVICE = "service"  # a service account: countdown timer, settlement, illumination, reader
 
 
+def with_article(noun: str) -> str:
+    """``noun`` after its English indefinite article, for refusals that name a role or a
+    sender: "a dealer", "an operator", "an inspector"."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 #: Goes into subjects, so only characters that are safe in a NATS subject token.
 TableId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 Id = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:@-]+$")]

@@ -44,6 +44,7 @@ from sicbo.gateway.operators import Operator
 from sicbo.gateway.sessions import Sessions
 from sicbo_contracts.access import may_send
 from sicbo_contracts.accounts import AccountCommand
+from sicbo_contracts.base import with_article
 from sicbo_contracts.routing import command_subject
 from sicbo_contracts.subjects import account_filter, parse_account_subject
 
@@ -96,8 +97,8 @@ class AccountsRoutes:
             raise ApiError(
                 403,
                 "forbidden",
-                f"a {operator.role.value} is not the operator's cashier: only an operator"
-                " opens accounts and moves money in or out",
+                f"{with_article(operator.role.value)} is not the operator's cashier: only an"
+                " operator opens accounts and moves money in or out",
             )
         return operator
 

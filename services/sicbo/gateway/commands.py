@@ -29,7 +29,7 @@ from sicbo.gateway.operators import Operator
 from sicbo.gateway.sessions import Sessions
 from sicbo.shell.codec import invalid_input
 from sicbo_contracts.access import may_send
-from sicbo_contracts.base import DECODE_ERRORS, Role
+from sicbo_contracts.base import DECODE_ERRORS, Role, with_article
 from sicbo_contracts.dice import DiceCommand
 from sicbo_contracts.lifecycle import LifecycleCommand
 from sicbo_contracts.wagers import WagerCommand
@@ -104,7 +104,7 @@ def stamped_command(body: dict[str, Any], table: str, operator: Operator) -> dic
         raise ApiError(
             403,
             "forbidden",
-            f"a {operator.role.value} may not send {tag} from a terminal",
+            f"{with_article(operator.role.value)} may not send {tag} from a terminal",
             key="role.not-allowed",
         )
     body.update(table=table, actor={"id": operator.id, "role": operator.role.value})

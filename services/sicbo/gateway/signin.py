@@ -20,7 +20,7 @@ from sicbo.gateway.revocation import Revocations
 from sicbo.gateway.session_store import Kind
 from sicbo.gateway.sessions import Sessions
 from sicbo.gateway.throttle import SignInThrottle
-from sicbo_contracts.base import Role
+from sicbo_contracts.base import Role, with_article
 
 #: Checked against when the id is unknown: no PIN hashes to all zeros.
 _NOBODY = Operator(id="-", role=Role.DEALER, salt="00" * 16, pin_hash="00" * 32)
@@ -63,7 +63,7 @@ class SessionRoutes:
         if not isinstance(target, str) or not ID.fullmatch(target):
             raise ApiError(400, "invalid", "operator: the id whose sessions end", "operator")
         if target != by.id and by.role is not Role.SUPERVISOR:
-            why = f"a {by.role.value} may end only their own sessions"
+            why = f"{with_article(by.role.value)} may end only their own sessions"
             raise ApiError(403, "forbidden", why, key="session.own-only")
         if target not in self.sessions.operators:
             why = f"no operator {target} on the list"

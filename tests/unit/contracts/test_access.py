@@ -15,7 +15,7 @@ from sicbo_contracts.access import (
     sender_for,
     senders_of,
 )
-from sicbo_contracts.base import Role
+from sicbo_contracts.base import Role, with_article
 from sicbo_contracts.routing import SERVICE_OF_TAG
 from tests.support.examples import decider_permits
 
@@ -125,3 +125,13 @@ def test_who_may_send_a_command_type() -> None:
     assert senders_of("round.teleport.v1") == []
     assert sender_for(Role.DEALER, "round.complete.v1") == "dealer"  # refused by the service
     assert sender_for(Role.SERVICE, "round.start.v1") == "service"  # nobody: refused
+
+
+def test_a_refusal_names_a_sender_with_its_article() -> None:
+    """ "an operator", not "a operator" (the roles and senders of the floor)."""
+    assert [with_article(n) for n in ("dealer", "operator", "inspector", "service")] == [
+        "a dealer",
+        "an operator",
+        "an inspector",
+        "a service",
+    ]
