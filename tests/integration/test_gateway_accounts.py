@@ -269,6 +269,8 @@ async def test_the_demo_cashier_launches_a_demo_operators_player_by_token(
         assert error_of(foreign, 400, "invalid")["field"] == "$.player"
         bad_table = await cash.post("/api/cashier/demo-launch", json={**ask, "table": "a b"})
         assert error_of(bad_table, 400, "invalid")["field"] == "$.table"
+        number = await cash.post("/api/cashier/demo-launch", json={**ask, "table": 7})
+        assert "a table id is a string, not int 7" in error_of(number, 400, "invalid")["reason"]
         await funded(cash, player, 2_000)
         link = (await cash.post("/api/cashier/demo-launch", json=ask)).json()
         assert link["player"] == player and link["url"].startswith("/launch#token=")

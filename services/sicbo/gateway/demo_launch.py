@@ -77,8 +77,11 @@ class DemoLaunchRoutes:
             why = f"player: the demo operator launches its own players, {prefix}<id>"
             raise ApiError(400, "invalid", why, "$.player")
         table = body.get("table")
+        if table is not None and not isinstance(table, str):
+            why = f"table: a table id is a string, not {type(table).__name__} {table!r}"
+            raise ApiError(400, "invalid", why, "$.table", key="http.table-id")
         if table is not None:
-            table = table_id(table if isinstance(table, str) else "", "$.table")
+            table = table_id(table, "$.table")
         found = await self.reads().statement(player)
         if found.currency is None:
             why = f"player: {player} has no account; open it (and deposit) first"
