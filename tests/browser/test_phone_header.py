@@ -41,7 +41,7 @@ async def test_the_player_id_and_sign_out_are_whole_on_a_phone(
             box = boxes[selector]
             if selector != "#language":  # a menu's box is its own: its words are not measured
                 assert not box["cut"], f"{selector} cut off: {box}"
-            assert 0 <= box["left"] and box["right"] <= width + 1, f"{selector} off screen: {box}"
+            assert box["left"] >= 0 and box["right"] <= width + 1, f"{selector} off screen: {box}"
             assert box["bottom"] <= boxes["header.top"]["bottom"] + 1, (selector, box)
         # In the header's two lines: the player's line, with the language menu, not a third.
         assert boxes["#language"]["top"] < boxes["#player-who"]["bottom"]

@@ -37,7 +37,7 @@ async def test_the_sign_in_box_names_a_demo_id_and_its_note_has_no_stray_space(
         assert placeholder is not None and "demo:player-1" in placeholder, placeholder
         note = await box.locator("p.muted").inner_text()
         assert "demo:player-1" in note
-        assert not re.search(r"\s[)）]", note), note
+        assert not re.search(r"\s[)\uff09]", note), note  # ")" or a full-width one
         assert "  " not in note, note
     finally:
         await ctx.close()

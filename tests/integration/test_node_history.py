@@ -30,11 +30,11 @@ from tests.integration.test_partner_access import (  # noqa: F401 - module fixtu
 )
 
 
-async def history(node: str, floor: PartnerFloor, *args: str) -> tuple[int, str, str]:
+async def history(node_bin: str, floor: PartnerFloor, *args: str) -> tuple[int, str, str]:
     """examples/node/history.js as a process of its own: its exit code, stdout, stderr."""
     env = {**os.environ, "NATS_URL": f"nats://127.0.0.1:{floor.port}", "NATS_NKEY": str(floor.seed)}
     proc = await asyncio.create_subprocess_exec(
-        node, "history.js", *args, cwd=CLIENT_DIR, env=env,
+        node_bin, "history.js", *args, cwd=CLIENT_DIR, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     try:
@@ -48,7 +48,9 @@ async def history(node: str, floor: PartnerFloor, *args: str) -> tuple[int, str,
 
 
 async def test_a_partner_reads_a_tables_last_result_and_one_by_its_sequence(
-    node: str, partner_floor: PartnerFloor, clients: list[NodeClient]
+    node: str,  # noqa: F811 - the fixtures imported above
+    partner_floor: PartnerFloor,  # noqa: F811
+    clients: list[NodeClient],  # noqa: F811
 ) -> None:
     live = await NodeClient.start(node, partner_floor, "--table", "H1", "--count", "2")
     clients.append(live)
@@ -76,7 +78,8 @@ async def test_a_partner_reads_a_tables_last_result_and_one_by_its_sequence(
 
 
 async def test_history_names_what_is_wrong_with_its_arguments(
-    node: str, partner_floor: PartnerFloor
+    node: str,  # noqa: F811 - the fixtures imported above
+    partner_floor: PartnerFloor,  # noqa: F811
 ) -> None:
     code, _, err = await history(node, partner_floor, "--seq", "0")
     assert code == 1 and "--seq 0: a sequence, 1 or more" in err, err
