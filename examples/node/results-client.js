@@ -42,6 +42,14 @@ async function main() {
   const validate = strictValidator(join(args.schemas, "results.json"));
   const validateHeartbeat = strictValidator(join(args.schemas, "results-heartbeat.json"));
   const table = args.table ?? "*";
+  // Checked before connecting: "--count five" used to mean no limit, a table id with a dot or
+  // a wildcard another subject than a table's results.
+  if (table !== "*" && !/^[A-Za-z0-9_-]{1,32}$/.test(table)) {
+    throw new Error(`--table ${table}: a table id, 1-32 of A-Z a-z 0-9 _ -`);
+  }
+  if (args.count !== undefined && !/^[1-9][0-9]{0,8}$/.test(args.count)) {
+    throw new Error(`--count ${args.count}: a number of results, 1 or more`);
+  }
   const subject = `sicbo.results.${table}`;
   const limit = args.count === undefined ? Infinity : Number(args.count);
   const options = connectionOptions(process.env);

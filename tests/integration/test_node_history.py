@@ -2,7 +2,8 @@
 partner runs it: a table's last result and a result by its sequence, read by Direct Get from
 the partner's copy RESULTS with nothing but a partner's permissions, each validated against
 contracts/schemas/results.json. nats.js's plain ``jetstreamManager()`` asks ``$JS.API.INFO``
-first, which a partner may not: a newcomer following the docs with it was refused."""
+first, which a partner may not: a newcomer following the docs with it was refused. Both
+example clients name a bad argument before they connect."""
 
 from __future__ import annotations
 
@@ -85,3 +86,22 @@ async def test_history_names_what_is_wrong_with_its_arguments(
     assert code == 1 and "--seq 0: a sequence, 1 or more" in err, err
     code, _, err = await history(node, partner_floor, "--table", "a.b")
     assert code == 1 and "give --table T" in err, err
+
+
+async def test_the_live_client_names_what_is_wrong_with_its_arguments(node: str) -> None:  # noqa: F811
+    """``--count five`` meant no limit at all (Number("five") is NaN), ``--table a.b`` or
+    ``--table '>'`` another subject than a table's results: each is now refused by name."""
+    for args, why in (
+        (("--count", "five"), "--count five: a number of results, 1 or more"),
+        (("--count", "0"), "--count 0: a number of results, 1 or more"),
+        (("--table", "a.b"), "--table a.b: a table id"),
+        (("--table", ">"), "--table >: a table id"),
+    ):
+        done = await asyncio.create_subprocess_exec(
+            node, "results-client.js", *args, cwd=CLIENT_DIR,
+            env={**os.environ, "NATS_URL": "nats://127.0.0.1:9"},  # never reached
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(done.communicate(), 30)
+        assert (done.returncode, out) == (1, b""), args
+        assert f"results-client: {why}" in err.decode(), err
