@@ -16,16 +16,12 @@
 // --schemas DIR to use copies elsewhere). A message that does not match stops the client with
 // exit code 1: a partner should not act on what it cannot read.
 
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
-import { connect, nkeyAuthenticator } from "nats";
+import { connect } from "nats";
 
-const DEFAULT_SCHEMAS = fileURLToPath(new URL("../../contracts/schemas/", import.meta.url));
+import { DEFAULT_SCHEMAS, check, connectionOptions, describe, strictValidator } from "./feed.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -34,49 +30,6 @@ const { values: args } = parseArgs({
     schemas: { type: "string", default: DEFAULT_SCHEMAS },
   },
 });
-
-function strictValidator(path) {
-  // strict: unknown keywords, formats or ambiguous types in the schema are errors, not ignored.
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
-  addFormats(ajv); // date-time and date are checked, not only accepted
-  return ajv.compile(JSON.parse(readFileSync(path, "utf8")));
-}
-
-function connectionOptions(env) {
-  const options = { servers: env.NATS_URL ?? "nats://127.0.0.1:4222", name: "results-client" };
-  if (env.NATS_NKEY) {
-    const seed = readFileSync(env.NATS_NKEY, "utf8").trim();
-    options.authenticator = nkeyAuthenticator(new TextEncoder().encode(seed));
-  }
-  // TLS before anything is read from the server, trusting only the floor's CA.
-  if (env.NATS_CA_FILE) options.tls = { caFile: env.NATS_CA_FILE, handshakeFirst: true };
-  return options;
-}
-
-function describe(result) {
-  let what;
-  if (result.dice) {
-    what = `${result.dice.join("-")} = ${result.total}`;
-    if (result.corrects) what += ` (corrects ${result.corrects.join("-")})`;
-    what += `; winning bets: ${result.winning_bets.join(", ")}`;
-  } else {
-    what = `no result (${result.reason})`;
-  }
-  const at = result.recorded_at.slice(11, 19); // HH:MM:SS of an RFC 3339 time
-  return `[${at}] ${result.table} #${result.round} ${result.status}: ${what}`;
-}
-
-// The message as an object when it is valid, else why not (as Ajv words it).
-function check(msg, validate) {
-  let result;
-  try {
-    result = JSON.parse(msg.string());
-  } catch (error) {
-    return { errors: [`not JSON: ${error.message}`] };
-  }
-  if (validate(result)) return { result };
-  return { errors: validate.errors.map((e) => `${e.instancePath || "/"} ${e.message}`) };
-}
 
 // The heartbeat (docs/feed.md): silence for three intervals means the path is broken.
 function describeHeartbeat(beat) {
@@ -89,6 +42,14 @@ async function main() {
   const validate = strictValidator(join(args.schemas, "results.json"));
   const validateHeartbeat = strictValidator(join(args.schemas, "results-heartbeat.json"));
   const table = args.table ?? "*";
+  // Checked before connecting: "--count five" used to mean no limit, a table id with a dot or
+  // a wildcard another subject than a table's results.
+  if (table !== "*" && !/^[A-Za-z0-9_-]{1,32}$/.test(table)) {
+    throw new Error(`--table ${table}: a table id, 1-32 of A-Z a-z 0-9 _ -`);
+  }
+  if (args.count !== undefined && !/^[1-9][0-9]{0,8}$/.test(args.count)) {
+    throw new Error(`--count ${args.count}: a number of results, 1 or more`);
+  }
   const subject = `sicbo.results.${table}`;
   const limit = args.count === undefined ? Infinity : Number(args.count);
   const options = connectionOptions(process.env);

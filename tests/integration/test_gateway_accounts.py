@@ -148,6 +148,28 @@ async def test_a_player_is_told_live_of_their_own_account_only(
         error_of(await anonymous.get("/api/account/events"), 401, "signed-out")
 
 
+async def test_a_players_live_account_stream_ends_when_they_sign_out(
+    gateway: str, launch_issuers: Issuers
+) -> None:
+    """The stream was granted once, at its start: a player who signed out (or whose session
+    was revoked) kept being told of each entry of the account. It ends at the next one."""
+    ann_ref = new_player()
+    ann = f"acme:{ann_ref}"
+    async with browser(gateway) as cash, browser(gateway) as web:
+        await sign_in(cash, *CASHIER)
+        await funded(cash, ann, 500)
+        await launched(web, launch_issuers.token(ann_ref, now=time.time()))
+        async with web.stream("GET", "/api/account/events") as events:
+            lines = events.aiter_lines()
+            assert await anext(lines) == ": connected"
+            assert (await web.delete("/api/player")).status_code in (200, 204)
+            deposit = {"command_id": new_command(), "amount": 100, "currency": "EUR"}
+            await cashier_ok(cash, f"/{ann}/deposits", deposit)
+            async with asyncio.timeout(40):  # the deposit's entry, or a keep-alive, ends it
+                rest = [line async for line in lines]
+        assert [line for line in rest if line.startswith("data: ")] == []
+
+
 async def test_only_the_operators_cashier_moves_money_and_a_retry_is_a_duplicate(
     gateway: str, launch_issuers: Issuers
 ) -> None:

@@ -119,6 +119,29 @@ async def test_bad_tokens_are_refused_by_name_and_open_no_session(
         assert (await launched(web, hs))["player"] == "hsop:p-1"
 
 
+async def test_a_refused_token_leaves_the_browsers_player_signed_in(
+    quick_lock_gateway: str, launch_issuers: Issuers
+) -> None:
+    """A link to /launch with a forged, expired or used token is refused and changes nothing:
+    the player signed in in that browser stays signed in (it was signed out first)."""
+    now, ops = time.time(), launch_issuers
+    used = ops.token("p-stays", now=now)
+    async with browser(quick_lock_gateway) as web:
+        await launched(web, used)
+        for token in (
+            ops.token("p-other", now=now, key=Ed25519PrivateKey.generate()),
+            ops.token("p-other", now=now - 400),
+            used,
+            "not-a-jwt",
+        ):
+            assert (await web.post("/api/launch", json={"token": token})).status_code in (400, 401)
+            me = (await web.get("/api/player")).json()
+            assert me == {"player": "acme:p-stays", "currency": "EUR"}, token
+        # A good token replaces the browser's player, as before.
+        assert (await launched(web, ops.token("p-next", now=now)))["player"] == "acme:p-next"
+        assert (await web.get("/api/player")).json()["player"] == "acme:p-next"
+
+
 async def test_a_launch_comes_from_the_gateways_own_page_only(
     quick_lock_gateway: str, launch_issuers: Issuers
 ) -> None:

@@ -84,8 +84,18 @@ class AccountsRoutes:
         return json_response(statement_answer(found))
 
     async def my_events(self, request: Request) -> Response:
-        player = account_id(self.own(request))
-        stream = event_stream(self.hub.get(), account_filter(player), _balance_frame)
+        player = self.own(request)
+        watched = account_id(player)
+
+        def still_own() -> bool:
+            # A signed-out or revoked player's stream ends: their account is no longer theirs
+            # to watch from this browser.
+            try:
+                return self.own(request) == player
+            except ApiError:
+                return False
+
+        stream = event_stream(self.hub.get(), account_filter(watched), _balance_frame, still_own)
         return StreamingResponse(stream, media_type="text/event-stream", headers=SSE_HEADERS)
 
     # ---- the cashier ----------------------------------------------------------------------

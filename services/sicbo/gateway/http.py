@@ -90,7 +90,9 @@ def json_response(value: Any, status: int = 200) -> Response:
 def table_id(value: str, field: str = "table") -> str:
     """A table id as the contracts allow it (it goes into NATS subjects)."""
     if not 1 <= len(value) <= 32 or not set(value) <= ID_CHARS:
-        why = f"table id {value!r}: 1-32 of A-Z a-z 0-9 _ -"
+        # Its start only: the address is whatever anyone typed, thousands of characters too.
+        shown = repr(value[:40]) + ("…" if len(value) > 40 else "")
+        why = f"table id {shown}: 1-32 of A-Z a-z 0-9 _ -"
         raise ApiError(400, "invalid", why, field, key="http.table-id")
     return value
 

@@ -30,7 +30,9 @@ class LaunchRoutes:
         self.config = config
 
     async def launch(self, request: Request) -> Response:
-        """The token's player signed in here (whoever this browser's player was, ends)."""
+        """The token's player signed in here (whoever this browser's player was, ends); a
+        refused token changes nothing, the browser's player stays signed in (a link to
+        ``/launch`` with a forged token would otherwise sign anyone out)."""
         if self.config is None:
             raise ApiError(
                 403,
@@ -38,7 +40,6 @@ class LaunchRoutes:
                 "this floor launches no players: no launch operators are configured"
                 " (--launch-operators)",
             )
-        self.sessions.close(request, None, Kind.PLAYER)
         token = (await read_body(request)).get("token")
         now = self.sessions.clock()
         try:
@@ -48,6 +49,7 @@ class LaunchRoutes:
             raise ApiError(
                 err.status, err.code, err.reason, err.field, key=launch_key(err.code)
             ) from None
+        self.sessions.close(request, None, Kind.PLAYER)
         answer = {
             "player": launch.player,
             "operator": launch.operator,

@@ -27,6 +27,8 @@ MAX_LIFETIME_SECONDS = 300
 #: Clocks of the operator and the floor may differ by this much.
 LEEWAY_SECONDS = 30
 MAX_TOKEN_CHARS = 4096
+#: The latest time a claim may name (2100-01-01): a NumericDate past it is no date of a launch.
+MAX_NUMERIC_DATE = 4_102_444_800
 REQUIRED = ("iss", "sub", "aud", "currency", "iat", "exp", "jti")
 #: The operator's player id; the floor's is ``<operator>:<sub>`` (at most 64 characters).
 PLAYER_REF = re.compile(r"[A-Za-z0-9_.@-]{1,47}")
@@ -149,8 +151,14 @@ def _launch(claims: dict[str, Any], operator: str, audience: str, now: float) ->
 
 def _time(claims: dict[str, Any], claim: str) -> float:
     value = claims[claim]
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _invalid(claim, f"{claim}: a NumericDate (seconds since 1970)")
+    # JSON as PyJWT reads it lets NaN, Infinity and integers of any length through: a NaN
+    # ``exp`` compares false with everything (a token never expiring), a huge one overflows.
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not 0 <= value <= MAX_NUMERIC_DATE
+    ):
+        raise _invalid(claim, f"{claim}: a NumericDate (seconds since 1970, before 2100)")
     return float(value)
 
 

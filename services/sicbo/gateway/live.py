@@ -72,18 +72,27 @@ class LiveRoutes:
 
 
 async def event_stream(
-    hub: ChangeHub, subject: str, frame_of: Callable[[Msg], bytes | None]
+    hub: ChangeHub,
+    subject: str,
+    frame_of: Callable[[Msg], bytes | None],
+    granted: Callable[[], bool] | None = None,
 ) -> AsyncIterator[bytes]:
     """An event stream's frames: ``frame_of`` each message on ``subject`` (None: nothing to
-    tell the page), a comment when nothing happens."""
+    tell the page), a comment when nothing happens. With ``granted``, the stream ends at the
+    first frame after it says no (the sign-in that opened it ended: signed out, expired,
+    revoked), as a page's later request would be refused."""
     async with hub.watch(subject) as changes:
         yield b": connected\n\n"
         while True:
             try:
                 msg = await asyncio.wait_for(changes.get(), KEEPALIVE_SECONDS)
             except TimeoutError:
+                if granted is not None and not granted():
+                    return
                 yield b": keep-alive\n\n"
                 continue
+            if granted is not None and not granted():
+                return
             frame = frame_of(msg)
             if frame is not None:
                 yield frame

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import typing
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from sicbo.gateway.launch import LAUNCH_KEYS, launch_key
 from sicbo.gateway.redaction import ANOTHER_PLAYER
 from sicbo.illumination.lamps import EQUIPMENT
 from sicbo.replay.findings import CHECKS
+from sicbo_contracts.accounts import AccountEvent
 from sicbo_contracts.base import Role
 from sicbo_contracts.settlement import SettlementBasis
 from sicbo_contracts.wagers import Medium
@@ -89,6 +91,8 @@ def test_keys_built_at_run_time_exist_for_every_value() -> None:
     built += [f"profile.{p}" for p in ("cca-1992", "macau-2003", "macau-2004", "online-live")]
     built += [f"play.outcome.{o}" for o in ("win", "lose", "void", "carried", "forfeit")]
     built += [f"play.status.{s}" for s in ("withdrawn", "cancelled")]
+    entries = typing.get_args(AccountEvent)  # each statement line's type, by its own words
+    built += [f"statement.entry.{str(e.__struct_config__.tag).split('.')[1]}" for e in entries]
     built += [f"dispute.check.{check}" for check in CHECKS]  # the replay's invariant checks
     built += [f"dispute.basis.{basis.value}" for basis in SettlementBasis]
     built += [f"dispute.medium.{m.value}" for m in Medium if m is not Medium.CHIPS]

@@ -202,3 +202,17 @@ def test_the_claim_checks_come_after_the_signature(config: LaunchConfig) -> None
     refused for its signature."""
     forged = handmade({"alg": "EdDSA"}, claims(currency="eur"), b"not a signature")
     assert refused(config, forged).code == "bad-signature"
+
+
+@pytest.mark.parametrize("claim", ["iat", "exp", "nbf"])
+@pytest.mark.parametrize(
+    "value", [float("nan"), float("inf"), 10**400, -1], ids=["nan", "inf", "huge", "negative"]
+)
+def test_a_signed_date_that_is_no_time_is_refused_by_name(
+    ops: Issuers, config: LaunchConfig, claim: str, value: float
+) -> None:
+    """JSON as a JWT library reads it carries NaN, Infinity and integers of any length: a
+    NaN ``exp`` compared false with every time (a token that never expired, and a 500 where
+    its use was remembered), a huge one overflowed to a 500."""
+    err = refused(config, signed(ops, claims(**{claim: value})))
+    assert (err.status, err.code, err.field) == (400, "invalid-claim", claim)

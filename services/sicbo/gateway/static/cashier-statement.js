@@ -5,9 +5,20 @@ import { clock, el } from "/static/common.js";
 import { formatMoney, roundOutcome } from "/static/wallet-format.js";
 import { t } from "/static/i18n.js";
 
-/** A line's type without its contract's prefix and version: "funds-deposited". */
+/** A line's type in the cashier's words ("Deposit" for account.funds-deposited.v1); a type
+ * the page has no words for yet, as it is. */
 function entryName(type) {
-  return type.replace(/^account\./, "").replace(/\.v\d+$/, "");
+  const name = type.replace(/^account\./, "").replace(/\.v\d+$/, "");
+  const key = `statement.entry.${name}`;
+  const words = t(key);
+  return words === key ? name : words;
+}
+
+/** Who made a line, by name: "omar" of "operator:omar" (the role is in its title). */
+function actorCell(actor) {
+  const cut = actor.indexOf(":");
+  if (cut < 0) return el("td", { class: "muted" }, actor);
+  return el("td", { class: "muted", title: actor.slice(0, cut) }, actor.slice(cut + 1));
 }
 
 export function renderStatement(box, statement) {
@@ -28,7 +39,7 @@ export function renderStatement(box, statement) {
     el("td", {}, clock(line.at)), el("td", {}, entryName(line.type)),
     el("td", {}, line.table ? `${line.table} #${line.round}` : ""),
     el("td", { class: "num" }, line.amount ? `${line.amount > 0 ? "+" : "−"}${m(Math.abs(line.amount))}` : ""),
-    el("td", { class: "num" }, m(line.after)), el("td", { class: "muted" }, line.actor)));
+    el("td", { class: "num" }, m(line.after)), actorCell(line.actor)));
   const table = (id, heads, rows) => el("div", { class: "scroll-x" },
     el("table", { class: "data", id }, el("thead", {}, el("tr", {}, heads.map(([h, num]) =>
       el("th", num ? { class: "num" } : {}, h)))), el("tbody", {}, rows)));

@@ -78,7 +78,11 @@ function roundWhy(b) {
   const server = refusal(b.tag);
   let text;
   if (view.status === "closed") text = t("term.table-closed");
-  else if (view.suspended && b.tag !== "round.close-betting.v1") text = t("term.why.suspended");
+  // Suspended, every button is off for that reason; "No more bets" alone may still be called
+  // on bets that are open (its own reasons then).
+  else if (view.suspended && (b.tag !== "round.close-betting.v1" || r?.phase !== "betting-open")) {
+    text = t("term.why.suspended");
+  }
   else if (b.tag === "round.start.v1") text = r && !b.when(r) ? t("term.why.finish") : NOT_NOW;
   else if (!r || r.phase === "completed") text = t("term.why.tumble-first");
   else if (b.tag === "round.open-betting.v1") text = t("term.why.already-open");
