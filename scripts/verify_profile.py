@@ -7,7 +7,8 @@ the code can be compared on the very same events (docs/benchmarks.md, issue 16 i
     python scripts/verify_profile.py profile LOG  # cProfile of verify in one process
     python scripts/verify_profile.py served LOG   # LOG in a fresh nats-server: the whole read
                                                   # + verify_parallel, then the workers' own
-                                                  # reads (sicbo.replay.spread), alternating
+                                                  # reads (sicbo.replay.spread) with the raw
+                                                  # route and without, alternating
     python scripts/verify_profile.py reads LOG    # LOG served, each table read alone: the raw
                                                   # route and nats-py's callback alternating
 
@@ -101,6 +102,7 @@ async def served(rows: list[Row], rounds: int = 4) -> None:
     server's."""
     import resource
 
+    from sicbo.eventstore import raw_route
     from sicbo.replay.spread import verify_log_spread
 
     def cpu() -> float:
@@ -111,7 +113,8 @@ async def served(rows: list[Row], rounds: int = 4) -> None:
 
     async with _served(rows) as (server, store, server_cpu):
         for _ in range(rounds):
-            for way in ("whole read", "workers' reads"):
+            for way in ("whole read", "workers' reads", "workers' reads, callback"):
+                raw_route._SUPPORTED = way != "workers' reads, callback"  # forked: kept
                 c, s, t = cpu(), server_cpu(), time.perf_counter()
                 if way == "whole read":
                     result = verify_parallel(await store.read(EVENTS_ALL), jobs=os.cpu_count() or 1)
@@ -126,6 +129,7 @@ async def served(rows: list[Row], rounds: int = 4) -> None:
                     f"{way}: {result.wagers / took:,.0f} wagers/s ({took:.3f} s) ok={result.ok};"
                     f" CPU s: verify {cpu() - c:.2f}, nats-server {server_cpu() - s:.2f}"
                 )
+        raw_route._SUPPORTED = True
 
 
 @contextlib.asynccontextmanager
