@@ -7,10 +7,12 @@ the code can be compared on the very same events (docs/benchmarks.md, issue 16 i
     python scripts/verify_profile.py profile LOG  # cProfile of verify in one process
     python scripts/verify_profile.py served LOG   # LOG in a fresh nats-server: the whole read
                                                   # + verify_parallel, then the workers' own
-                                                  # reads (sicbo.replay.spread) with the raw
-                                                  # route and without, alternating
-    python scripts/verify_profile.py reads LOG    # LOG served, each table read alone: the raw
-                                                  # route and nats-py's callback alternating
+                                                  # reads (sicbo.replay.spread), and those by
+                                                  # Direct Get through nats-py's callback
+                                                  # ("old"), alternating
+    python scripts/verify_profile.py reads LOG    # LOG served, each table read alone: by a
+                                                  # consumer, by Direct Get (raw route, and
+                                                  # nats-py's callback), alternating
 
 Run ``time``/``profile`` with another checkout first on PYTHONPATH to time that version.
 """
@@ -75,22 +77,25 @@ async def make() -> list[Row]:
 
 
 async def reads(rows: list[Row], rounds: int = 6) -> None:
-    """Store ``rows`` in a fresh server, then read every table alone, the raw route
-    (:mod:`sicbo.eventstore.raw_route`) and nats-py's callback path alternating: CPU seconds of
-    this process and of the server, for each way."""
+    """Store ``rows`` in a fresh server, then read every table alone: by a consumer
+    (:mod:`sicbo.eventstore.consumer_read`), by Direct Get through the raw route
+    (:mod:`sicbo.eventstore.raw_route`) and through nats-py's callback, alternating; CPU
+    seconds of this process and of the server, for each way."""
     from sicbo.eventstore import raw_route
     from sicbo_contracts.subjects import table_filter, table_of
 
     async with _served(rows) as (_, store, server_cpu):
         tables = sorted({table_of(subject) or "" for _, subject, *_ in rows})
         for _ in range(rounds):
-            for routed in (True, False):
-                raw_route._SUPPORTED = routed
+            for way in ("consumer", "Direct Get, raw route", "Direct Get, callback"):
+                raw_route._SUPPORTED = way != "Direct Get, callback"
                 c, s, t = time.process_time(), server_cpu(), time.perf_counter()
-                read = [len(await store.read(table_filter(name))) for name in tables]
+                read = [
+                    len(await store.read(table_filter(name), bulk=way == "consumer"))
+                    for name in tables
+                ]
                 print(
-                    f"{'raw route' if routed else 'callback '}: {sum(read)} events"
-                    f" {time.perf_counter() - t:.3f} s; CPU s: reader"
+                    f"{way:21}: {sum(read)} events {time.perf_counter() - t:.3f} s; CPU s: reader"
                     f" {time.process_time() - c:.3f}, nats-server {server_cpu() - s:.3f}"
                 )
         raw_route._SUPPORTED = True
@@ -113,8 +118,9 @@ async def served(rows: list[Row], rounds: int = 4) -> None:
 
     async with _served(rows) as (server, store, server_cpu):
         for _ in range(rounds):
-            for way in ("whole read", "workers' reads", "workers' reads, callback"):
-                raw_route._SUPPORTED = way != "workers' reads, callback"  # forked: kept
+            for way in ("whole read", "workers' reads", "workers' reads, old"):
+                # old: no raw route, so no consumer read: Direct Get through nats-py's callback
+                raw_route._SUPPORTED = way != "workers' reads, old"  # forked: kept
                 c, s, t = cpu(), server_cpu(), time.perf_counter()
                 if way == "whole read":
                     result = verify_parallel(await store.read(EVENTS_ALL), jobs=os.cpu_count() or 1)

@@ -11,8 +11,11 @@ import pytest
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 
-from sicbo.eventstore import raw_route
+from sicbo.eventstore import consumer_read, raw_route
+from sicbo.eventstore import store as store_module
+from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import READ_PAGE, EventStore
+from sicbo_contracts.subjects import EVENT_STREAM
 
 # Headers a reader must get back as nats-py parses them: spaces around a value, a colon in
 # it, an empty value, a non-ASCII value.
@@ -49,7 +52,7 @@ async def test_raw_route_reads_what_the_callback_reads(
 
     monkeypatch.setattr(raw_route, "_SUPPORTED", False)  # as with another nats-py version
     plain = await store.read(f"sicbo.evt.{table_id}.>")
-    assert raw_route.route(nc, 1, lambda subject, headers, data: None) is False
+    assert raw_route.route(nc, 1, lambda subject, reply, headers, data: None) is False
 
     assert len(routed) == count and routed == plain
     assert [int(e.data) for e in routed] == list(range(count))  # appended in order, per 250
@@ -87,3 +90,40 @@ async def test_other_subscriptions_take_the_library_path_during_a_read(
 
 async def _keep(into: list[Msg], msg: Msg) -> None:
     into.append(msg)
+
+
+async def test_bulk_read_by_consumer_is_the_direct_get_read(
+    store: EventStore, nc: NATS, table_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    count = READ_PAGE + 300
+    await _fill(store, table_id, count)
+    direct = await store.read(f"sicbo.evt.{table_id}.>")
+    made: list[int] = []
+    real = consumer_read.read_by_consumer
+
+    async def counted(*args: object, **kwargs: object) -> list[StoredEvent]:
+        events = await real(*args, **kwargs)  # type: ignore[arg-type]
+        made.append(len(events))
+        return events
+
+    monkeypatch.setattr(store_module, "read_by_consumer", counted)
+    bulk = await store.read(f"sicbo.evt.{table_id}.>", bulk=True)
+    assert made == [count] and bulk == direct  # seq, subject, data, headers, time
+    tail = await store.read(f"sicbo.evt.{table_id}.>", after_seq=direct[99].seq, bulk=True)
+    assert tail == direct[100:]
+    assert await store.read(f"sicbo.evt.{table_id}.settle.>", bulk=True) == []
+    assert made == [count, count - 100, 0]
+    info = await nc.jetstream().stream_info(EVENT_STREAM)
+    await asyncio.sleep(0.2)  # the deletes were published, not awaited
+    assert (await nc.jetstream().stream_info(EVENT_STREAM)).state.consumer_count <= (
+        info.state.consumer_count
+    )
+
+
+async def test_bulk_read_falls_back_to_direct_get(
+    store: EventStore, table_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _fill(store, table_id, 30)
+    direct = await store.read(f"sicbo.evt.{table_id}.>")
+    monkeypatch.setattr(raw_route, "_SUPPORTED", False)  # no raw route: no consumer read
+    assert await store.read(f"sicbo.evt.{table_id}.>", bulk=True) == direct

@@ -59,7 +59,7 @@ async def read_pages(
         if not end.done():  # never drop a message silently
             end.set_exception(StoreError(f"malformed Direct Get reply: {exc!r}"))
 
-    def on_raw(subject: bytes, raw: bytes | None, data: bytes) -> None:
+    def on_raw(subject: bytes, reply: bytes, raw: bytes | None, data: bytes) -> None:
         # What nats-py's ``_process_headers`` gives for a block without a status line.
         if raw is not None and len(raw) > _STATUS_AT and raw[_STATUS_AT] == _SPACE:
             end = page_end[0]

@@ -5,9 +5,9 @@ docs/benchmarks.md "Replay verify: the read's per-message cost").
 A log read receives thousands of Direct Get replies on one inbox; nats-py 2.16 makes each one a
 ``Msg``, puts it on the subscription's queue and wakes a task that awaits the callback. For
 such an inbox :func:`route` puts the client's ``_process_msg`` (which its parser calls for each
-MSG/HMSG) behind a dispatcher: a message on a routed subscription id goes to its handler with
-the subject and the header block as bytes and the payload, and nothing else is done for it;
-every other message takes the library's own path. Installed only over the nats-py version it
+MSG/HMSG) behind a dispatcher: a message on a routed subscription id goes to its handler
+(subject, reply subject and header block as bytes, and the payload), and nothing else is done
+for it; every other message takes the library's own path. Installed only over the nats-py version it
 was written against (:data:`.nats_headers.FOR_VERSION`): with any other, :func:`route` returns
 False and the caller reads through the subscription's callback as before.
 """
@@ -24,8 +24,9 @@ from sicbo.eventstore.nats_headers import FOR_VERSION
 __all__ = ["RawHandler", "route", "unroute"]
 
 
-#: Called with a message's subject, its header block (None: none) and its payload.
-RawHandler = Callable[[bytes, bytes | None, bytes], None]
+#: Called with a message's subject, its reply subject, its header block (None: none) and its
+#: payload.
+RawHandler = Callable[[bytes, bytes, bytes | None, bytes], None]
 
 
 ProcessMsg = Callable[[int, bytes, bytes, bytes, bytes], Awaitable[None]]
@@ -53,7 +54,7 @@ def route(nc: NATS, sid: int, handler: RawHandler) -> bool:
                 return
             nc.stats["in_msgs"] += 1  # the library's own counters, kept as it keeps them
             nc.stats["in_bytes"] += len(data)
-            handler(subject, hdr or None, data)
+            handler(subject, reply, hdr or None, data)
 
         # An instance attribute: the parser calls ``self.nc._process_msg``, which finds it first.
         nc._process_msg = dispatch  # type: ignore[method-assign,assignment]
