@@ -7,7 +7,12 @@ the code can be compared on the very same events (docs/benchmarks.md, issue 16 i
     python scripts/verify_profile.py profile LOG  # cProfile of verify in one process
     python scripts/verify_profile.py served LOG   # LOG in a fresh nats-server: the whole read
                                                   # + verify_parallel, then the workers' own
-                                                  # reads (sicbo.replay.spread), alternating
+                                                  # reads (sicbo.replay.spread), and those by
+                                                  # Direct Get through nats-py's callback
+                                                  # ("old"), alternating
+    python scripts/verify_profile.py reads LOG    # LOG served, each table read alone: by a
+                                                  # consumer, by Direct Get (raw route, and
+                                                  # nats-py's callback), alternating
 
 Run ``time``/``profile`` with another checkout first on PYTHONPATH to time that version.
 """
@@ -15,6 +20,7 @@ Run ``time``/``profile`` with another checkout first on PYTHONPATH to time that 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import cProfile
 import os
 import pickle
@@ -22,12 +28,14 @@ import pstats
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import nats
 
 from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
+from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.replay.verify import verify, verify_parallel
 from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL
 
@@ -42,7 +50,6 @@ async def make() -> list[Row]:
         provision_and_start,
     )
     from sicbo.demo.client import FloorClient
-    from sicbo.infra.nats_server import LocalNatsServer
     from sicbo.infra.processes import ServiceProcess
 
     with tempfile.TemporaryDirectory() as tmp, LocalNatsServer(Path(tmp) / "nats") as server:
@@ -69,14 +76,38 @@ async def make() -> list[Row]:
     return rows
 
 
+async def reads(rows: list[Row], rounds: int = 6) -> None:
+    """Store ``rows`` in a fresh server, then read every table alone: by a consumer
+    (:mod:`sicbo.eventstore.consumer_read`), by Direct Get through the raw route
+    (:mod:`sicbo.eventstore.raw_route`) and through nats-py's callback, alternating; CPU
+    seconds of this process and of the server, for each way."""
+    from sicbo.eventstore import raw_route
+    from sicbo_contracts.subjects import table_filter, table_of
+
+    async with _served(rows) as (_, store, server_cpu):
+        tables = sorted({table_of(subject) or "" for _, subject, *_ in rows})
+        for _ in range(rounds):
+            for way in ("consumer", "Direct Get, raw route", "Direct Get, callback"):
+                raw_route._SUPPORTED = way != "Direct Get, callback"
+                c, s, t = time.process_time(), server_cpu(), time.perf_counter()
+                read = [
+                    len(await store.read(table_filter(name), bulk=way == "consumer"))
+                    for name in tables
+                ]
+                print(
+                    f"{way:21}: {sum(read)} events {time.perf_counter() - t:.3f} s; CPU s: reader"
+                    f" {time.process_time() - c:.3f}, nats-server {server_cpu() - s:.3f}"
+                )
+        raw_route._SUPPORTED = True
+
+
 async def served(rows: list[Row], rounds: int = 4) -> None:
     """Store ``rows`` in a fresh server as they were stored (same subjects, sequences from 1),
     then time both ways of verifying it; CPU of this process and its workers, and the
     server's."""
     import resource
 
-    from sicbo.infra.nats_server import LocalNatsServer
-    from sicbo.provisioning import provision
+    from sicbo.eventstore import raw_route
     from sicbo.replay.spread import verify_log_spread
 
     def cpu() -> float:
@@ -85,21 +116,11 @@ async def served(rows: list[Row], rounds: int = 4) -> None:
         )
         return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
 
-    with tempfile.TemporaryDirectory() as tmp, LocalNatsServer(Path(tmp) / "nats") as server:
-        nc = await nats.connect(server.url)
-        (await provision(nc)).raise_for_conflicts()
-        store = EventStore(nc, EVENT_STREAM, carry_trace=False)
-        for seq, subject, data, headers, _ in rows:  # the server's own headers left out
-            kept = {k: v for k, v in headers.items() if not k.startswith(("Nats-Exp", "Nats-Bat"))}
-            assert (await store.append(subject, data, headers=kept)).seq == seq
-        pid = server.pid
-
-        def server_cpu() -> float:
-            fields = Path(f"/proc/{pid}/stat").read_text().split()
-            return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
-
+    async with _served(rows) as (server, store, server_cpu):
         for _ in range(rounds):
-            for way in ("whole read", "workers' reads"):
+            for way in ("whole read", "workers' reads", "workers' reads, old"):
+                # old: no raw route, so no consumer read: Direct Get through nats-py's callback
+                raw_route._SUPPORTED = way != "workers' reads, old"  # forked: kept
                 c, s, t = cpu(), server_cpu(), time.perf_counter()
                 if way == "whole read":
                     result = verify_parallel(await store.read(EVENTS_ALL), jobs=os.cpu_count() or 1)
@@ -114,7 +135,34 @@ async def served(rows: list[Row], rounds: int = 4) -> None:
                     f"{way}: {result.wagers / took:,.0f} wagers/s ({took:.3f} s) ok={result.ok};"
                     f" CPU s: verify {cpu() - c:.2f}, nats-server {server_cpu() - s:.2f}"
                 )
-        await nc.close()
+        raw_route._SUPPORTED = True
+
+
+@contextlib.asynccontextmanager
+async def _served(
+    rows: list[Row],
+) -> AsyncIterator[tuple[LocalNatsServer, EventStore, Callable[[], float]]]:
+    """``rows`` stored in a fresh server as they were stored (same subjects, sequences from 1):
+    the server, a store on it, and the server's CPU seconds so far."""
+    from sicbo.provisioning import provision
+
+    with tempfile.TemporaryDirectory() as tmp, LocalNatsServer(Path(tmp) / "nats") as server:
+        nc = await nats.connect(server.url)
+        (await provision(nc)).raise_for_conflicts()
+        store = EventStore(nc, EVENT_STREAM, carry_trace=False)
+        for seq, subject, data, headers, _ in rows:  # the server's own headers left out
+            kept = {k: v for k, v in headers.items() if not k.startswith(("Nats-Exp", "Nats-Bat"))}
+            assert (await store.append(subject, data, headers=kept)).seq == seq
+        pid = server.pid
+
+        def server_cpu() -> float:
+            fields = Path(f"/proc/{pid}/stat").read_text().split()
+            return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+        try:
+            yield server, store, server_cpu
+        finally:
+            await nc.close()
 
 
 def load(path: Path) -> list[StoredEvent]:
@@ -129,8 +177,8 @@ def main() -> None:
         path.write_bytes(pickle.dumps(rows))
         print(f"{len(rows)} events saved to {path}")
         return
-    if mode == "served":
-        asyncio.run(served(pickle.loads(path.read_bytes())))
+    if mode in ("served", "reads"):
+        asyncio.run((served if mode == "served" else reads)(pickle.loads(path.read_bytes())))
         return
     stored = load(path)
     if mode == "time":

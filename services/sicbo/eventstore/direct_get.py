@@ -19,14 +19,21 @@ from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.js.api import Header
 
-from sicbo.eventstore import nats_headers
+from sicbo.eventstore import nats_headers, raw_route
 from sicbo.eventstore.errors import StoreError
+from sicbo.eventstore.nats_headers import parse_header_lines
 
 T = TypeVar("T")
 
 # Every reader of the log parses a dozen headers a message: nats-py's parser was two thirds of
 # a read's CPU (:mod:`.nats_headers`, the same results).
 nats_headers.install()
+
+# A header block starts ``NATS/1.0``; a space next means a status line (nats-py's own test),
+# else its ``Name: Value`` lines start after that line's CRLF.
+_STATUS_AT = len(b"NATS/1.0")
+_SPACE = ord(" ")
+_LINES_AT = _STATUS_AT + 2
 
 
 async def read_pages(
@@ -44,7 +51,27 @@ async def read_pages(
     made by ``parse(data, headers)``; a page of ``page`` messages per request."""
     found: list[T] = []
     loop = asyncio.get_running_loop()
-    page_end: list[asyncio.Future[Msg]] = [loop.create_future()]
+    # Each page ends with a status message: its raw header block (routed) or its Msg.
+    page_end: list[asyncio.Future[bytes | Msg]] = [loop.create_future()]
+
+    def fail(exc: Exception) -> None:
+        end = page_end[0]
+        if not end.done():  # never drop a message silently
+            end.set_exception(StoreError(f"malformed Direct Get reply: {exc!r}"))
+
+    def on_raw(subject: bytes, reply: bytes, raw: bytes | None, data: bytes) -> None:
+        # What nats-py's ``_process_headers`` gives for a block without a status line.
+        if raw is not None and len(raw) > _STATUS_AT and raw[_STATUS_AT] == _SPACE:
+            end = page_end[0]
+            if not end.done():
+                end.set_result(raw)
+            return
+        has_lines = raw is not None and len(raw) > _LINES_AT
+        hdrs = parse_header_lines(raw[_LINES_AT:]) if raw is not None and has_lines else {}
+        try:
+            found.append(parse(data, hdrs))
+        except (KeyError, ValueError) as exc:
+            fail(exc)
 
     async def on_msg(msg: Msg) -> None:
         end = page_end[0]
@@ -55,12 +82,12 @@ async def read_pages(
             return
         try:
             found.append(parse(msg.data, hdrs))
-        except (KeyError, ValueError) as exc:  # never drop a message silently
-            if not end.done():
-                end.set_exception(StoreError(f"malformed Direct Get reply: {exc!r}"))
+        except (KeyError, ValueError) as exc:
+            fail(exc)
 
     inbox = nc.new_inbox()
     sub = await nc.subscribe(inbox, cb=on_msg)
+    raw_routed = raw_route.route(nc, sub._id, on_raw)
     try:
         next_seq = after_seq + 1
         while True:
@@ -72,7 +99,10 @@ async def read_pages(
                 status_msg = await asyncio.wait_for(end, timeout)
             except TimeoutError as exc:
                 raise StoreError(f"no Direct Get reply on {api_subject}") from exc
-            status_hdrs = status_msg.headers or {}
+            if isinstance(status_msg, bytes):  # parsed by the library, as its Msg would be
+                status_hdrs = await nc._process_headers(status_msg) or {}
+            else:
+                status_hdrs = status_msg.headers or {}
             status = status_hdrs.get("Status")
             if status == "404":  # nothing (more) matches
                 break
@@ -88,5 +118,7 @@ async def read_pages(
                 raise StoreError("Direct Get reported pending messages but sent none")
             next_seq = seq_of(found[-1]) + 1
     finally:
+        if raw_routed:
+            raw_route.unroute(nc, sub._id)
         await sub.unsubscribe()
     return found

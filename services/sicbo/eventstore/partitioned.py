@@ -134,14 +134,18 @@ class FloorLog(EventStore):
 
     # -- reading --------------------------------------------------------------------------
 
-    async def read(self, filter_subject: str, *, after_seq: int = 0) -> list[StoredEvent]:
+    async def read(
+        self, filter_subject: str, *, after_seq: int = 0, bulk: bool = False
+    ) -> list[StoredEvent]:
         """One table's stream for a filter naming a table; every stream in turn otherwise
         (partition by partition, each in its order: sequences are per stream)."""
         table = self._table_of(filter_subject, "filter")
         if table is not None:
             p = self.partition(table)
             return _unpartitioned(
-                await self.streams[p].read(self._stored(filter_subject, p), after_seq=after_seq)
+                await self.streams[p].read(
+                    self._stored(filter_subject, p), after_seq=after_seq, bulk=bulk
+                )
             )
         if after_seq:
             raise ValueError(
@@ -150,7 +154,9 @@ class FloorLog(EventStore):
             )
         found: list[StoredEvent] = []
         for p, store in enumerate(self.streams):
-            found.extend(_unpartitioned(await store.read(self._stored(filter_subject, p))))
+            found.extend(
+                _unpartitioned(await store.read(self._stored(filter_subject, p), bulk=bulk))
+            )
         return found
 
     async def last_sequence(self, filter_subject: str) -> int:

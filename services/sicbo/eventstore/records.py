@@ -9,7 +9,7 @@ from datetime import datetime
 from sicbo_contracts.subjects import subject_matches
 
 # Headers Direct Get adds to every reply: they describe the reply, not the stored message.
-_DIRECT_META = frozenset(
+DIRECT_META = frozenset(
     {
         "Nats-Stream",
         "Nats-Subject",
@@ -61,6 +61,9 @@ class StoredEvent:
     time: datetime
 
 
+_DIRECT_META = DIRECT_META  # the name the contracts' test reads
+
+
 def last_seq_on(events: Sequence[StoredEvent], filter_subject: str) -> int:
     """The last sequence among ``events`` matching ``filter_subject`` (0 if none).
 
@@ -89,7 +92,7 @@ def stored_from_direct_get(data: bytes, hdrs: Mapping[str, str]) -> StoredEvent:
         seq=int(hdrs["Nats-Sequence"]),
         subject=hdrs["Nats-Subject"],
         data=data,
-        headers={k: v for k, v in hdrs.items() if k not in _DIRECT_META},
+        headers={k: v for k, v in hdrs.items() if k not in DIRECT_META},
         # RFC 3339 with nanoseconds; Python 3.11 parses it and keeps microseconds.
         time=datetime.fromisoformat(hdrs["Nats-Time-Stamp"]),
     )
