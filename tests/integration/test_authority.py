@@ -18,7 +18,7 @@ from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.access import HUMAN_SENDERS, SENDERS
-from sicbo_contracts.base import Actor, Command, Role, tag_of
+from sicbo_contracts.base import Actor, Command, Role, tag_of, with_article
 from sicbo_contracts.dice import ConfirmResult, EnterDice, ReadDice, ResolveHeldResult
 from sicbo_contracts.lifecycle import (
     ClearFault,
@@ -128,7 +128,7 @@ async def test_no_service_command_is_taken_from_a_persons_subject(
     for cmd in service_commands(table_id, own):
         if tag_of(cmd) not in SENDERS[sender].actions:
             reply = await forbidden(nc, store, sender, cmd)
-            assert f"a {sender} may not send {tag_of(cmd)}" in reply.reason
+            assert f"{with_article(sender)} may not send {tag_of(cmd)}" in reply.reason
 
 
 @pytest.mark.parametrize("sender", ["croupier", "service", "countdown"])
