@@ -18,9 +18,11 @@ its CPU per slip (docs/benchmarks.md). ``OTEL_SDK_DISABLED=true`` gives the same
 
 import importlib
 import os
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from typing import IO
 
-from opentelemetry import metrics, trace
+from opentelemetry import metrics, propagate, trace
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import MetricExporter, PeriodicExportingMetricReader
 from opentelemetry.sdk.resources import Resource
@@ -33,6 +35,24 @@ from opentelemetry.sdk.trace.export import (
 )
 
 _files: list[IO[str]] = []
+
+
+def consumer_span(
+    tracer: trace.Tracer, name: str, subject: str, headers: Mapping[str, str] | None
+) -> AbstractContextManager[trace.Span]:
+    """The span of one NATS message a service processes (a command or a log event), in the
+    trace its headers carry (``traceparent``), named as OpenTelemetry's messaging
+    conventions ask."""
+    return tracer.start_as_current_span(
+        name,
+        context=propagate.extract(headers or {}),
+        kind=trace.SpanKind.CONSUMER,
+        attributes={
+            "messaging.system": "nats",
+            "messaging.operation.type": "process",
+            "messaging.destination.name": subject,
+        },
+    )
 
 
 def _one_line(span: ReadableSpan) -> str:

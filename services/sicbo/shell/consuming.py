@@ -40,9 +40,9 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.errors import ConnectionClosedError
 from nats.js.api import DEFAULT_PREFIX, Header, StatusCode
-from opentelemetry import propagate, trace
-from opentelemetry.trace import SpanKind
+from opentelemetry import trace
 
+from sicbo.infra.telemetry import consumer_span
 from sicbo.shell.reacting import Job
 from sicbo_contracts.subjects import without_partition
 
@@ -172,16 +172,7 @@ class JobConsumer:
         if self._traced is not None and not self._traced(subject):
             await self._done_or_again(msg, subject)  # an event the job leaves: no span
             return
-        with self._tracer.start_as_current_span(
-            self._span_name,
-            context=propagate.extract(msg.headers or {}),
-            kind=SpanKind.CONSUMER,
-            attributes={
-                "messaging.system": "nats",
-                "messaging.operation.type": "process",
-                "messaging.destination.name": msg.subject,
-            },
-        ):
+        with consumer_span(self._tracer, self._span_name, msg.subject, msg.headers):
             await self._done_or_again(msg, subject)
 
     async def _done_or_again(self, msg: Msg, subject: str) -> None:

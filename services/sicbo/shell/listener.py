@@ -15,9 +15,9 @@ from collections.abc import Awaitable, Callable
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
-from opentelemetry import propagate, trace
-from opentelemetry.trace import SpanKind
+from opentelemetry import trace
 
+from sicbo.infra.telemetry import consumer_span
 from sicbo.shell.codec import encode, peek_command_id
 from sicbo.shell.commands import CommandHandler
 from sicbo_contracts.replies import Rejected
@@ -87,16 +87,7 @@ class CommandListener:
             # span would be the empty one, so none is started (the hot path: every slip).
             reply = await self._answer(msg)
         else:
-            with self._tracer.start_as_current_span(
-                self._span_name,
-                context=propagate.extract(msg.headers or {}),
-                kind=SpanKind.CONSUMER,
-                attributes={
-                    "messaging.system": "nats",
-                    "messaging.operation.type": "process",
-                    "messaging.destination.name": msg.subject,
-                },
-            ):
+            with consumer_span(self._tracer, self._span_name, msg.subject, msg.headers):
                 reply = await self._answer(msg)
         if msg.reply:
             await msg.respond(reply)
