@@ -11,6 +11,7 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from tests.browser.conftest import ConsoleErrors
+from tests.browser.test_pages import signed_in_cashier
 from tests.integration.test_gateway_accounts import CASHIER
 
 #: What only the floor's engineers know, in any language.
@@ -29,10 +30,7 @@ async def test_the_cashier_page_shows_no_internal_terms(
     try:
         page = console_errors.watch(await ctx.new_page())
         await page.goto(f"/cashier?lang={lang}")
-        await page.fill("#signin-operator", CASHIER[0])
-        await page.fill("#signin-pin", CASHIER[1])
-        await page.click('#signin-form button[type="submit"]')
-        await expect(page.locator("#cashier-who")).to_contain_text(CASHIER[0])
+        await signed_in_cashier(page)
         await page.fill("#player", f"acme:w{uuid.uuid4().hex[:8]}")
         await page.click('#open-form button[type="submit"]')
         await page.fill("#money-amount", "25.50")

@@ -13,10 +13,9 @@ from nats.aio.client import Client as NATS
 from playwright.async_api import BrowserContext, Page, Route, expect
 
 from tests.browser.conftest import ConsoleErrors, screenshot
-from tests.browser.test_pages import signed_in_player
+from tests.browser.test_pages import signed_in_cashier, signed_in_player
 from tests.integration.conftest import Floor
 from tests.integration.test_gateway import opened
-from tests.integration.test_gateway_accounts import CASHIER
 from tests.unit.gateway.test_i18n_catalogues import catalogue
 
 PAGE_KINDS = ["play", "terminal", "layout", "board", "display", "rounds/1"]
@@ -142,9 +141,7 @@ async def test_an_account_without_rounds_says_so(
 ) -> None:
     page = console_errors.watch(await context.new_page())
     await page.goto("/cashier?lang=en")
-    await page.fill("#signin-operator", CASHIER[0])
-    await page.fill("#signin-pin", CASHIER[1])
-    await page.click('#signin-form button[type="submit"]')
+    await signed_in_cashier(page)
     await page.fill("#player", f"acme:e{uuid.uuid4().hex[:8]}")
     await page.click('#open-form button[type="submit"]')
     await expect(page.locator("#statement")).to_contain_text("No rounds played.")

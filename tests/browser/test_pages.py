@@ -25,6 +25,7 @@ from tests.floor import browser as api_browser
 from tests.integration.conftest import QUICK_LOCK_SECONDS, Floor
 from tests.integration.test_gateway import accepted, opened
 from tests.integration.test_gateway import sign_in as api_sign_in
+from tests.integration.test_gateway_accounts import CASHIER
 from tests.integration.test_settlement import wait_completed, wait_for
 from tests.unit.game.oracle import offered, oracle_pay
 
@@ -44,6 +45,14 @@ async def sign_in(page: Page, table: str, operator: str, pin: str, lang: str | N
     await page.fill("#signin-pin", pin)
     await page.click("#signin-submit")
     await expect(page.locator("#who")).to_contain_text(operator)
+
+
+async def signed_in_cashier(page: Page) -> None:
+    """The cashier page ``page`` is on, signed in as the demo operator's cashier."""
+    await page.fill("#signin-operator", CASHIER[0])
+    await page.fill("#signin-pin", CASHIER[1])
+    await page.click('#signin-form button[type="submit"]')
+    await expect(page.locator("#cashier-who")).to_contain_text(CASHIER[0])
 
 
 async def signed_in_player(page: Page, table: str, player: str) -> None:

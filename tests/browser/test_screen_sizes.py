@@ -18,10 +18,9 @@ from sicbo.eventstore.store import EventStore
 from sicbo_contracts.wagers import Wager
 from tests.browser.conftest import SCREENSHOTS, ConsoleErrors, screenshot
 from tests.browser.test_pages import sign_in as terminal_sign_in
-from tests.browser.test_pages import signed_in_player
+from tests.browser.test_pages import signed_in_cashier, signed_in_player
 from tests.integration.conftest import Floor
 from tests.integration.test_gateway import opened
-from tests.integration.test_gateway_accounts import CASHIER
 from tests.integration.test_settlement import play, wait_completed
 
 DESKTOP, TABLET, PHONE = (1400, 900), (768, 1024), (390, 844)
@@ -82,10 +81,7 @@ async def ready(page: Page, name: str, tables: Tables) -> None:
         await expect(page.locator("#report-body")).to_be_visible()
     elif name == "cashier":
         await page.goto("/cashier")
-        await page.fill("#signin-operator", CASHIER[0])
-        await page.fill("#signin-pin", CASHIER[1])
-        await page.click('#signin-form button[type="submit"]')
-        await expect(page.locator("#cashier-who")).to_contain_text(CASHIER[0])
+        await signed_in_cashier(page)
         # A statement on screen too: its tables are the page's widest part.
         await page.fill("#player", f"acme:s{uuid.uuid4().hex[:8]}")
         await page.click('#open-form button[type="submit"]')

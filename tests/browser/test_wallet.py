@@ -18,6 +18,7 @@ from playwright.async_api import BrowserContext, expect
 
 from sicbo.eventstore.store import EventStore
 from tests.browser.conftest import ConsoleErrors, Profiles, screenshot
+from tests.browser.test_pages import signed_in_cashier
 from tests.floor import browser as api_browser
 from tests.integration.conftest import Floor
 from tests.integration.test_gateway import accepted, opened
@@ -98,9 +99,7 @@ async def test_the_cashier_page_deposits_refuses_a_bad_amount_and_launches_the_p
     await page.goto("/")
     await page.click("text=Cashier")
     await expect(page).to_have_url(re.compile(r"/cashier$"))
-    await page.fill("#signin-operator", CASHIER[0])
-    await page.fill("#signin-pin", CASHIER[1])
-    await page.click('#signin-form button[type="submit"]')
+    await signed_in_cashier(page)
     await expect(page.locator("#cashier-who")).to_contain_text("omar")
 
     await page.fill("#player", player)
