@@ -108,7 +108,7 @@ async def served(rows: list[Row], rounds: int = 4) -> None:
     import resource
 
     from sicbo.eventstore import raw_route
-    from sicbo.replay.spread import verify_log_spread
+    from sicbo.replay.spread import Spread, verify_log_spread
 
     def cpu() -> float:
         own, workers = (
@@ -125,7 +125,7 @@ async def served(rows: list[Row], rounds: int = 4) -> None:
                 if way == "whole read":
                     result = verify_parallel(await store.read(EVENTS_ALL), jobs=os.cpu_count() or 1)
                 else:
-                    spread = await asyncio.to_thread(
+                    spread: Spread[None] | None = await asyncio.to_thread(
                         verify_log_spread, server.url, jobs=os.cpu_count() or 1
                     )
                     assert spread is not None

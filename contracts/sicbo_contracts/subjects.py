@@ -276,6 +276,7 @@ class AccountSubject(NamedTuple):
     round: int | None = None
 
 
+@lru_cache(maxsize=4096)  # an account's entries of a round share a subject; replay parses each
 def parse_account_subject(subject: str) -> AccountSubject | None:
     """The parts of an account event subject; None for any other subject."""
     parts = subject.split(".")

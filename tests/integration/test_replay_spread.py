@@ -14,12 +14,24 @@ from typing import Any
 import nats
 import pytest
 
+from sicbo.accounts.entries import credit_return, debit_stake
+from sicbo.accounts.state import evolve, initial_state
 from sicbo.eventstore.layout import open_floor_log
+from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.provisioning import provision
 from sicbo.replay.findings import Finding
+from sicbo.replay.floor import verify_floor
+from sicbo.replay.money import Owed, table_money
 from sicbo.replay.spread import verify_log_spread
 from sicbo.replay.verify import Verification, verify_parallel
+from sicbo.settlement.settler import SETTLEMENT_ACTOR as SETTLER
+from sicbo.shell.codec import encode
+from sicbo.shell.headers import COMMAND_ID
+from sicbo_contracts.accounts import FundsDeposited
+from sicbo_contracts.subjects import ACCOUNT_STREAM, account_subject_of
+from tests.support.accounts import CASHIER, CURRENCY, INTAKE, account_opened
+from tests.support.common import EARLIER
 from tests.support.stream import Stored
 from tests.unit.replay.test_verify import busy_table
 
@@ -94,13 +106,14 @@ async def test_workers_reading_their_own_tables_verify_as_the_whole_read(
     with LocalNatsServer(tmp_path / "nats") as server:
         await _store(server.url, partitions, _floor_log())
         whole, stored = await _whole(server.url)
-        spread = await asyncio.to_thread(verify_log_spread, server.url, jobs=2, with_events=True)
+        spread = await asyncio.to_thread(verify_log_spread, server.url, jobs=2, with_money=True)
         assert spread is not None
         assert whole.rounds == 10 and not whole.ok  # T1 verifies, T2 and T3 do not
         assert ("T1", 1) not in [(a.table, a.round) for a in whole.mismatches]
         assert _summary(spread.result) == _summary(whole)
         assert spread.events == len(stored)
-        assert spread.stored == stored  # the whole log's order, for the accounts' join
+        # The tables' side of the accounts' join, summed up by the workers, as the whole log's.
+        assert spread.money == table_money(stored) and spread.money.owed
         alone = await asyncio.to_thread(verify_log_spread, server.url, jobs=1)
         assert alone is None  # one worker: the whole log's read
 
@@ -121,3 +134,69 @@ async def test_a_message_on_no_tables_filter_sends_verify_to_the_whole_read(
         assert await asyncio.to_thread(verify_log_spread, server.url, jobs=2) is None
         whole, _ = await _whole(server.url)
         assert any(f.table == "T2" and f.check == "subject" for f in whole.violations)
+
+
+def _of(owed: dict[str, Owed], player: str) -> list[tuple[str, Owed]]:
+    return [(k, d) for k, d in owed.items() if d.player == player]
+
+
+def _account_entries(owed: dict[str, Owed]) -> list[Any]:
+    """An account with entries the join judges: one payment credited as owed, one of another
+    amount, one no settlement owes, and a debit of T1's closed round 1 with no slip."""
+    player = next(p for p in {d.player for d in owed.values()} if _of(owed, p)[1:])
+    (key, due), (other_key, other) = _of(owed, player)[:2]
+    events: list[Any] = [account_opened(player)]
+    state = evolve(initial_state(player), events[0])
+
+    def add(event: Any) -> None:
+        nonlocal state
+        events.append(event)
+        state = evolve(state, event)
+
+    add(
+        FundsDeposited(
+            player=player, actor=CASHIER, at=EARLIER, currency=CURRENCY, amount=500, balance=500
+        )
+    )
+    for slip_key, amount in ((key, due.amount), (other_key, other.amount + 1)):
+        entry_slip = {"table": "T1", "round": 1, "slip_id": "s", "key": slip_key}
+        add(credit_return(state, entry_slip, amount, CURRENCY, SETTLER, EARLIER))  # type: ignore[arg-type]
+    forged = {"table": "T1", "round": 1, "slip_id": "s", "key": "return:T1:1:nowhere:0"}
+    add(credit_return(state, forged, 7, CURRENCY, SETTLER, EARLIER))  # type: ignore[arg-type]
+    lost = {"table": "T1", "round": 1, "slip_id": "lost", "key": "debit:T1:1:lost:v1"}
+    add(debit_stake(state, lost, 50, CURRENCY, INTAKE, EARLIER))  # type: ignore[arg-type]
+    return events
+
+
+async def test_the_floors_verify_joins_the_accounts_alike_spread_over_workers_or_read_whole(
+    tmp_path: Path,
+) -> None:
+    """`sicbo replay verify`'s money join (sicbo.replay.floor): the workers sum up their own
+    tables' side and the parent checks the accounts meanwhile; the findings are the whole
+    read's, entry for entry."""
+    with LocalNatsServer(tmp_path / "nats") as server:
+        events = _floor_log()
+        await _store(server.url, 1, events)
+        _, stored = await _whole(server.url)
+        owed = {k: v for k, v in table_money(stored).owed.items() if v.table == "T1"}
+        nc = await nats.connect(server.url)
+        try:
+            accounts = EventStore(nc, ACCOUNT_STREAM)
+            entries = _account_entries(owed)
+            for n, entry in enumerate(entries):  # the cashier's entries with their commands
+                cmd = {COMMAND_ID: f"c-{n}"}
+                await accounts.append(account_subject_of(entry), encode(entry), headers=cmd)
+        finally:
+            await nc.close()
+        assert await asyncio.to_thread(verify_log_spread, server.url, jobs=2) is not None
+        spread = await asyncio.to_thread(verify_floor, server.url, jobs=2)
+        whole = await asyncio.to_thread(verify_floor, server.url, jobs=1)
+        money = sorted(_key(f) for f in spread.result.violations if f.account)
+        assert money == sorted(_key(f) for f in whole.result.violations if f.account)
+        assert _summary(spread.result) == _summary(whole.result)
+        messages = " | ".join(m for *_, m in money)
+        assert "no settlement in the log owes it" in messages
+        assert "'return:T1:1:nowhere:0'" in messages
+        assert f"pays {_of(owed, entries[0].player)[1][1].amount + 1}; the settlement" in messages
+        assert "debit 'debit:T1:1:lost:v1' has no stored slip and 50" in messages
+        assert len(money) == 3, money

@@ -120,10 +120,10 @@ def _floor_rows(table: Table, floor: FloorFigures) -> None:
         )
     v = floor.verify
     table.add_row(
-        f"replay verify: {v.rounds} rounds, {v.wagers:,} wagers, read + re-settle"
-        " (tables over the cores, as `sicbo replay verify`)",
-        f"{v.per_second:,.0f} wagers/s (read {v.read_seconds:.2f} s, re-settle"
-        f" {v.check_seconds:.2f} s){'' if v.ok else ' MISMATCH'}",
+        f"replay verify: {v.rounds} rounds, {v.wagers:,} wagers, read + re-settle + the"
+        " accounts (tables over the cores, as `sicbo replay verify`)",
+        f"{v.per_second:,.0f} wagers/s (read {v.read_seconds:.2f} s, re-settle and"
+        f" accounts {v.check_seconds:.2f} s){'' if v.ok else ' MISMATCH'}",
         "> 100,000 wagers/s",
     )
 

@@ -16,13 +16,11 @@ from nats.aio.client import Client as NATS
 
 from sicbo.bench.jetstream import REFERENCE_IN_FLIGHT, RateFigure, bench_raw_appends
 from sicbo.demo.client import FloorClient, new_id
-from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.infra.processes import ServiceProcess
 from sicbo.lifecycle.state import Phase
 from sicbo.provisioning import provision
-from sicbo.replay.spread import verify_log_spread
-from sicbo.replay.verify import verify_parallel
+from sicbo.replay.floor import verify_floor
 from sicbo_contracts.accounts import DepositFunds, OpenAccount
 from sicbo_contracts.base import Actor, Limits, Role
 from sicbo_contracts.dice import ConfirmResult, EnterDice
@@ -35,7 +33,7 @@ from sicbo_contracts.lifecycle import (
     Uncover,
 )
 from sicbo_contracts.replies import Accepted, Rejected
-from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL, round_history
+from sicbo_contracts.subjects import round_history
 from sicbo_contracts.wagers import PlaceSlip, Wager
 
 DEALER = Actor(id="bench-dealer", role=Role.DEALER)
@@ -257,20 +255,14 @@ async def bench_settlement(client: FloorClient, wagers: int) -> SettleFigure:
     return SettleFigure(wagers, await _settle_time(client, table, 1))
 
 
-async def bench_verify(nc: NATS, nats_url: str) -> VerifyFigure:
-    """Verify the whole log as `sicbo replay verify` does: each worker reading its own tables
-    where it can (read: the slowest worker's read; re-settle: the rest of the wall time)."""
-    jobs = os.cpu_count() or 1
-    start = time.perf_counter()
-    spread = await asyncio.to_thread(verify_log_spread, nats_url, jobs=jobs)
-    if spread is not None:
-        took, result, read = time.perf_counter() - start, spread.result, spread.read_seconds
-        return VerifyFigure(result.wagers, result.rounds, read, took - read, result.ok)
-    stored = await EventStore(nc, EVENT_STREAM).read(EVENTS_ALL)
-    read = time.perf_counter() - start
-    start = time.perf_counter()
-    result = verify_parallel(stored, jobs=jobs)
-    return VerifyFigure(result.wagers, result.rounds, read, time.perf_counter() - start, result.ok)
+async def bench_verify(nats_url: str) -> VerifyFigure:
+    """Verify the whole floor as `sicbo replay verify` does (:func:`verify_floor`): the tables
+    over the cores, every invariant, the accounts re-folded and joined with the tables (read:
+    until the tables were read; re-settle: the rest of the wall time, accounts included)."""
+    done = await asyncio.to_thread(verify_floor, nats_url, jobs=os.cpu_count() or 1)
+    result = done.result
+    checks = done.seconds - done.read_seconds
+    return VerifyFigure(result.wagers, result.rounds, done.read_seconds, checks, result.ok)
 
 
 async def bench_floor() -> FloorFigures:
@@ -290,7 +282,7 @@ async def bench_floor() -> FloorFigures:
             paid = await _settle_time(client, "bench-wallet", 1, "round-completed-v1")
             settlements = [await bench_settlement(client, n) for n in (1_000, 10_000)]
             await asyncio.sleep(1)  # let the intake round's settlement land before verifying
-            checked = await bench_verify(nc, server.url)
+            checked = await bench_verify(server.url)
             # After the verify, so its log (and figure) is the one of the runs before.
             matched = await bench_intake(
                 client, clients=REFERENCE_IN_FLIGHT, table="bench-intake-matched"

@@ -10,12 +10,10 @@ recomputation or an invariant is broken.
 
 from __future__ import annotations
 
-import asyncio
 import os
-import time
+from collections.abc import Callable
 from datetime import datetime
-from functools import partial
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import msgspec
 import nats
@@ -25,58 +23,39 @@ from rich.markup import escape
 from rich.table import Table
 
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
-from sicbo.cli.replay_account import describe, read_accounts, replay_account
-from sicbo.eventstore.layout import LayoutMismatch, open_floor_log
+from sicbo.cli.replay_account import describe, replay_account
+from sicbo.eventstore.errors import StoreError
+from sicbo.eventstore.layout import LayoutMismatch
 from sicbo.eventstore.records import StoredEvent
-from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import redacted
-from sicbo.replay.accounts import check_accounts
 from sicbo.replay.findings import Finding
-from sicbo.replay.money import check_money_live
+from sicbo.replay.floor import read_log, verify_floor
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
-from sicbo.replay.spread import Spread, verify_log_spread
-from sicbo.replay.verify import Verification, verify_parallel
-from sicbo.shell.headers import COMMAND_ID
-from sicbo_contracts.subjects import EVENTS_ALL, table_filter
+from sicbo.replay.verify import Verification
+from sicbo_contracts.subjects import table_filter
+
+T = TypeVar("T")
 
 app = typer.Typer(help="Settle again from the log and compare with the record.")
 app.command("account")(replay_account)
 
 
-async def _read(nats_url: str, subject_filter: str) -> list[StoredEvent]:
-    nc = await nats.connect(
-        nats_url, connect_timeout=5, max_reconnect_attempts=1, **connect_options(nats_url)
-    )
-    try:
-        store = await open_floor_log(nc, timeout=30)  # each table from its partition's stream
-        return await store.read_all(filter_subject=subject_filter)
-    finally:
-        await nc.close()
-
-
-def _read_accounts_or_exit(nats_url: str) -> list[StoredEvent]:
-    """Every player's account (``SICBO_ACCOUNTS``); exit 2 when it cannot be read."""
-    return read_accounts(nats_url)
-
-
 def _read_or_exit(nats_url: str, subject_filter: str) -> list[StoredEvent]:
+    return _or_exit(nats_url, lambda: read_log(nats_url, subject_filter))
+
+
+def _or_exit(nats_url: str, work: Callable[[], T]) -> T:
+    """``work``'s result; exit 2 saying why when the floor's logs cannot be read."""
     try:
-        return asyncio.run(_read(nats_url, subject_filter))
+        return work()
     except (OSError, nats.errors.NoServersError):
         raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
     except LayoutMismatch as exc:  # no log, or not one whole set of partition streams
         raise fail(str(exc)) from None
-
-
-def _verify_spread_or_none(nats_url: str, jobs: int, since: datetime | None) -> Spread | None:
-    """The whole log verified by workers each reading its own tables, with its events for the
-    accounts' join (:mod:`sicbo.replay.spread`); None where that does not apply."""
-    try:
-        return verify_log_spread(nats_url, jobs=jobs, since=since, with_events=True)
-    except (OSError, nats.errors.NoServersError):
-        raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
-    except LayoutMismatch as exc:  # no log, or not one whole set of partition streams
-        raise fail(str(exc)) from None
+    except (StoreError, nats.errors.Error) as err:
+        raise fail(
+            f"cannot read the floor's logs ({err}): is the floor provisioned (`sicbo provision`)?"
+        ) from None
 
 
 @app.command("round")
@@ -200,27 +179,14 @@ def replay_verify(
     Exit status: 0 all match and no invariant is broken, 1 a mismatch (or a settlement replay
     cannot read) or a broken invariant, 2 bad input."""
     since_at = _parse_since(since)
-    started = time.perf_counter()
-    whole = table is None and jobs > 1  # then each worker may read its own tables
-    spread = _verify_spread_or_none(nats_url, jobs, since_at) if whole else None
-    if spread is not None and spread.stored is not None:  # each worker read its own tables
-        stored, result, read = spread.stored, spread.result, started + spread.read_seconds
-    else:
-        stored = _read_or_exit(nats_url, table_filter(table) if table else EVENTS_ALL)
-        read = time.perf_counter()
-        result = verify_parallel(stored, jobs=jobs, table=table, since=since_at)
-    if table is None:  # every account re-folded: each entry once, balances = their entries
-        entries = _read_accounts_or_exit(nats_url)
-        found = check_accounts(entries, command_header=COMMAND_ID)
-        # Joined with the tables: each debit its slip or refund, each wager paid once.
-        # A settlement stored while the accounts were read is read again, not called forged.
-        found += check_money_live(stored, entries, partial(_read_or_exit, nats_url, EVENTS_ALL))
-        result.violations += [f for f in found if since_at is None or f.time >= since_at]
-    done = time.perf_counter()
+    done = _or_exit(
+        nats_url, lambda: verify_floor(nats_url, jobs=jobs, table=table, since=since_at)
+    )
+    result, read_s = done.result, done.read_seconds
     if as_json:
-        typer.echo(_verification_json(result, len(stored), read - started, done - read))
+        typer.echo(_verification_json(result, done.events, read_s, done.seconds - read_s))
     else:
-        _print_verification(result, len(stored), read - started, done - read)
+        _print_verification(result, done.events, read_s, done.seconds - read_s)
     raise typer.Exit(0 if result.ok else 1)
 
 

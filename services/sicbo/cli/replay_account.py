@@ -3,7 +3,6 @@ accounts' half of ``sicbo replay verify`` (:mod:`sicbo.replay.accounts`)."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated
 
 import msgspec
@@ -16,29 +15,18 @@ from rich.table import Table
 from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
 from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.records import StoredEvent
-from sicbo.eventstore.store import EventStore
-from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_urls import redacted
 from sicbo.replay.findings import Finding
+from sicbo.replay.floor import read_accounts as read_log_of_accounts
 from sicbo.replay.statement import Statement, statement
 from sicbo.shell.headers import COMMAND_ID
 from sicbo_contracts.subjects import ACCOUNT_STREAM, ACCOUNTS_ALL, account_filter
 
 
-async def _read(nats_url: str, subject_filter: str) -> list[StoredEvent]:
-    nc = await nats.connect(
-        nats_url, connect_timeout=5, max_reconnect_attempts=1, **connect_options(nats_url)
-    )
-    try:
-        return await EventStore(nc, ACCOUNT_STREAM, timeout=30).read(subject_filter)
-    finally:
-        await nc.close()
-
-
 def read_accounts(nats_url: str, subject_filter: str = ACCOUNTS_ALL) -> list[StoredEvent]:
     """The accounts' log (or a filter of it); exit 2 when it cannot be read."""
     try:
-        return asyncio.run(_read(nats_url, subject_filter))
+        return read_log_of_accounts(nats_url, subject_filter, bulk=False)  # one account: small
     except (OSError, nats.errors.NoServersError):
         raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
     except (StoreError, nats.errors.Error) as err:

@@ -20,7 +20,7 @@ accounts with the tables' logs: :mod:`.money`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -66,15 +66,26 @@ class _Account:
         self.commands: set[str] = set()
 
 
+def read_entries(stored: Iterable[StoredEntry]) -> list[tuple[AccountEvent | None, str]]:
+    """Each message decoded once, for :func:`check_accounts` and the money join: the entry,
+    or None and why it is none."""
+    return [_read_entry(e.data) for e in stored]
+
+
 @without_gc
 def check_accounts(
-    stored: Iterable[StoredEntry], *, command_header: str, player: str | None = None
+    stored: Iterable[StoredEntry],
+    *,
+    command_header: str,
+    player: str | None = None,
+    decoded: Sequence[tuple[AccountEvent | None, str]] | None = None,
 ) -> list[Finding]:
     """The violations of every account (or ``player``'s) in ``stored``, in log order.
-    ``command_header``: the header naming the command an event was decided from."""
+    ``command_header``: the header naming the command an event was decided from;
+    ``decoded``: each message as :func:`read_entries` read it."""
     accounts: dict[str, _Account] = {}
     findings: list[Finding] = []
-    for e in stored:
+    for n, e in enumerate(stored):
         subject = parse_account_subject(e.subject)
         if player is not None and (subject is None or subject.player != player):
             continue
@@ -85,9 +96,8 @@ def check_accounts(
             )
             findings.append(entry_finding(e, SUBJECT, why, None))
             continue
-        try:
-            event = _decode(e.data)
-        except DECODE_ERRORS as error:
+        event, error = decoded[n] if decoded is not None else _read_entry(e.data)
+        if event is None:
             why = f"it is not an event of the account contracts: {error}"
             findings.append(entry_finding(e, CONTRACT, why, None))
             continue
@@ -107,6 +117,13 @@ def check_accounts(
             findings.append(entry_finding(e, ACCOUNT, problem, event))
         account.state = evolve(account.state, event)
     return findings
+
+
+def _read_entry(data: bytes) -> tuple[AccountEvent | None, str]:
+    try:
+        return _decode(data), ""
+    except DECODE_ERRORS as error:
+        return None, str(error)
 
 
 def _on_round(subject: AccountSubject, event: AccountEvent) -> bool:

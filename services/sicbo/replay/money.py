@@ -17,14 +17,15 @@ does not hold are not joined (``--table``, or a log of the accounts alone).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import msgspec
 
 from sicbo.replay.accounts import StoredEntry, entry_finding
 from sicbo.replay.findings import ACCOUNT, Finding
 from sicbo.replay.gcpause import without_gc
-from sicbo.settlement.payments import Payment, payments_of
+from sicbo.settlement.payments import payments_of, returns_of
 from sicbo.wagers.stakes import move_of
 from sicbo_contracts.accounts import (
     AccountEvent,
@@ -36,7 +37,12 @@ from sicbo_contracts.accounts import (
 )
 from sicbo_contracts.base import DECODE_ERRORS, tag_of
 from sicbo_contracts.lifecycle import BettingClosed
-from sicbo_contracts.settlement import SettlementAdjusted, SettlementVoided, WagersSettled
+from sicbo_contracts.settlement import (
+    SettlementAdjusted,
+    SettlementVoided,
+    WagerOutcome,
+    WagersSettled,
+)
 from sicbo_contracts.subjects import (
     Aggregate,
     parse_account_subject,
@@ -47,8 +53,27 @@ from sicbo_contracts.subjects import (
 from sicbo_contracts.wagers import WagerEvent
 
 _PAYING = tokens(WagersSettled, SettlementAdjusted, SettlementVoided)
+
+
+class _PaidWager(msgspec.Struct, frozen=True):
+    """What the join needs of a settled wager (a third of decoding the whole WagerResult)."""
+
+    slip_id: str
+    index: int
+    player: str
+    medium: str
+    outcome: WagerOutcome
+    returned: int
+
+
+class _PaidPart(msgspec.Struct, frozen=True, tag=tag_of(WagersSettled), tag_field="type"):
+    table: str
+    round: int
+    wagers: list[_PaidWager]
+
+
 _paying: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
-    WagersSettled | SettlementAdjusted | SettlementVoided
+    _PaidPart | SettlementAdjusted | SettlementVoided
 )
 _bets: msgspec.json.Decoder[WagerEvent] = msgspec.json.Decoder(WagerEvent)
 _entry: msgspec.json.Decoder[AccountEvent] = msgspec.json.Decoder(AccountEvent)
@@ -58,23 +83,59 @@ _PAY_KEYS = ("return:", "void:", "adjust:", "cancel:")
 UNOWED_CREDIT = "no settlement in the log owes it (a forged credit)"
 
 
-class _Owed(msgspec.Struct):
+class Owed(NamedTuple):
+    """A wager's payment that a settlement in the log owes (plain values: replay's workers
+    send a table's many of them to the parent)."""
+
     table: str
     round: int
-    payment: Payment
+    player: str
+    slip_id: str
+    amount: int
 
 
-_Log = tuple[set[str], set[tuple[str, str]], dict[str, _Owed], set[tuple[str, int]]]
+@dataclass
+class TableMoney:
+    """The tables' side of the join, from the tables' log alone: the tables in it, the
+    (table, slip) stored, what settlement owes by key, and the rounds whose betting closed
+    (only then is a debit without its slip left open). Tables are independent, so the parts
+    of a log read table by table (replay's workers) merge into the whole log's."""
+
+    tables: set[str] = field(default_factory=set)
+    slips: set[tuple[str, str]] = field(default_factory=set)
+    owed: dict[str, Owed] = field(default_factory=dict)
+    closed: set[tuple[str, int]] = field(default_factory=set)
+
+    def merge(self, other: TableMoney) -> None:
+        self.tables |= other.tables
+        self.slips |= other.slips
+        self.owed.update(other.owed)
+        self.closed |= other.closed
 
 
-def _table_log(events: Iterable[StoredEntry]) -> _Log:
-    """The tables in the log, the (table, slip) stored, what settlement owes by key, and the
-    rounds whose betting closed (only then is a debit without its slip left open)."""
-    closed: set[tuple[str, int]] = set()
-    tables: set[str] = set()
-    slips: set[tuple[str, str]] = set()
-    owed: dict[str, _Owed] = {}
-    for e in events:
+@dataclass
+class AccountMoney:
+    """The accounts' side of the join, from the accounts' log alone (in log order)."""
+
+    #: debit key -> (where, the debit, refunded so far)
+    debits: dict[str, tuple[StoredEntry, StakeDebited, int]] = field(default_factory=dict)
+    #: (player, table) -> the payment keys entered
+    paid: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    debited_slips: set[tuple[str, str, str]] = field(default_factory=set)  # (player, table, slip)
+    #: Every entry paying a wager, with where it is stored, in log order.
+    credits: list[tuple[StoredEntry, GameEntry]] = field(default_factory=list)
+    last: StoredEntry | None = None  # the accounts' last message
+
+
+def table_money(
+    events: Iterable[StoredEntry], decoded: Sequence[tuple[Any, str]] | None = None
+) -> TableMoney:
+    """The tables' side of the join. ``decoded``: each event as :func:`~.owners.read_event`
+    read it (verify's one decode): its slips are not decoded again (its settlement parts
+    are, since that read keeps only their wagers' keys)."""
+    money = TableMoney()
+    closed, tables, slips, owed = money.closed, money.tables, money.slips, money.owed
+    for n, e in enumerate(events):
         subject = parse_event_subject(e.subject)
         if subject is None:
             continue
@@ -83,15 +144,22 @@ def _table_log(events: Iterable[StoredEntry]) -> _Log:
             closed.add((subject.table, subject.round))
         try:
             if subject.aggregate is Aggregate.BETS:
-                move = move_of(_bets.decode(e.data))
+                event = decoded[n][0] if decoded is not None else _bets.decode(e.data)
+                move = move_of(event)
                 if move is not None:
                     slips.add((move.table, move.slip_id))
             elif subject.aggregate is Aggregate.SETTLE and subject.token in _PAYING:
-                for p in payments_of(_paying.decode(e.data)):
-                    owed[p.key] = _Owed(subject.table, subject.round, p)
+                paying = _paying.decode(e.data)
+                paid = (
+                    returns_of(paying.table, paying.round, paying.wagers)
+                    if isinstance(paying, _PaidPart)
+                    else payments_of(paying)
+                )
+                for p in paid:
+                    owed[p.key] = Owed(subject.table, subject.round, p.player, p.slip_id, p.amount)
         except DECODE_ERRORS:
             continue  # the log's own checks report an event that does not decode
-    return tables, slips, owed, closed
+    return money
 
 
 def _moved(entry: GameEntry) -> int:
@@ -100,25 +168,25 @@ def _moved(entry: GameEntry) -> int:
     return int(getattr(entry, "amount", 0))
 
 
-@without_gc
-def check_money(
-    table_events: Iterable[StoredEntry], account_events: Iterable[StoredEntry]
-) -> list[Finding]:
-    tables, slips, owed, closed = _table_log(table_events)
-    findings: list[Finding] = []
-    debits: dict[str, tuple[StoredEntry, StakeDebited, int]] = {}  # key -> (where, debit, refunded)
-    paid: dict[tuple[str, str], set[str]] = {}  # (player, table) -> payment keys entered
-    debited_slips: set[tuple[str, str, str]] = set()  # (player, table, slip)
-    last: StoredEntry | None = None
-    for e in account_events:
-        last = e
+def account_money(
+    account_events: Iterable[StoredEntry], decoded: Sequence[tuple[Any, str]] | None = None
+) -> AccountMoney:
+    """The accounts' side of the join. ``decoded``: each entry as
+    :func:`~.accounts.read_entries` read it (one decode for both checks)."""
+    money = AccountMoney()
+    debits, paid, debited_slips = money.debits, money.paid, money.debited_slips
+    for n, e in enumerate(account_events):
+        money.last = e
         if parse_account_subject(e.subject) is None:
             continue
-        try:
-            entry = _entry.decode(e.data)
-        except DECODE_ERRORS:
-            continue  # .accounts reports it
-        if not isinstance(entry, GameEntry) or entry.table not in tables:
+        if decoded is not None:
+            entry = decoded[n][0]
+        else:
+            try:
+                entry = _entry.decode(e.data)
+            except DECODE_ERRORS:
+                continue  # .accounts reports it
+        if not isinstance(entry, GameEntry):
             continue
         if isinstance(entry, StakeDebited):
             debits[entry.key] = (e, entry, 0)
@@ -128,30 +196,36 @@ def check_money(
             debits[entry.debit_key] = (where, debit, refunded + entry.amount)
         if entry.key.startswith(_PAY_KEYS) and not isinstance(entry, StakeDebited):
             paid.setdefault((entry.player, entry.table), set()).add(entry.key)
-            due = owed.get(entry.key)
-            if due is None or due.payment.player != entry.player:
-                findings.append(
-                    entry_finding(
-                        e,
-                        ACCOUNT,
-                        f"{tag_of(entry)} {entry.key!r}: {UNOWED_CREDIT}",
-                        entry,
-                    )
-                )
-            elif _moved(entry) != due.payment.amount:
-                findings.append(
-                    entry_finding(
-                        e,
-                        ACCOUNT,
-                        f"{entry.key!r} pays {_moved(entry)}; the"
-                        f" settlement owes {due.payment.amount}",
-                        entry,
-                    )
-                )
-    for where, debit, refunded in debits.values():
-        if (debit.table, debit.round) not in closed:
+            money.credits.append((e, entry))
+    return money
+
+
+@without_gc
+def check_money(
+    table_events: Iterable[StoredEntry], account_events: Iterable[StoredEntry]
+) -> list[Finding]:
+    return join_money(table_money(table_events), account_money(account_events))
+
+
+def join_money(log: TableMoney, accounts: AccountMoney) -> list[Finding]:
+    """The findings of the join (see the module's docstring). Entries naming a table the
+    tables' log does not hold are left out."""
+    tables, owed = log.tables, log.owed
+    findings: list[Finding] = []
+    for e, entry in accounts.credits:
+        if entry.table not in tables:
+            continue
+        due = owed.get(entry.key)
+        if due is None or due.player != entry.player:
+            message = f"{tag_of(entry)} {entry.key!r}: {UNOWED_CREDIT}"
+            findings.append(entry_finding(e, ACCOUNT, message, entry))
+        elif _moved(entry) != due.amount:
+            message = f"{entry.key!r} pays {_moved(entry)}; the settlement owes {due.amount}"
+            findings.append(entry_finding(e, ACCOUNT, message, entry))
+    for where, debit, refunded in accounts.debits.values():
+        if debit.table not in tables or (debit.table, debit.round) not in log.closed:
             continue  # betting is open: its slip may be on its way
-        if (debit.table, debit.slip_id) not in slips and refunded < debit.amount:
+        if (debit.table, debit.slip_id) not in log.slips and refunded < debit.amount:
             findings.append(
                 entry_finding(
                     where,
@@ -161,11 +235,11 @@ def check_money(
                     debit,
                 )
             )
+    last = accounts.last
     for key, due in owed.items():
-        p = due.payment
         if (
-            (p.player, due.table, p.slip_id) in debited_slips
-            and key not in paid.get((p.player, due.table), set())
+            (due.player, due.table, due.slip_id) in accounts.debited_slips
+            and key not in accounts.paid.get((due.player, due.table), set())
             and last is not None
         ):
             findings.append(
@@ -175,33 +249,40 @@ def check_money(
                     round=due.round,
                     check=ACCOUNT,
                     event=tag_of(ReturnCredited),
-                    message=f"{key!r} ({p.amount}) is owed by the settlement"
+                    message=f"{key!r} ({due.amount}) is owed by the settlement"
                     " and not in the account",
                     time=last.time,
-                    account=p.player,
+                    account=due.player,
                 )
             )
     return findings
 
 
 def check_money_live(
-    tables_before: Sequence[StoredEntry],
-    account_events: Sequence[StoredEntry],
+    tables_before: Sequence[StoredEntry] | TableMoney,
+    account_events: Sequence[StoredEntry] | AccountMoney,
     tables_after: Callable[[], Iterable[StoredEntry]],
 ) -> list[Finding]:
     """:func:`check_money` of logs read one after the other while the floor plays: the
     tables' log read before the accounts, and again after them only to judge a credit no
-    settlement owes.
+    settlement owes. Either side may come already summed up (:func:`table_money`,
+    :func:`account_money`: replay's workers sum up their own tables).
 
     Settlement stores a round's payments before it credits them, so a credit read in the
     accounts has its settlement in any read of the tables made after the accounts' read; a
     settlement stored between the first read and the accounts' would otherwise name its
     credit forged. The other findings keep the first read: a settlement in it is owed in
     the accounts read after it."""
-    found = check_money(tables_before, account_events)
+    log = tables_before if isinstance(tables_before, TableMoney) else table_money(tables_before)
+    accounts = (
+        account_events
+        if isinstance(account_events, AccountMoney)
+        else account_money(account_events)
+    )
+    found = join_money(log, accounts)
     if not any(_unowed(f) for f in found):
         return found
-    again = [f for f in check_money(tables_after(), account_events) if _unowed(f)]
+    again = [f for f in join_money(table_money(tables_after()), accounts) if _unowed(f)]
     return [f for f in found if not _unowed(f)] + again
 
 

@@ -28,6 +28,7 @@ import multiprocessing
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sicbo.replay.audit import RoundAudit, audit_round, settled_as_of
 from sicbo.replay.findings import Finding
@@ -56,13 +57,20 @@ class Verification:
 
 @without_gc
 def verify(
-    stored: Iterable[Stored], *, table: str | None = None, since: datetime | None = None
+    stored: Iterable[Stored],
+    *,
+    table: str | None = None,
+    since: datetime | None = None,
+    decoded: Sequence[tuple[Any, str]] | None = None,
 ) -> Verification:
     """Verify every settled round (of ``table``; settled at or after ``since``), and the log's
-    invariants (violations stored at or after ``since``; the checks fold the whole log)."""
+    invariants (violations stored at or after ``since``; the checks fold the whole log).
+    ``decoded``: each event as :func:`~.owners.read_event` reads it, where the caller has
+    read them already (replay's workers, for the money join too)."""
     events = stored if isinstance(stored, Sequence) else list(stored)
     result = Verification()
-    decoded = [read_event(e.data) for e in events]  # each message decoded once, for both
+    if decoded is None:  # each message decoded once, for both
+        decoded = [read_event(e.data) for e in events]
     histories = read_tables(events, table, decoded)
     # Intake's state as of each round's settlement, kept by the checks' fold: one fold of the
     # wager state per slip serves the checks and the re-settle facts.

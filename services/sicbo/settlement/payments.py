@@ -19,9 +19,9 @@ no debit in the account was bet with chips at the table and is paid there.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from sicbo.accounts.entries import Slip, adjust, credit_return, refund_stake
 from sicbo.accounts.squaring import debited, debits_of
@@ -50,18 +50,40 @@ class Payment(NamedTuple):
     reason: str
 
 
+class SettledWager(Protocol):
+    """What a wager's payment is made of: a :class:`WagerResult`, or replay's leaner read."""
+
+    @property
+    def slip_id(self) -> str: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def player(self) -> str: ...
+    @property
+    def medium(self) -> str: ...
+    @property
+    def outcome(self) -> WagerOutcome: ...
+    @property
+    def returned(self) -> int: ...
+
+
+def returns_of(t: str, r: int, wagers: Iterable[SettledWager]) -> Iterator[Payment]:
+    """The payments of a settlement part's wagers (table ``t``, round ``r``)."""
+    for w in wagers:
+        if w.medium != Medium.CHIPS or w.returned <= 0:
+            continue
+        if w.outcome is WagerOutcome.VOID:
+            key = f"void:{t}:{r}:{w.slip_id}:{w.index}"
+            yield Payment(w.player, w.slip_id, "void", w.returned, key, "the wager is void")
+        elif w.outcome is not WagerOutcome.CARRIED:
+            key = f"return:{t}:{r}:{w.slip_id}:{w.index}"
+            yield Payment(w.player, w.slip_id, "return", w.returned, key, "settled")
+
+
 def payments_of(event: Paying) -> Iterator[Payment]:
     t, r = event.table, event.round
     if isinstance(event, WagersSettled):
-        for w in event.wagers:
-            if w.medium != Medium.CHIPS or w.returned <= 0:
-                continue
-            if w.outcome is WagerOutcome.VOID:
-                key = f"void:{t}:{r}:{w.slip_id}:{w.index}"
-                yield Payment(w.player, w.slip_id, "void", w.returned, key, "the wager is void")
-            elif w.outcome is not WagerOutcome.CARRIED:
-                key = f"return:{t}:{r}:{w.slip_id}:{w.index}"
-                yield Payment(w.player, w.slip_id, "return", w.returned, key, "settled")
+        yield from returns_of(t, r, event.wagers)
         return
     if isinstance(event, SettlementAdjusted):
         prefix, why = f"adjust:{t}:{r}:{event.correction_seq}", "the result was corrected"

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from sicbo.cli import replay as cli
 from sicbo.eventstore.store import StoredEvent
+from sicbo.replay import floor
 from sicbo.shell.codec import encode
 from sicbo.shell.headers import COMMAND_ID
 from sicbo_contracts.subjects import account_subject_of
@@ -29,9 +30,10 @@ def serve(
         for e in f.messages()
     ]
     monkeypatch.setattr(cli, "_read_or_exit", lambda url, subject_filter: events)
+    monkeypatch.setattr(floor, "read_log", lambda url, subject_filter="": events)
     # No server: the workers' own reads (sicbo.replay.spread) are the integration tests'.
-    monkeypatch.setattr(cli, "_verify_spread_or_none", lambda url, jobs, since: None)
-    monkeypatch.setattr(cli, "_read_accounts_or_exit", lambda url: accounts or [])
+    monkeypatch.setattr(floor, "verify_log_spread", lambda url, **_: None)
+    monkeypatch.setattr(floor, "read_accounts", lambda url: accounts or [])
 
 
 def late_slip() -> tuple[Forgery, int]:
