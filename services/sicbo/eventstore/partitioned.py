@@ -135,7 +135,7 @@ class FloorLog(EventStore):
     # -- reading --------------------------------------------------------------------------
 
     async def read(
-        self, filter_subject: str, *, after_seq: int = 0, bulk: bool = False
+        self, filter_subject: str, *, after_seq: int = 0, bulk: bool = False, headers: bool = True
     ) -> list[StoredEvent]:
         """One table's stream for a filter naming a table; every stream in turn otherwise
         (partition by partition, each in its order: sequences are per stream)."""
@@ -144,7 +144,10 @@ class FloorLog(EventStore):
             p = self.partition(table)
             return _unpartitioned(
                 await self.streams[p].read(
-                    self._stored(filter_subject, p), after_seq=after_seq, bulk=bulk
+                    self._stored(filter_subject, p),
+                    after_seq=after_seq,
+                    bulk=bulk,
+                    headers=headers,
                 )
             )
         if after_seq:
@@ -155,7 +158,9 @@ class FloorLog(EventStore):
         found: list[StoredEvent] = []
         for p, store in enumerate(self.streams):
             found.extend(
-                _unpartitioned(await store.read(self._stored(filter_subject, p), bulk=bulk))
+                _unpartitioned(
+                    await store.read(self._stored(filter_subject, p), bulk=bulk, headers=headers)
+                )
             )
         return found
 

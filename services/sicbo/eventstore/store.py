@@ -196,13 +196,15 @@ class EventStore:
     # -- reading --------------------------------------------------------------------------
 
     async def read(
-        self, filter_subject: str, *, after_seq: int = 0, bulk: bool = False
+        self, filter_subject: str, *, after_seq: int = 0, bulk: bool = False, headers: bool = True
     ) -> list[StoredEvent]:
         """Every stored message matching ``filter_subject`` after ``after_seq``, in order.
 
         ``bulk``: a long history read once (replay verify): through a short-lived consumer
         (:mod:`.consumer_read`, a third of Direct Get's server CPU a message), by Direct Get
         where that cannot be had. Never on a service's hot path (a consumer per read).
+        ``headers=False`` (with ``bulk``): the events' headers may be left empty, for a reader
+        that reads none.
 
         Direct Get batches (:mod:`.direct_get`). In a cluster any current replica may answer,
         so a read can miss the newest writes: it is always a prefix of the log, and the
@@ -218,6 +220,7 @@ class EventStore:
                     filter_subject,
                     after_seq=after_seq,
                     timeout=self._timeout,
+                    headers=headers,
                 )
             except ConsumerReadError:
                 pass  # e.g. no right to make consumers: the same events by Direct Get
