@@ -13,6 +13,7 @@ The invariant "no wager after no more bets" (DESIGN.md, 000 §3.9) is proven thr
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
@@ -269,6 +270,30 @@ async def test_a_slip_decided_before_no_more_bets_is_refused_by_the_server(
     assert isinstance(reply, Rejected) and "betting is closed" in reply.reason, reply
     types = [d["type"] for _, d in await table_log(store, table_id)]
     assert "bets.slip-placed.v1" not in types
+
+
+async def test_a_slip_decided_on_a_reused_state_after_no_more_bets_is_refused_and_not_stored(
+    floor: Floor, nc: NATS, store: EventStore, table_id: str
+) -> None:
+    """000 §3.9 with wager intake's state reuse (``reuse_state_for``, here an hour so that it
+    certainly applies): the replica's state still shows betting open after "no more bets" is
+    stored; its first try is refused by the server (the lifecycle filter moved), the next try
+    reads, and the slip is refused "betting is closed". Nothing is stored after the call."""
+    await open_table(floor, nc, table_id)
+    await open_betting(floor, nc, table_id, 1)
+    reused = dataclasses.replace(SPEC, reuse_state_for=3600.0)
+    replica = CommandHandler(reused, CountingStore(nc, EVENT_STREAM), lambda: datetime.now(UTC))
+    first = await replica.handle(msgspec.json.encode(slip(table_id, 1)), table_id, "player")
+    assert isinstance(first, Accepted)
+    closing = await close_betting(floor, nc, table_id, 1)
+    refused_before = CountingStore.refused
+    late = await replica.handle(msgspec.json.encode(slip(table_id, 1)), table_id, "player")
+    assert isinstance(late, Rejected) and "betting is closed" in late.reason, late
+    assert CountingStore.refused == refused_before + 1  # decided on the reused state first
+    placed = [
+        e.seq for e, d in await table_log(store, table_id) if d["type"] == "bets.slip-placed.v1"
+    ]
+    assert placed == [first.seq] and first.seq < closing.seq
 
 
 async def test_the_server_refuses_a_slip_expecting_the_lifecycle_before_no_more_bets(

@@ -77,15 +77,16 @@ class Aggregates(Generic[S]):
         """Serialises one process's commands per table, so they don't race each other."""
         return self.follower.lock(table)
 
-    async def load(self, table: str) -> Loaded[S]:
-        """The table's state caught up with the log.
+    async def load(self, table: str, *, max_age: float = 0.0) -> Loaded[S]:
+        """The table's state caught up with the log (``max_age``: or as it was whole that
+        recently, :meth:`Follower.get`).
 
         Catch-ups are single-flight: commands arriving while one runs share it instead of each
         reading again, so concurrent commands pipeline. The state may then lag by what was
         appended meanwhile; the append's expectation catches that, and the command is decided
         again. Read the fields of the result before the next ``await``: they move on.
         """
-        return (await self.follower.get(table)).state
+        return (await self.follower.get(table, max_age=max_age)).state
 
     def appended(
         self,

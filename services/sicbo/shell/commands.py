@@ -76,6 +76,14 @@ class _Holds:
     stored: tuple[Any, Sequence[Any]] | None = None
 
 
+@dataclass
+class _Tries:
+    """A command's read-decide-append cycles so far, and the refusals decided again."""
+
+    cycles: int = 0
+    rechecks: int = 0
+
+
 @dataclass(frozen=True, kw_only=True)
 class KeyedLog:
     """Where a decider's aggregate lives when it is not a table's: one aggregate per key (a
@@ -115,6 +123,12 @@ class DeciderSpec(Generic[S]):
     #: (lifecycle) would otherwise mostly conflict with each other; bet slips don't (their
     #: expectation is on the lifecycle), so wager intake pipelines them.
     one_at_a_time: bool = True
+    #: Seconds a command's first try may be decided on the table's state without a catch-up
+    #: read, while that state was whole as of a read begun so recently and holds every append
+    #: of this process (:meth:`Follower.get` ``max_age``). It may miss what others stored
+    #: since: the append's expectation refuses it where that matters, and every further try
+    #: (a conflict, a refusal checked again) reads first. 0: every command reads first.
+    reuse_state_for: float = 0.0
 
     def __post_init__(self) -> None:
         if (self.aggregate is None) is (self.keyed is None):
@@ -225,16 +239,14 @@ class CommandHandler(Generic[S]):
         return reply
 
     async def _run(self, command: AnyCommand, holds: _Holds) -> Reply:
-        rechecks = [0]  # refusals decided again on a fresher state (bounded)
+        tries = _Tries()
         try:
             if self.spec.one_at_a_time:
                 async with self.aggregates.lock(command.key):
                     return await retry_on_conflict(
-                        lambda: self._attempt(command, rechecks, holds), attempts=8
+                        lambda: self._attempt(command, tries, holds), attempts=8
                     )
-            return await retry_on_conflict(
-                lambda: self._attempt(command, rechecks, holds), attempts=8
-            )
+            return await retry_on_conflict(lambda: self._attempt(command, tries, holds), attempts=8)
         except Refused as refused:
             return Rejected(
                 command_id=command.command_id,
@@ -260,11 +272,15 @@ class CommandHandler(Generic[S]):
                 reason_key="command.unavailable",
             )
 
-    async def _attempt(self, command: AnyCommand, rechecks: list[int], holds: _Holds) -> Reply:
+    async def _attempt(self, command: AnyCommand, tries: _Tries, holds: _Holds) -> Reply:
         """One read-decide-append cycle; an AppendConflict makes the caller run it again."""
         table, command_id = command.key, command.command_id
         fingerprint = digest(command)
-        loaded = await self.aggregates.load(table)
+        first_try = tries.cycles == 0  # only a first try may skip the catch-up read
+        tries.cycles += 1
+        loaded = await self.aggregates.load(
+            table, max_age=self.spec.reuse_state_for if first_try else 0.0
+        )
         # One consistent snapshot: nothing below may await before these are read.
         state, expect_seq, last_seq = loaded.state, loaded.expect_seq, loaded.last_seq
         known = loaded.commands.get(command_id)
@@ -278,10 +294,10 @@ class CommandHandler(Generic[S]):
             # leader has more of the table's log than we decided on, decide again first. Under
             # a flood the table's log always has more: a refusal decided again twice stands
             # ("refused", not "conflict": sending the same command again would not help).
-            if rechecks[0] < REFUSAL_RECHECKS:
+            if tries.rechecks < REFUSAL_RECHECKS:
                 leader = await self._store.last_sequence(self.spec.read_filter(table))
                 if leader > last_seq:
-                    rechecks[0] += 1
+                    tries.rechecks += 1
                     raise self._stale(table, expect_seq, "refused on a stale state") from None
             raise
         if not events:

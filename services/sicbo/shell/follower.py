@@ -16,6 +16,13 @@ What a reader may rely on:
   a lagging replica, and no reader may act on its partial view. :class:`BehindLeader` is
   raised when it still does not after a few reads; a reacting service redelivers the event;
 - reads of one key are single-flight: callers arriving during a catch-up share it;
+- with ``max_age`` a caller may take a key's state without a read while it was whole as of a
+  read begun less than ``max_age`` ago and holds every append this process made for the key
+  (folded without a read by :meth:`Follower.advance` where nothing else can lie between, or
+  read); otherwise it reads. What it may miss is what others stored since that read: only for
+  a writer whose appends state what they expect, so that none lands on a state that moved
+  where its expectation looks, and which decides again on a fresh read after a refusal;
+- ``lock(key)`` serialises a process's decide-and-append cycles on one key;
 - ``lock(key)`` serialises a process's decide-and-append cycles on one key;
 - an ``evolve`` that raises leaves no state behind: the key is read afresh next time.
 
@@ -27,10 +34,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -71,6 +79,15 @@ class Followed(Generic[S]):
 
     state: S
     last_seq: int = 0
+    #: When the state was last known whole (the clock's seconds): the start of its last read.
+    whole_at: float = float("-inf")
+    #: The last sequence this process appended for the key (:meth:`Follower.advance`): the
+    #: state is taken without a read only once it holds it.
+    appended_seq: int = 0
+    #: This process's appends not folded yet, by first sequence: (last sequence, fold). Each
+    #: is folded once the state reaches the sequence before it (a read under way ended, or
+    #: the append before it was folded), or dropped once a read holds it.
+    unfolded: dict[int, tuple[int, Callable[[S], S]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -105,6 +122,7 @@ class Follower(Generic[S]):
         start: Callable[[str], Awaitable[Start[S]]] | None = None,
         trim: Callable[[S], None] | None = None,
         max_keys: int = MAX_KEYS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._store = store
         self.name = name
@@ -117,6 +135,7 @@ class Follower(Generic[S]):
         self._start = start
         self._trim = trim
         self._max_keys = max_keys
+        self._clock = clock
         #: The keys' states, least recently read first (the oldest go beyond ``max_keys``).
         self._followed: OrderedDict[str, Followed[S]] = OrderedDict()
         #: A key's lock lives while someone holds or waits for it, not for every id ever asked.
@@ -142,10 +161,23 @@ class Follower(Generic[S]):
         """The key's state as last read, without reading (None if never read)."""
         return self._followed.get(key)
 
-    async def get(self, key: str, *, consistent: bool = False, at_least: int = 0) -> Followed[S]:
-        """The key's state caught up with the log.
+    async def get(
+        self, key: str, *, consistent: bool = False, at_least: int = 0, max_age: float = 0.0
+    ) -> Followed[S]:
+        """The key's state caught up with the log; with ``max_age``, as it was known whole less
+        than ``max_age`` seconds ago, without a read (see the module's docstring).
 
         Read the fields of the result before the next ``await``: they move on."""
+        if max_age > 0 and not consistent and not at_least:
+            kept = self._followed.get(key)
+            if (
+                kept is not None
+                and key not in self._reading
+                and kept.last_seq >= kept.appended_seq
+                and self._clock() - kept.whole_at < max_age
+            ):
+                self._followed.move_to_end(key)
+                return kept
         need = at_least
         if consistent:
             need = max(need, await self._store.last_sequence(self.filter_of(key)))
@@ -161,20 +193,38 @@ class Follower(Generic[S]):
 
     def advance(self, key: str, first_seq: int, last_seq: int, fold: Callable[[S], S]) -> bool:
         """Fold what this process itself just appended (stream sequences ``first_seq`` to
-        ``last_seq``) without reading it back, when nothing can lie between: the key's state
-        was read up to ``first_seq - 1`` (the stream's sequence just before, so no event of
-        any filter is in between) and no read of the key is under way. False when it does not
-        apply: the next read reads the events as usual."""
+        ``last_seq``) without reading it back, once nothing can lie between: the key's state
+        reaches ``first_seq - 1`` (the stream's sequence just before, so no event of any
+        filter is in between). While a read of the key is under way, or an earlier append of
+        this process is not folded yet, it waits for them; where another writer's event lies
+        between, the next read reads it. True when it is folded now."""
         followed = self._followed.get(key)
-        if followed is None or key in self._reading or followed.last_seq != first_seq - 1:
-            return False
-        try:
-            followed.state = fold(followed.state)
-        except Exception:
-            self._followed.pop(key, None)  # never go on from a state that missed an event
-            raise
-        followed.last_seq = last_seq
-        return True
+        if followed is None:
+            return False  # nothing kept: the next read reads it from the start
+        followed.appended_seq = max(followed.appended_seq, last_seq)
+        followed.unfolded[first_seq] = (last_seq, fold)
+        if key not in self._reading:
+            self._fold_own(key, followed)
+        return followed.last_seq >= last_seq
+
+    def _fold_own(self, key: str, followed: Followed[S]) -> None:
+        """Fold the key's own appends that follow on its state; drop those a read holds."""
+        pending = followed.unfolded
+        while pending:
+            first = min(pending)
+            last, fold = pending[first]
+            if last <= followed.last_seq:
+                del pending[first]  # a read folded it as it folds any event
+                continue
+            if first != followed.last_seq + 1:
+                return  # something may lie between: the next read reads it
+            del pending[first]
+            try:
+                followed.state = fold(followed.state)
+            except Exception:
+                self._followed.pop(key, None)  # never go on from a state that missed an event
+                raise
+            followed.last_seq = last
 
     async def _caught_up(self, key: str) -> Followed[S]:
         reading = self._reading.get(key)
@@ -194,6 +244,7 @@ class Follower(Generic[S]):
                 followed = Followed(self._initial(key))
             self._followed[key] = followed
         self._followed.move_to_end(key)
+        read_at = self._clock()  # the read holds at least what was stored before it began
         stored = await self._store.read(self.filter_of(key), after_seq=followed.last_seq)
         try:
             for e in stored:
@@ -205,6 +256,8 @@ class Follower(Generic[S]):
             # Never go on from a state that missed an event: start afresh next time.
             self._followed.pop(key, None)
             raise
+        followed.whole_at = read_at
+        self._fold_own(key, followed)  # this process's appends acknowledged during the read
         if self._trim is not None:
             self._trim(followed.state)
         if followed.last_seq == 0:

@@ -38,6 +38,13 @@ SPEC: DeciderSpec[decider.WagerState] = DeciderSpec(
     expects_on=Aggregate.LIFECYCLE,
     msg_id_of=decider.msg_id_of,
     one_at_a_time=False,  # slips pipeline: their expectation is on the lifecycle, not each other
+    # A slip's first try decides on the table's state as read up to 25 ms before, holding every
+    # slip this replica stored since: a flood of slips reads the log once in 25 ms, not once a
+    # wave. What it may miss is another writer's since: the lifecycle's (the expectation
+    # refuses the slip: no bet after "no more bets", 000 §3.9), another replica's slip of the
+    # same version or medium (its msg id is taken: decided again on a fresh read), settlement's
+    # returns of colour checks (a refusal is decided again on a fresh read). docs/architecture.md
+    reuse_state_for=0.025,
 )
 
 
