@@ -1,5 +1,7 @@
 """Reference: the raw JetStream append rate from nats-py, pipelined with 100 in flight."""
 
+from __future__ import annotations
+
 import asyncio
 import time
 from dataclasses import dataclass
@@ -25,6 +27,11 @@ class RateFigure:
     @property
     def per_second(self) -> float:
         return self.count / self.seconds
+
+    @staticmethod
+    def together(figures: tuple[RateFigure, ...]) -> RateFigure:
+        """Several runs as one: every item over all their time."""
+        return RateFigure(sum(f.count for f in figures), sum(f.seconds for f in figures))
 
 
 async def bench_raw_appends(
