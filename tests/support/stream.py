@@ -8,18 +8,22 @@ under its subject. :class:`FakeStore` reads such a list like the event store doe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+
+import msgspec
 
 from sicbo.eventstore.records import StoredEvent
 from sicbo.settlement.compensation import adjust, apply_adjustments, void
 from sicbo.settlement.engine import settle
 from sicbo.shell.codec import encode
+from sicbo.shell.follower import Follower
 from sicbo_contracts.base import Dice
 from sicbo_contracts.settlement import SettlementAdjusted, WagerResult, WagersSettled
-from sicbo_contracts.subjects import Aggregate, subject_matches, subject_of
+from sicbo_contracts.subjects import Aggregate, subject_matches, subject_of, table_filter
 from tests.support.common import NOW, SERVICE, TABLE
 from tests.support.log import Log
 
@@ -146,3 +150,27 @@ class FakeStore:
     async def get(self, seq: int, *, table: str | None = None) -> StoredEvent | None:
         self.lookups += 1
         return next((e for e in self.events if e.seq == seq), None)
+
+
+def list_follower(
+    store: FakeStore,
+    decoder: msgspec.json.Decoder[Any],
+    item: Callable[[Any], int],
+    *,
+    clock: Callable[[], float] = time.monotonic,
+) -> Follower[list[int]]:
+    """A follower of each table over ``store`` whose state lists ``item(event)`` of every
+    event folded, in order."""
+
+    def fold(state: list[int], _: Any, event: Any) -> list[int]:
+        return [*state, item(event)]
+
+    return Follower(
+        store,  # type: ignore[arg-type]  # the read side is all a follower uses
+        name="test",
+        filter_of=table_filter,
+        initial=lambda _: [],
+        evolve=fold,
+        decoder=decoder,
+        clock=clock,
+    )

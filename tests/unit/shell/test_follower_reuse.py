@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
-from typing import Any
 
 import msgspec
 
 from sicbo.eventstore.records import StoredEvent
 from sicbo.shell.follower import Follower
-from sicbo_contracts.subjects import table_filter
-from tests.support.stream import FakeStore, Stored
+from tests.support.stream import FakeStore, Stored, list_follower
 
 
 class Noted(msgspec.Struct, frozen=True, tag="test.noted.v1", tag_field="type"):
@@ -39,18 +37,7 @@ class Clock:
 
 
 def follower(store: FakeStore, clock: Clock) -> Follower[list[int]]:
-    def fold(state: list[int], _: Any, event: Any) -> list[int]:
-        return [*state, event.n]
-
-    return Follower(
-        store,  # type: ignore[arg-type]  # the read side is all a follower uses
-        name="test",
-        filter_of=table_filter,
-        initial=lambda _: [],
-        evolve=fold,
-        decoder=msgspec.json.Decoder(Noted),
-        clock=clock,
-    )
+    return list_follower(store, msgspec.json.Decoder(Noted), lambda event: event.n, clock=clock)
 
 
 async def test_a_recent_whole_state_is_reused_and_an_old_one_is_read_again() -> None:

@@ -11,8 +11,8 @@ import msgspec
 import pytest
 
 from sicbo.shell.follower import Follower
-from sicbo_contracts.subjects import on_its_own_subject, table_filter
-from tests.support.stream import FakeStore, Stored
+from sicbo_contracts.subjects import on_its_own_subject
+from tests.support.stream import FakeStore, Stored, list_follower
 
 
 class Started(msgspec.Struct, frozen=True, tag="test.started.v1", tag_field="type"):
@@ -33,17 +33,7 @@ def stored(seq: int, subject: str, event: Any) -> Stored:
 
 
 def rounds(store: FakeStore) -> Follower[list[int]]:
-    def fold(state: list[int], _: Any, event: Any) -> list[int]:
-        return [*state, getattr(event, "round", 0)]
-
-    return Follower(
-        store,  # type: ignore[arg-type]  # the read side is all a follower uses
-        name="test",
-        filter_of=table_filter,
-        initial=lambda _: [],
-        evolve=fold,
-        decoder=_decoder,
-    )
+    return list_follower(store, _decoder, lambda event: getattr(event, "round", 0))
 
 
 async def test_an_event_naming_another_table_or_round_than_its_subject_is_not_folded() -> None:
