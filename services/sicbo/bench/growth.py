@@ -113,9 +113,10 @@ def growth_rows(figures: GrowthFigures) -> list[tuple[str, str, str]]:
     v = figures.verify
     rows.append(
         (
-            f"replay verify (large): {v.rounds} rounds, {v.wagers:,} wagers",
-            f"{v.per_second:,.0f} wagers/s (read {v.read_seconds:.1f} s, re-settle"
-            f" {v.check_seconds:.1f} s){'' if v.ok else ' MISMATCH'}",
+            f"replay verify (large): {v.rounds} rounds, {v.wagers:,} wagers, as"
+            " `sicbo replay verify` (the accounts too)",
+            f"{v.per_second:,.0f} wagers/s (read {v.read_seconds:.1f} s, re-settle and"
+            f" accounts {v.check_seconds:.1f} s){'' if v.ok else ' MISMATCH'}",
             "> 100,000 wagers/s",
         )
     )
