@@ -13,6 +13,9 @@ the code can be compared on the very same events (docs/benchmarks.md, issue 16 i
     python scripts/verify_profile.py reads LOG    # LOG served, each table read alone: by a
                                                   # consumer, by Direct Get (raw route, and
                                                   # nats-py's callback), alternating
+    python scripts/verify_profile.py floor RUNS   # the bench's floor (its accounts too) kept
+                                                  # up: `sicbo replay verify`'s whole check
+                                                  # (verify_floor) RUNS times, with its CPU
 
 Run ``time``/``profile`` with another checkout first on PYTHONPATH to time that version.
 """
@@ -42,7 +45,10 @@ from sicbo_contracts.subjects import EVENT_STREAM, EVENTS_ALL
 Row = tuple[int, str, bytes, dict[str, str], object]
 
 
-async def make() -> list[Row]:
+@contextlib.asynccontextmanager
+async def _floor() -> AsyncIterator[tuple[LocalNatsServer, nats.NATS]]:
+    """The bench's floor (`make bench`'s intake rounds, the wallet's, two settlements), its
+    services stopped once played; the server and a connection, until the block ends."""
     from sicbo.bench.floor import (  # the bench's own floor and rounds
         _settle_time,
         bench_intake,
@@ -67,13 +73,47 @@ async def make() -> list[Row]:
             for n in (1_000, 10_000):
                 await bench_settlement(client, n)
             await asyncio.sleep(1)
-            stored = await EventStore(nc, EVENT_STREAM).read(EVENTS_ALL)
+            for proc in processes:
+                proc.stop()
+            yield server, nc
         finally:
             for proc in processes:
                 proc.stop()
             await nc.close()
+
+
+async def make() -> list[Row]:
+    async with _floor() as (_, nc):
+        stored = await EventStore(nc, EVENT_STREAM).read(EVENTS_ALL)
     rows: list[Row] = [(e.seq, e.subject, e.data, e.headers, e.time) for e in stored]
     return rows
+
+
+async def floor(runs: int) -> None:
+    """`sicbo replay verify`'s whole check on the bench's floor, ``runs`` times: each run's
+    rate and the CPU of this process and its workers (docs/benchmarks.md, issue 16 item 2)."""
+    import resource
+    import statistics
+
+    from sicbo.replay.floor import verify_floor
+
+    def cpu() -> float:
+        own, workers = (
+            resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+        )
+        return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+    async with _floor() as (server, _):
+        rates = []
+        for _ in range(runs):
+            c = cpu()
+            done = await asyncio.to_thread(verify_floor, server.url, jobs=os.cpu_count() or 1)
+            rates.append(done.result.wagers / done.seconds)
+            print(
+                f"{done.result.wagers} wagers ok={done.result.ok}: {rates[-1]:,.0f} wagers/s"
+                f" ({done.seconds:.3f} s, read {done.read_seconds:.3f} s); CPU {cpu() - c:.3f} s"
+            )
+        print(f"median {statistics.median(rates):,.0f} wagers/s of {runs} runs")
 
 
 async def reads(rows: list[Row], rounds: int = 6) -> None:
@@ -172,6 +212,9 @@ def load(path: Path) -> list[StoredEvent]:
 
 def main() -> None:
     mode, path = sys.argv[1], Path(sys.argv[2])
+    if mode == "floor":
+        asyncio.run(floor(int(sys.argv[2])))
+        return
     if mode == "make":
         rows = asyncio.run(make())
         path.write_bytes(pickle.dumps(rows))
