@@ -11,6 +11,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import nats
 import pytest
 
@@ -29,6 +30,7 @@ from sicbo.settlement.settler import SETTLEMENT_ACTOR as SETTLER
 from sicbo.shell.codec import encode
 from sicbo.shell.headers import COMMAND_ID
 from sicbo_contracts.accounts import FundsDeposited
+from sicbo_contracts.lifecycle import TableOpened
 from sicbo_contracts.subjects import ACCOUNT_STREAM, account_subject_of
 from tests.support.accounts import CASHIER, CURRENCY, INTAKE, account_opened
 from tests.support.common import EARLIER
@@ -48,11 +50,27 @@ def _renamed(events: list[Stored], table: str) -> list[Stored]:
     ]
 
 
+def _in_euros(events: list[Stored]) -> list[Stored]:
+    """The table opened in EUR: its players' accounts are paid (the money join reads it)."""
+    opened = msgspec.json.Decoder(TableOpened)
+
+    def priced(e: Stored) -> Stored:
+        if not e.subject.endswith(".table-opened-v1"):
+            return e
+        event = opened.decode(e.data)
+        config = msgspec.structs.replace(event.config, currency="EUR")
+        return Stored(
+            e.seq, e.subject, encode(msgspec.structs.replace(event, config=config)), e.time
+        )
+
+    return [priced(e) for e in events]
+
+
 def _floor_log() -> list[Stored]:
     """Three tables of different sizes, interleaved; the first keeps its own sequences (it
-    verifies), the others are renumbered by the stream (their settlements then mismatch and
-    their slips break invariants: findings to compare too)."""
-    first = busy_table("cca-1992", rounds=6).stored()
+    verifies) and plays in EUR, the others are renumbered by the stream (their settlements
+    then mismatch and their slips break invariants: findings to compare too)."""
+    first = _in_euros(busy_table("cca-1992", rounds=6).stored())
     second = _renamed(busy_table("online-live", rounds=3).stored(), "T2")
     third = _renamed(busy_table("macau-2004", rounds=1).stored(), "T3")
     return (

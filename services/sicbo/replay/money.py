@@ -6,7 +6,8 @@
   refunded in full (the crash gap left open: the reconciler refunds it at "no more bets");
 - an entry paying a wager (keys ``return:``, ``void:``, ``adjust:``, ``cancel:``,
   :mod:`sicbo.settlement.payments`) that no settlement in the log owes, or of another amount
-  (a forged credit);
+  (a forged credit); settlement owes an account nothing at a table that plays chips (opened
+  with no currency): its wagers are paid at the table;
 - a wager settled (or adjusted, or voided) from a slip debited from an account whose payment
   is not in that account: every settled wager's return credited, every void refunded.
 
@@ -36,7 +37,7 @@ from sicbo_contracts.accounts import (
     StakeRefunded,
 )
 from sicbo_contracts.base import DECODE_ERRORS, tag_of
-from sicbo_contracts.lifecycle import BettingClosed
+from sicbo_contracts.lifecycle import BettingClosed, TableOpened
 from sicbo_contracts.settlement import (
     SettlementAdjusted,
     SettlementVoided,
@@ -78,6 +79,8 @@ _paying: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
 _bets: msgspec.json.Decoder[WagerEvent] = msgspec.json.Decoder(WagerEvent)
 _entry: msgspec.json.Decoder[AccountEvent] = msgspec.json.Decoder(AccountEvent)
 _BETTING_CLOSED = token(BettingClosed)
+_TABLE_OPENED = token(TableOpened)
+_opened: msgspec.json.Decoder[TableOpened] = msgspec.json.Decoder(TableOpened)
 _PAY_KEYS = ("return:", "void:", "adjust:", "cancel:")
 #: How a credit no settlement owes is named (:func:`check_money_live` judges it again).
 UNOWED_CREDIT = "no settlement in the log owes it (a forged credit)"
@@ -132,9 +135,16 @@ def table_money(
 ) -> TableMoney:
     """The tables' side of the join. ``decoded``: each event as :func:`~.owners.read_event`
     read it (verify's one decode): its slips are not decoded again (its settlement parts
-    are, since that read keeps only their wagers' keys)."""
+    are, since that read keeps only their wagers' keys).
+
+    Settlement owes an account only at a table opened in a currency: wager intake debits a
+    slip's stakes only there (elsewhere chips are played and paid at the table,
+    :mod:`sicbo.wagers.wallet`), and settlement credits only a debited slip. So a table's
+    payments are owed from its first opening in a currency on; a credit of a chips table's
+    wager is no settlement's (a forged credit), and its parts are not read here."""
     money = TableMoney()
     closed, tables, slips, owed = money.closed, money.tables, money.slips, money.owed
+    priced: set[str] = set()  # the tables opened in a currency so far
     for n, e in enumerate(events):
         subject = parse_event_subject(e.subject)
         if subject is None:
@@ -143,12 +153,20 @@ def table_money(
         if subject.token == _BETTING_CLOSED:
             closed.add((subject.table, subject.round))
         try:
-            if subject.aggregate is Aggregate.BETS:
+            if subject.token == _TABLE_OPENED and subject.aggregate is Aggregate.LIFECYCLE:
+                opened = decoded[n][0] if decoded is not None else _opened.decode(e.data)
+                if getattr(getattr(opened, "config", None), "currency", None) is not None:
+                    priced.add(subject.table)
+            elif subject.aggregate is Aggregate.BETS:
                 event = decoded[n][0] if decoded is not None else _bets.decode(e.data)
                 move = move_of(event)
                 if move is not None:
                     slips.add((move.table, move.slip_id))
-            elif subject.aggregate is Aggregate.SETTLE and subject.token in _PAYING:
+            elif (
+                subject.aggregate is Aggregate.SETTLE
+                and subject.token in _PAYING
+                and subject.table in priced
+            ):
                 paying = _paying.decode(e.data)
                 paid = (
                     returns_of(paying.table, paying.round, paying.wagers)

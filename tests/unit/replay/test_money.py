@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
+
 from sicbo.replay.money import check_money, check_money_live
 from sicbo.shell.codec import encode
 from sicbo_contracts.accounts import ReturnCredited, StakeDebited
@@ -16,6 +18,7 @@ from sicbo_contracts.subjects import Aggregate, account_subject_of, subject_of
 from sicbo_contracts.wagers import SlipPlaced, Wager
 from tests.support.accounts import INTAKE, PLAYER, account_opened, deposited
 from tests.support.common import NOW, TABLE
+from tests.support.lifecycle import table_opened
 
 AT = datetime(2026, 12, 1, tzinfo=UTC)
 
@@ -29,8 +32,12 @@ class Stored:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-def table_log(*, slip: bool = True) -> list[Stored]:
-    events: list[tuple[Any, Aggregate]] = []
+def table_log(*, slip: bool = True, currency: str | None = "EUR") -> list[Stored]:
+    """A round of one slip at a table opened in ``currency`` (None: chips at the table)."""
+    opened = table_opened()
+    priced = msgspec.structs.replace(opened.config, currency=currency)
+    opened = msgspec.structs.replace(opened, config=priced)
+    events: list[tuple[Any, Aggregate]] = [(opened, Aggregate.LIFECYCLE)]
     if slip:
         placed = SlipPlaced(
             table=TABLE,
@@ -104,6 +111,14 @@ def test_a_forged_credit_and_a_wrong_amount_are_found() -> None:
     assert len(found) == 2, found
     assert found[0] == f"'{RETURN}' pays 650; the settlement owes 600"
     assert "no settlement in the log owes it (a forged credit)" in found[1]
+
+
+def test_a_credit_of_a_wager_at_a_table_playing_chips_is_no_settlements() -> None:
+    """A table opened with no currency plays chips and pays at the table: settlement credits
+    no account for it (only a debited slip is credited), so a credit of its wager, even of
+    the very amount settled, is forged (the player would be paid twice)."""
+    found = messages(table_log(currency=None), account((RETURN, 600)))
+    assert len(found) == 1 and RETURN in found[0] and "(a forged credit)" in found[0], found
 
 
 def test_a_debit_of_a_closed_round_without_its_slip_or_refund_is_found() -> None:
