@@ -23,18 +23,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
 
-import nats
 from nats.aio.client import Client as NATS
 
 from sicbo.eventstore.layout import open_floor_log
 from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
-from sicbo.infra.nats_auth import connect_options
 from sicbo.replay.accounts import check_accounts, read_entries
 from sicbo.replay.findings import Finding
 from sicbo.replay.gcpause import without_gc
 from sicbo.replay.money import AccountMoney, TableMoney, account_money, check_money_live
-from sicbo.replay.spread import verify_log_spread
+from sicbo.replay.spread import connect, verify_log_spread
 from sicbo.replay.verify import Verification, verify_parallel
 from sicbo.shell.headers import COMMAND_ID
 from sicbo_contracts.subjects import ACCOUNT_STREAM, ACCOUNTS_ALL, EVENTS_ALL, table_filter
@@ -71,9 +69,7 @@ def check_all_accounts(entries: list[StoredEvent]) -> AccountsChecked:
 
 def _run(nats_url: str, read: Callable[[NATS], Awaitable[R]]) -> R:
     async def connected() -> R:
-        nc = await nats.connect(
-            nats_url, connect_timeout=5, max_reconnect_attempts=1, **connect_options(nats_url)
-        )
+        nc = await connect(nats_url)
         try:
             return await read(nc)
         finally:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import multiprocessing
 import time
 from collections.abc import Callable, Mapping
@@ -48,6 +49,7 @@ from sicbo_contracts.subjects import subject_matches, table_filter, table_of, wi
 __all__ = ["Spread", "can_spread", "plan", "verify_log_spread", "verify_spread"]
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 #: The JetStream API the floor's log is opened on (:func:`~sicbo.eventstore.layout.open_floor_log`).
 _API = "$JS.API"
@@ -67,9 +69,20 @@ class Spread(Generic[T]):
     beside: T | None = None
 
 
+async def _quiet(err: Exception) -> None:
+    """A replay's connection: what goes wrong is raised to the caller (the CLI says it in one
+    line), not also logged with a traceback by nats-py's default handler."""
+    log.debug("replay's connection: %r", err)
+
+
 async def connect(nats_url: str) -> NATS:
+    """Replay's one way to connect (the workers, the plan, the accounts' and tables' reads)."""
     return await nats.connect(
-        nats_url, connect_timeout=5, max_reconnect_attempts=1, **connect_options(nats_url)
+        nats_url,
+        connect_timeout=5,
+        max_reconnect_attempts=1,
+        error_cb=_quiet,
+        **connect_options(nats_url),
     )
 
 
