@@ -21,6 +21,7 @@ from sicbo.eventstore.layout import open_floor_log
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.provisioning import provision
+from sicbo.replay import spread as spread_module
 from sicbo.replay.findings import Finding
 from sicbo.replay.floor import verify_floor
 from sicbo.replay.money import Owed, table_money
@@ -218,3 +219,40 @@ async def test_the_floors_verify_joins_the_accounts_alike_spread_over_workers_or
         assert f"pays {_of(owed, entries[0].player)[1][1].amount + 1}; the settlement" in messages
         assert "debit 'debit:T1:1:lost:v1' has no stored slip and 50" in messages
         assert len(money) == 3, money
+
+
+async def test_the_accounts_are_read_after_every_worker_has_read_its_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The money join takes the tables as read before the accounts (a round settled and
+    credited between the reads is then seen whole or not at all): ``beside`` (the accounts'
+    read) runs only once every worker has read its tables. What it appends to a table, with
+    the workers slow to begin their reads, is in no worker's read."""
+    read_tables = spread_module._read_tables
+
+    async def slow(nats_url: str, tables: list[str]) -> list[Any]:
+        await asyncio.sleep(0.5)  # the forked workers inherit it
+        return await read_tables(nats_url, tables)
+
+    monkeypatch.setattr(spread_module, "_read_tables", slow)
+    with LocalNatsServer(tmp_path / "nats") as server:
+        events = _floor_log()
+        await _store(server.url, 1, events)
+        late = events[-1]
+
+        def append_meanwhile() -> int:
+            async def append() -> int:
+                nc = await nats.connect(server.url)
+                try:
+                    stored = await (await open_floor_log(nc)).append(late.subject, late.data)
+                    return stored.seq
+                finally:
+                    await nc.close()
+
+            return asyncio.run(append())
+
+        spread = await asyncio.to_thread(
+            verify_log_spread, server.url, jobs=2, beside=append_meanwhile
+        )
+        assert spread is not None and spread.beside == len(events) + 1  # appended, then
+        assert spread.events == len(events)  # ...and in no worker's read

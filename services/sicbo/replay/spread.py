@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from multiprocessing.pool import AsyncResult
+from multiprocessing.synchronize import Semaphore
 from typing import Generic, TypeVar
 
 import msgspec
@@ -147,10 +149,18 @@ _pack_money = msgspec.msgpack.Encoder().encode
 _unpack_money = msgspec.msgpack.Decoder(TableMoney).decode
 
 
+#: Released by each worker once its tables are read (set before the pool forks: inherited).
+_tables_read: Semaphore | None = None
+
+
 def _read_and_verify(job: tuple[str, list[str], datetime | None, bool]) -> _Part:
     nats_url, tables, since, with_money = job
     start = time.perf_counter()
-    logs = asyncio.run(_read_tables(nats_url, tables))
+    try:
+        logs = asyncio.run(_read_tables(nats_url, tables))
+    finally:
+        if _tables_read is not None:
+            _tables_read.release()
     read = time.perf_counter() - start
     results, money = [], TableMoney() if with_money else None
     for log in logs:
@@ -186,13 +196,22 @@ def verify_spread(
     """Verify ``tables`` (from :func:`plan`) in ``jobs`` forked workers, each reading its own.
 
     ``with_money``: the tables' side of the money join too. ``beside``: run in this process
-    while the workers work (the accounts' read and checks), its result in ``beside``. Call it
+    once every worker has read its tables, while they verify them (the accounts' read and
+    checks: the money join takes the tables as read before the accounts, so that a round
+    settled and credited meanwhile is never half seen), its result in ``beside``. Call it
     where no event loop runs in the calling thread (a forked child starts its own)."""
+    global _tables_read
     jobs_of = [(nats_url, share, since, with_money) for share in _shares(tables, jobs)]
-    with multiprocessing.get_context("fork").Pool(len(jobs_of)) as pool:
-        working = pool.map_async(_read_and_verify, jobs_of)  # forked before beside runs
-        done_beside = beside() if beside is not None else None
-        parts = working.get()
+    context = multiprocessing.get_context("fork")
+    _tables_read = context.Semaphore(0)
+    try:
+        with context.Pool(len(jobs_of)) as pool:
+            working = pool.map_async(_read_and_verify, jobs_of)
+            _await_reads(_tables_read, len(jobs_of), working)
+            done_beside = beside() if beside is not None else None
+            parts = working.get()
+    finally:
+        _tables_read = None
     money = None
     if with_money:
         money = TableMoney()
@@ -206,6 +225,15 @@ def verify_spread(
         money,
         done_beside,
     )
+
+
+def _await_reads(read: Semaphore, count: int, working: AsyncResult[list[_Part]]) -> None:
+    """Until ``count`` workers have read their tables, or the work ended (a worker failed:
+    ``working.get()`` raises it)."""
+    done = 0
+    while done < count and not working.ready():
+        if read.acquire(timeout=0.01):
+            done += 1
 
 
 async def _planned(nats_url: str) -> dict[str, int] | None:

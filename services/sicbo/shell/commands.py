@@ -264,6 +264,8 @@ class CommandHandler(Generic[S]):
                 reason_key="command.conflict",
             )
         except (StoreError, TimeoutError) as err:
+            # An append may be stored without its ack: the next command reads before deciding.
+            self.aggregates.follower.read_next_time(command.key)
             log.exception("event store unavailable")
             return Rejected(
                 command_id=command.command_id,

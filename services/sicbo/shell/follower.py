@@ -157,6 +157,13 @@ class Follower(Generic[S]):
         """Drop the key's state: the next ``get`` reads it from its start again."""
         self._followed.pop(key, None)
 
+    def read_next_time(self, key: str) -> None:
+        """The next ``get`` of ``key`` reads first, whatever ``max_age`` (an append of this
+        process whose outcome is unknown, a timeout: it may be stored)."""
+        followed = self._followed.get(key)
+        if followed is not None:
+            followed.whole_at = float("-inf")
+
     def peek(self, key: str) -> Followed[S] | None:
         """The key's state as last read, without reading (None if never read)."""
         return self._followed.get(key)

@@ -106,3 +106,14 @@ async def test_own_appends_acknowledged_during_a_read_are_folded_when_it_ends() 
     assert (await reading).state == [1, 2, 3]
     assert (await f.get("T1", max_age=0.025)).state == [1, 2, 3]
     assert len(store.reads) == 1
+
+
+async def test_after_an_append_of_unknown_outcome_the_next_caller_reads() -> None:
+    """An append that timed out may be stored: its state is not reused, however recent."""
+    store, clock = FakeStore([noted(1, 1)]), Clock()
+    f = follower(store, clock)
+    await f.get("T1")
+    store.extend([noted(2, 2)])  # this process's append, its ack lost
+    f.read_next_time("T1")
+    assert (await f.get("T1", max_age=0.025)).state == [1, 2]
+    assert len(store.reads) == 2
