@@ -84,6 +84,10 @@ _opened: msgspec.json.Decoder[TableOpened] = msgspec.json.Decoder(TableOpened)
 _PAY_KEYS = ("return:", "void:", "adjust:", "cancel:")
 #: How a credit no settlement owes is named (:func:`check_money_live` judges it again).
 UNOWED_CREDIT = "no settlement in the log owes it (a forged credit)"
+#: How a debit without its slip, and a payment not made, are named (judged again on a later
+#: read of the accounts, :func:`check_money_live`).
+NO_SLIP = "has no stored slip and"
+NOT_PAID = "is owed by the settlement and not in the account"
 
 
 class Owed(NamedTuple):
@@ -248,7 +252,7 @@ def join_money(log: TableMoney, accounts: AccountMoney) -> list[Finding]:
                 entry_finding(
                     where,
                     ACCOUNT,
-                    f"debit {debit.key!r} has no stored slip and"
+                    f"debit {debit.key!r} {NO_SLIP}"
                     f" {debit.amount - refunded} of it was never refunded",
                     debit,
                 )
@@ -267,8 +271,7 @@ def join_money(log: TableMoney, accounts: AccountMoney) -> list[Finding]:
                     round=due.round,
                     check=ACCOUNT,
                     event=tag_of(ReturnCredited),
-                    message=f"{key!r} ({due.amount}) is owed by the settlement"
-                    " and not in the account",
+                    message=f"{key!r} ({due.amount}) {NOT_PAID}",
                     time=last.time,
                     account=due.player,
                 )
@@ -280,17 +283,20 @@ def check_money_live(
     tables_before: Sequence[StoredEntry] | TableMoney,
     account_events: Sequence[StoredEntry] | AccountMoney,
     tables_after: Callable[[], Iterable[StoredEntry]],
+    accounts_after: Callable[[], Iterable[StoredEntry]] | None = None,
 ) -> list[Finding]:
     """:func:`check_money` of logs read one after the other while the floor plays: the
-    tables' log read before the accounts, and again after them only to judge a credit no
-    settlement owes. Either side may come already summed up (:func:`table_money`,
-    :func:`account_money`: replay's workers sum up their own tables).
+    tables' log read before the accounts; the tables again after them only to judge a credit
+    no settlement owes, and the accounts again (``accounts_after``) only to judge a payment
+    not made or a debit without its slip. Either side may come already summed up
+    (:func:`table_money`, :func:`account_money`: replay's workers sum up their own tables).
 
     Settlement stores a round's payments before it credits them, so a credit read in the
     accounts has its settlement in any read of the tables made after the accounts' read; a
     settlement stored between the first read and the accounts' would otherwise name its
-    credit forged. The other findings keep the first read: a settlement in it is owed in
-    the accounts read after it."""
+    credit forged. And its credits may come after the accounts' read, as may the refund of a
+    debit whose slip was never stored (the reconciler's, at "no more bets"): such a finding
+    stands only if a read of the accounts made after it finds it too (its figures then)."""
     log = tables_before if isinstance(tables_before, TableMoney) else table_money(tables_before)
     accounts = (
         account_events
@@ -298,10 +304,23 @@ def check_money_live(
         else account_money(account_events)
     )
     found = join_money(log, accounts)
-    if not any(_unowed(f) for f in found):
+    if any(_unowed(f) for f in found):
+        again = [f for f in join_money(table_money(tables_after()), accounts) if _unowed(f)]
+        found = [f for f in found if not _unowed(f)] + again
+    awaited = {_awaited(f) for f in found} - {None}
+    if accounts_after is None or not awaited:
         return found
-    again = [f for f in join_money(table_money(tables_after()), accounts) if _unowed(f)]
-    return [f for f in found if not _unowed(f)] + again
+    later = join_money(log, account_money(accounts_after()))
+    still = [f for f in later if _awaited(f) in awaited]
+    return [f for f in found if _awaited(f) is None] + still
+
+
+def _awaited(finding: Finding) -> tuple[str, int, str | None, str] | None:
+    """A payment not made or a debit without its slip (what a later credit or refund may
+    square), by its table, round, account and key; None for any other finding."""
+    if not finding.message.endswith(NOT_PAID) and NO_SLIP not in finding.message:
+        return None
+    return finding.table, finding.round, finding.account, finding.message.split("'")[1]
 
 
 def _unowed(finding: Finding) -> bool:

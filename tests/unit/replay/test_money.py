@@ -11,7 +11,7 @@ import msgspec
 
 from sicbo.replay.money import check_money, check_money_live
 from sicbo.shell.codec import encode
-from sicbo_contracts.accounts import ReturnCredited, StakeDebited
+from sicbo_contracts.accounts import ReturnCredited, StakeDebited, StakeRefunded
 from sicbo_contracts.lifecycle import BettingClosed
 from sicbo_contracts.settlement import WagerOutcome, WagerResult, WagersSettled
 from sicbo_contracts.subjects import Aggregate, account_subject_of, subject_of
@@ -67,7 +67,9 @@ def table_log(*, slip: bool = True, currency: str | None = "EUR") -> list[Stored
     return [Stored(n, subject_of(e, a), encode(e)) for n, (e, a) in enumerate(events, 1)]
 
 
-def account(*credits: tuple[str, int]) -> list[Stored]:
+def account(*credits: tuple[str, int], refunded: int = 0) -> list[Stored]:
+    """The account's debit of slip s-1 (300), then ``credits``; ``refunded`` of the debit given
+    back first (the reconciler's refund of a debit whose slip was never stored)."""
     common: dict[str, Any] = {
         "player": PLAYER,
         "actor": INTAKE,
@@ -83,6 +85,19 @@ def account(*credits: tuple[str, int]) -> list[Stored]:
         StakeDebited(**common, key=f"debit:{TABLE}:1:s-1:v1", amount=300, balance=700),
     ]
     balance = 700
+    if refunded:
+        balance += refunded
+        debit_key = f"debit:{TABLE}:1:s-1:v1"
+        events.append(
+            StakeRefunded(
+                **common,
+                key=f"refund:{debit_key}",
+                amount=refunded,
+                debit_key=debit_key,
+                reason="the slip was never stored",
+                balance=balance,
+            )
+        )
     for key, amount in credits:
         balance += amount
         events.append(ReturnCredited(**common, key=key, amount=amount, balance=balance))
@@ -151,3 +166,33 @@ def test_the_tables_are_read_once_where_every_credit_is_owed() -> None:
         raise AssertionError("read again")
 
     assert check_money_live(table_log(), account((RETURN, 600)), after) == []
+
+
+def test_a_payment_made_after_the_accounts_read_is_no_finding_on_a_later_read() -> None:
+    """Settlement stores a round's payments, then credits them: a round settled before the
+    tables' read may be credited after the accounts' read. The finding stands only if a later
+    read of the accounts still lacks the credit."""
+
+    def nothing_more() -> list[Stored]:
+        raise AssertionError("the tables are not read again: no credit looks forged")
+
+    late = [f.message for f in check_money_live(table_log(), account(), nothing_more)]
+    assert late == [f"'{RETURN}' (600) is owed by the settlement and not in the account"]
+    credited = check_money_live(
+        table_log(), account(), nothing_more, lambda: account((RETURN, 600))
+    )
+    assert credited == []
+    still = check_money_live(table_log(), account(), nothing_more, account)
+    assert [f.message for f in still] == late
+
+
+def test_a_debit_refunded_after_the_accounts_read_is_no_finding_on_a_later_read() -> None:
+    def nothing_more() -> list[Stored]:
+        raise AssertionError("read again")
+
+    tables = table_log(slip=False)
+    assert check_money_live(tables, account(), nothing_more, lambda: account(refunded=300)) == []
+    part = check_money_live(tables, account(), nothing_more, lambda: account(refunded=100))
+    assert [f.message for f in part] == [
+        f"debit 'debit:{TABLE}:1:s-1:v1' has no stored slip and 200 of it was never refunded"
+    ]
