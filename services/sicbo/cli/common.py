@@ -1,12 +1,19 @@
 """What the subcommands share: the NATS URL option and running a coroutine."""
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
+import nats
 import typer
 
+from sicbo.eventstore.errors import StoreError
+from sicbo.eventstore.layout import LayoutMismatch
 from sicbo.infra import event_loop
 from sicbo.infra.nats_auth import connect_options
+from sicbo.infra.nats_urls import redacted
+
+T = TypeVar("T")
 
 DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
 
@@ -28,6 +35,21 @@ OperatorsOption = Annotated[
 def fail(message: str, code: int = 2) -> typer.Exit:
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(code)
+
+
+def read_or_exit(nats_url: str, what: str, read: Callable[[], T]) -> T:
+    """``read()``'s result; exit 2 saying why when ``what`` (a log of the floor) cannot be
+    read: no server, not one whole set of partition streams, or the server's refusal."""
+    try:
+        return read()
+    except (OSError, nats.errors.NoServersError):
+        raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
+    except LayoutMismatch as exc:  # no log, or not one whole set of partition streams
+        raise fail(str(exc)) from None
+    except (StoreError, nats.errors.Error) as err:
+        raise fail(
+            f"cannot read {what} ({err}): is the floor provisioned (`sicbo provision`)?"
+        ) from None
 
 
 def check_nats_settings(nats_url: str) -> None:

@@ -11,51 +11,32 @@ recomputation or an invariant is broken.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 import msgspec
-import nats
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
+from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail, read_or_exit
 from sicbo.cli.replay_account import describe, replay_account
-from sicbo.eventstore.errors import StoreError
-from sicbo.eventstore.layout import LayoutMismatch
 from sicbo.eventstore.records import StoredEvent
-from sicbo.infra.nats_urls import redacted
 from sicbo.replay.findings import Finding
 from sicbo.replay.floor import read_log, verify_floor
 from sicbo.replay.report import MISMATCH, RoundReport, round_report
 from sicbo.replay.verify import Verification
 from sicbo_contracts.subjects import table_filter
 
-T = TypeVar("T")
+FLOOR_LOGS = "the floor's logs"
 
 app = typer.Typer(help="Settle again from the log and compare with the record.")
 app.command("account")(replay_account)
 
 
 def _read_or_exit(nats_url: str, subject_filter: str) -> list[StoredEvent]:
-    return _or_exit(nats_url, lambda: read_log(nats_url, subject_filter))
-
-
-def _or_exit(nats_url: str, work: Callable[[], T]) -> T:
-    """``work``'s result; exit 2 saying why when the floor's logs cannot be read."""
-    try:
-        return work()
-    except (OSError, nats.errors.NoServersError):
-        raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
-    except LayoutMismatch as exc:  # no log, or not one whole set of partition streams
-        raise fail(str(exc)) from None
-    except (StoreError, nats.errors.Error) as err:
-        raise fail(
-            f"cannot read the floor's logs ({err}): is the floor provisioned (`sicbo provision`)?"
-        ) from None
+    return read_or_exit(nats_url, FLOOR_LOGS, lambda: read_log(nats_url, subject_filter))
 
 
 @app.command("round")
@@ -179,8 +160,8 @@ def replay_verify(
     Exit status: 0 all match and no invariant is broken, 1 a mismatch (or a settlement replay
     cannot read) or a broken invariant, 2 bad input."""
     since_at = _parse_since(since)
-    done = _or_exit(
-        nats_url, lambda: verify_floor(nats_url, jobs=jobs, table=table, since=since_at)
+    done = read_or_exit(
+        nats_url, FLOOR_LOGS, lambda: verify_floor(nats_url, jobs=jobs, table=table, since=since_at)
     )
     result, read_s = done.result, done.read_seconds
     if as_json:

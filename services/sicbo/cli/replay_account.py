@@ -6,16 +6,13 @@ from __future__ import annotations
 from typing import Annotated
 
 import msgspec
-import nats
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail
-from sicbo.eventstore.errors import StoreError
+from sicbo.cli.common import DEFAULT_NATS_URL, NatsOption, fail, read_or_exit
 from sicbo.eventstore.records import StoredEvent
-from sicbo.infra.nats_urls import redacted
 from sicbo.replay.findings import Finding
 from sicbo.replay.floor import read_accounts as read_log_of_accounts
 from sicbo.replay.statement import Statement, statement
@@ -25,15 +22,11 @@ from sicbo_contracts.subjects import ACCOUNT_STREAM, ACCOUNTS_ALL, account_filte
 
 def read_accounts(nats_url: str, subject_filter: str = ACCOUNTS_ALL) -> list[StoredEvent]:
     """The accounts' log (or a filter of it); exit 2 when it cannot be read."""
-    try:
-        return read_log_of_accounts(nats_url, subject_filter, bulk=False)  # one account: small
-    except (OSError, nats.errors.NoServersError):
-        raise fail(f"cannot reach NATS at {redacted(nats_url)}") from None
-    except (StoreError, nats.errors.Error) as err:
-        raise fail(
-            f"cannot read the accounts' stream {ACCOUNT_STREAM} ({err}): is the floor"
-            " provisioned (`sicbo provision`)?"
-        ) from None
+    return read_or_exit(
+        nats_url,
+        f"the accounts' stream {ACCOUNT_STREAM}",
+        lambda: read_log_of_accounts(nats_url, subject_filter, bulk=False),  # one account
+    )
 
 
 def replay_account(
