@@ -23,7 +23,6 @@ What a reader may rely on:
   a writer whose appends state what they expect, so that none lands on a state that moved
   where its expectation looks, and which decides again on a fresh read after a refusal;
 - ``lock(key)`` serialises a process's decide-and-append cycles on one key;
-- ``lock(key)`` serialises a process's decide-and-append cycles on one key;
 - an ``evolve`` that raises leaves no state behind: the key is read afresh next time.
 
 Forgetting old rounds is the state's own business (``trim``, called after each catch-up), so
@@ -81,12 +80,10 @@ class Followed(Generic[S]):
     last_seq: int = 0
     #: When the state was last known whole (the clock's seconds): the start of its last read.
     whole_at: float = float("-inf")
-    #: The last sequence this process appended for the key (:meth:`Follower.advance`): the
-    #: state is taken without a read only once it holds it.
-    appended_seq: int = 0
-    #: This process's appends not folded yet, by first sequence: (last sequence, fold). Each
-    #: is folded once the state reaches the sequence before it (a read under way ended, or
-    #: the append before it was folded), or dropped once a read holds it.
+    #: This process's appends not in the state yet, by first sequence: (last sequence, fold).
+    #: Each is folded once the state reaches the sequence before it (a read under way ended,
+    #: or the append before it was folded), or dropped once a read holds it; the state is
+    #: taken without a read only while there is none.
     unfolded: dict[int, tuple[int, Callable[[S], S]]] = field(default_factory=dict)
 
 
@@ -180,7 +177,7 @@ class Follower(Generic[S]):
             if (
                 kept is not None
                 and key not in self._reading
-                and kept.last_seq >= kept.appended_seq
+                and not kept.unfolded  # it holds every append of this process
                 and self._clock() - kept.whole_at < max_age
             ):
                 self._followed.move_to_end(key)
@@ -208,7 +205,6 @@ class Follower(Generic[S]):
         followed = self._followed.get(key)
         if followed is None:
             return False  # nothing kept: the next read reads it from the start
-        followed.appended_seq = max(followed.appended_seq, last_seq)
         followed.unfolded[first_seq] = (last_seq, fold)
         if key not in self._reading:
             self._fold_own(key, followed)
