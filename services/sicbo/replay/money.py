@@ -159,7 +159,7 @@ def table_money(
         try:
             if subject.token == _TABLE_OPENED and subject.aggregate is Aggregate.LIFECYCLE:
                 opened = decoded[n][0] if decoded is not None else _opened.decode(e.data)
-                if getattr(getattr(opened, "config", None), "currency", None) is not None:
+                if isinstance(opened, TableOpened) and opened.config.currency is not None:
                     priced.add(subject.table)
             elif subject.aggregate is Aggregate.BETS:
                 event = decoded[n][0] if decoded is not None else _bets.decode(e.data)
