@@ -42,6 +42,7 @@ class Recorder:
     def __init__(self) -> None:
         self.stats = {"out_msgs": 0, "out_bytes": 0}
         self._flush_queue = None
+        self._pending: list[bytes] = []  # never filled: the burst write is not reached
         self.sent: list[bytes] = []
 
     async def _send_command(self, cmd: bytes, priority: bool = False) -> None:
