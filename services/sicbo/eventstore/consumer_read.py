@@ -26,7 +26,7 @@ from nats.errors import Error as NatsError
 from sicbo.eventstore import raw_route
 from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.nats_headers import parse_header_lines
-from sicbo.eventstore.records import DIRECT_META, StoredEvent
+from sicbo.eventstore.records import DIRECT_META, HeadersWanted, StoredEvent
 
 __all__ = ["ConsumerReadError", "read_by_consumer"]
 
@@ -49,12 +49,13 @@ async def read_by_consumer(
     *,
     after_seq: int,
     timeout: float,
-    headers: bool = True,
+    headers: HeadersWanted = True,
 ) -> list[StoredEvent]:
     """Every stored message matching ``filter_subject`` after ``after_seq``, in order: the
     same events as a Direct Get read of the same moment, or :class:`ConsumerReadError`.
     ``headers=False``: each event's headers left empty (a reader that reads none: replay's
-    tables; parsing them was a fifth of its read)."""
+    tables; parsing them was a fifth of its read); a function of the subject: only the
+    headers of the events whose subject it accepts (replay's accounts: the cashier's)."""
     found: list[StoredEvent] = []
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
@@ -80,16 +81,18 @@ async def read_by_consumer(
             if int(tokens[at + 6]) != delivered[0] + 1:
                 raise ValueError("a delivery missing (slow consumer?)")
             delivered[0] += 1
+            name = subject.decode()
+            wanted = headers if isinstance(headers, bool) else headers(name)
             hdrs = (
                 parse_header_lines(raw[_LINES_AT:])
-                if headers and raw is not None and len(raw) > _LINES_AT
+                if wanted and raw is not None and len(raw) > _LINES_AT
                 else {}
             )
             ns = int(tokens[at + 7])
             found.append(
                 StoredEvent(
                     seq=int(tokens[at + 5]),
-                    subject=subject.decode(),
+                    subject=name,
                     data=data,
                     headers={k: v for k, v in hdrs.items() if k not in DIRECT_META},
                     # Microseconds truncated, as a Direct Get reply's RFC 3339 time is read.

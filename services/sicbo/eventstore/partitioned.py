@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from nats.aio.client import Client as NATS
 from nats.js.client import JetStreamContext
 
-from sicbo.eventstore.records import Appended, BatchMessage, Expect, StoredEvent
+from sicbo.eventstore.records import Appended, BatchMessage, Expect, HeadersWanted, StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo_contracts.subjects import (
     EVENTS_ALL,
@@ -135,7 +135,12 @@ class FloorLog(EventStore):
     # -- reading --------------------------------------------------------------------------
 
     async def read(
-        self, filter_subject: str, *, after_seq: int = 0, bulk: bool = False, headers: bool = True
+        self,
+        filter_subject: str,
+        *,
+        after_seq: int = 0,
+        bulk: bool = False,
+        headers: HeadersWanted = True,
     ) -> list[StoredEvent]:
         """One table's stream for a filter naming a table; every stream in turn otherwise
         (partition by partition, each in its order: sequences are per stream)."""

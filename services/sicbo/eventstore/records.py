@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -19,6 +19,12 @@ DIRECT_META = frozenset(
         "Nats-Last-Sequence",
     }
 )
+
+
+#: Which events' headers a bulk read parses (:meth:`~.store.EventStore.read`): every one
+#: (True), none (False: left empty), or those whose subject the function accepts (a reader
+#: that reads the headers of a few kinds of event; parsing them is a third of a read's CPU).
+HeadersWanted = bool | Callable[[str], bool]
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,7 @@ from sicbo.eventstore.records import (
     Appended,
     BatchMessage,
     Expect,
+    HeadersWanted,
     StoredEvent,
     parse_headers,
     stored_from_direct_get,
@@ -196,15 +197,21 @@ class EventStore:
     # -- reading --------------------------------------------------------------------------
 
     async def read(
-        self, filter_subject: str, *, after_seq: int = 0, bulk: bool = False, headers: bool = True
+        self,
+        filter_subject: str,
+        *,
+        after_seq: int = 0,
+        bulk: bool = False,
+        headers: HeadersWanted = True,
     ) -> list[StoredEvent]:
         """Every stored message matching ``filter_subject`` after ``after_seq``, in order.
 
         ``bulk``: a long history read once (replay verify): through a short-lived consumer
         (:mod:`.consumer_read`, a third of Direct Get's server CPU a message), by Direct Get
         where that cannot be had. Never on a service's hot path (a consumer per read).
-        ``headers=False`` (with ``bulk``): the events' headers may be left empty, for a reader
-        that reads none.
+        ``headers`` (with ``bulk``): False, the events' headers may be left empty, for a reader
+        that reads none; a function of the subject, only the headers of the events whose
+        subject it accepts are sure to be there (:data:`~.records.HeadersWanted`).
 
         Direct Get batches (:mod:`.direct_get`). In a cluster any current replica may answer,
         so a read can miss the newest writes: it is always a prefix of the log, and the

@@ -40,11 +40,21 @@ from sicbo_contracts.accounts import (
     StakeRefunded,
 )
 from sicbo_contracts.base import DECODE_ERRORS, tag_of
-from sicbo_contracts.subjects import AccountSubject, parse_account_subject, token
+from sicbo_contracts.subjects import AccountSubject, parse_account_subject, token, tokens
 from sicbo_contracts.writers import may_write
 
 _decode = msgspec.json.Decoder(AccountEvent).decode
 _CASHIER_ENTRIES = (AccountOpened, FundsDeposited, FundsWithdrawn)
+_CASHIER_TOKENS = tokens(*_CASHIER_ENTRIES)
+
+
+def headers_checked(subject: str) -> bool:
+    """Whether :func:`check_accounts` reads the headers of an entry stored on ``subject``: a
+    cashier's entry's (the command it was decided from), or any on a subject of no account.
+    An entry reaches that check only on its own type's subject, so the subject says it (a
+    bulk read parses no other entry's headers: :data:`~sicbo.eventstore.records.HeadersWanted`)."""
+    parsed = parse_account_subject(subject)
+    return parsed is None or parsed.token in _CASHIER_TOKENS
 
 
 class StoredEntry(Protocol):
@@ -112,7 +122,9 @@ def check_accounts(
         if not may_write(event.actor.role, tag_of(event)):
             why = f"written by a {event.actor.role.value}, who writes no {tag_of(event)}"
             findings.append(entry_finding(e, ROLE, why, event))
-        account = accounts.setdefault(subject.player, _Account(subject.player))
+        account = accounts.get(subject.player)
+        if account is None:
+            account = accounts[subject.player] = _Account(subject.player)
         for problem in _problems(account, event, e.headers.get(command_header)):
             findings.append(entry_finding(e, ACCOUNT, problem, event))
         account.state = evolve(account.state, event)

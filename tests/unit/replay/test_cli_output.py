@@ -33,7 +33,7 @@ def serve(
     monkeypatch.setattr(floor, "read_log", lambda url, subject_filter="": events)
     # No server: the workers' own reads (sicbo.replay.spread) are the integration tests'.
     monkeypatch.setattr(floor, "verify_log_spread", lambda url, **_: None)
-    monkeypatch.setattr(floor, "read_accounts", lambda url: accounts or [])
+    monkeypatch.setattr(floor, "read_accounts", lambda url, **_: accounts or [])
 
 
 def late_slip() -> tuple[Forgery, int]:
