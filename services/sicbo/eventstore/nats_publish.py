@@ -23,8 +23,9 @@ stores the first slips of a burst while the service decides the next ones. Measu
 (docs/benchmarks.md, "a bounded wait for the flusher"): wager intake at 16 clients about 1.4x
 what it was, the CPU per slip as it was; a write for every command (no wait at all) costs the
 server twice its CPU per slip and gained nothing. Only on a connected TCP transport (TLS
-included) whose socket takes the bytes (nothing buffered unsent): otherwise the library's
-flusher writes, as before, and its drain keeps the back-pressure.
+included) with nothing buffered unsent in its asyncio transport (on TLS, the TLS layer's
+buffer): otherwise the library's flusher writes, as before, and its drain keeps the
+back-pressure.
 """
 
 from __future__ import annotations

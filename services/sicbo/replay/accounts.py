@@ -111,6 +111,8 @@ def check_accounts(
             why = f"it is not an event of the account contracts: {error}"
             findings.append(entry_finding(e, CONTRACT, why, None))
             continue
+        # Past this guard an entry is on its own type's subject: what headers_checked relies
+        # on to parse the cashier's entries' headers alone (test_accounts_headers.py).
         if (
             event.player != subject.player
             or subject.token != token(event)

@@ -35,8 +35,8 @@ class RecordingWriter:
         self.writes: list[list[bytes]] = []
 
     def writelines(self, lines: list[bytes]) -> None:
-        if self.refuse:
-            raise RuntimeError("unable to perform operation: the handle is closed")
+        if self.refuse:  # as uvloop's transport does once its handle is closed
+            raise RuntimeError("unable to perform operation: the handler is closed")
         self.writes.append([bytes(line) for line in lines])
 
 
