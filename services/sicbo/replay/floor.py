@@ -16,12 +16,9 @@ while the floor played is not called forged.
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
 
 from nats.aio.client import Client as NATS
 
@@ -32,14 +29,12 @@ from sicbo.replay.accounts import check_accounts, headers_checked, read_entries
 from sicbo.replay.findings import Finding
 from sicbo.replay.gcpause import without_gc
 from sicbo.replay.money import AccountMoney, TableMoney, account_money, check_money_live
-from sicbo.replay.spread import connect, verify_log_spread
+from sicbo.replay.spread import run_connected, verify_log_spread
 from sicbo.replay.verify import Verification, verify_parallel
 from sicbo.shell.headers import COMMAND_ID
 from sicbo_contracts.subjects import ACCOUNT_STREAM, ACCOUNTS_ALL, EVENTS_ALL, table_filter
 
 __all__ = ["FloorVerification", "check_all_accounts", "read_accounts", "read_log", "verify_floor"]
-
-R = TypeVar("R")
 
 
 @dataclass
@@ -67,17 +62,6 @@ def check_all_accounts(entries: list[StoredEvent]) -> AccountsChecked:
     )
 
 
-def _run(nats_url: str, read: Callable[[NATS], Awaitable[R]]) -> R:
-    async def connected() -> R:
-        nc = await connect(nats_url)
-        try:
-            return await read(nc)
-        finally:
-            await nc.close()
-
-    return asyncio.run(connected())
-
-
 def read_log(nats_url: str, subject_filter: str = EVENTS_ALL) -> list[StoredEvent]:
     """The tables' log (or a filter of it), each table from its partition's stream."""
 
@@ -85,7 +69,7 @@ def read_log(nats_url: str, subject_filter: str = EVENTS_ALL) -> list[StoredEven
         store = await open_floor_log(nc, timeout=30)
         return await store.read_all(filter_subject=subject_filter)
 
-    return _run(nats_url, read)
+    return run_connected(nats_url, read)
 
 
 def read_accounts(
@@ -102,7 +86,7 @@ def read_accounts(
         store = EventStore(nc, ACCOUNT_STREAM, timeout=30)
         return await store.read(subject_filter, bulk=bulk, headers=headers)
 
-    return _run(nats_url, read)
+    return run_connected(nats_url, read)
 
 
 @without_gc  # the collector would walk every event read, in this process too

@@ -24,7 +24,7 @@ import json
 import logging
 import multiprocessing
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from multiprocessing.pool import AsyncResult
@@ -48,9 +48,10 @@ from sicbo.replay.owners import read_event
 from sicbo.replay.verify import Verification, merge, verify
 from sicbo_contracts.subjects import subject_matches, table_filter, table_of, without_partition
 
-__all__ = ["Spread", "can_spread", "plan", "verify_log_spread", "verify_spread"]
+__all__ = ["Spread", "can_spread", "plan", "run_connected", "verify_log_spread", "verify_spread"]
 
 T = TypeVar("T")
+R = TypeVar("R")
 log = logging.getLogger(__name__)
 
 #: The JetStream API the floor's log is opened on (:func:`~sicbo.eventstore.layout.open_floor_log`).
@@ -86,6 +87,20 @@ async def connect(nats_url: str) -> NATS:
         error_cb=_quiet,
         **connect_options(nats_url),
     )
+
+
+def run_connected(nats_url: str, work: Callable[[NATS], Awaitable[R]]) -> R:
+    """``work`` on a connection of its own (:func:`connect`), closed after, in an event loop of
+    its own: call it where no event loop runs in the calling thread."""
+
+    async def connected() -> R:
+        nc = await connect(nats_url)
+        try:
+            return await work(nc)
+        finally:
+            await nc.close()
+
+    return asyncio.run(connected())
 
 
 async def _subjects(nc: NATS, stream: str, api: str, timeout: float) -> dict[str, int] | None:
@@ -236,14 +251,6 @@ def _await_reads(read: Semaphore, count: int, working: AsyncResult[list[_Part]])
             done += 1
 
 
-async def _planned(nats_url: str) -> dict[str, int] | None:
-    nc = await connect(nats_url)
-    try:
-        return await plan(nc)
-    finally:
-        await nc.close()
-
-
 def verify_log_spread(
     nats_url: str,
     *,
@@ -255,7 +262,7 @@ def verify_log_spread(
     """The whole log verified by ``jobs`` workers each reading its own tables; None where
     :func:`plan` says it does not apply, or one worker or one table (read the log whole:
     then ``beside`` has not run). Call it where no event loop runs in the calling thread."""
-    tables = asyncio.run(_planned(nats_url))
+    tables = run_connected(nats_url, plan)
     if not can_spread(jobs, tables):
         return None
     assert tables is not None
