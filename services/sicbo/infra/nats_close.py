@@ -7,6 +7,12 @@ a flush of 10 s more, for each connection in turn). A stopping service was seen 
 with its server gone. So: drain when connected, at most ``timeout`` seconds, then close
 whatever is left; a connection that is not connected is closed at once (what it would have
 sent is lost either way; the server redelivers what was not acknowledged).
+
+nats-py's close cancels its reconnect loop once. On Python 3.11 that cancel is lost when it
+lands as a connection attempt fails (``asyncio.wait_for`` then hands back the attempt's error
+instead of the cancel): the loop retries for ever, and ``asyncio.run`` waits for it at exit
+(a service with its server gone was seen still running 30 s after SIGTERM). So the loop is
+cancelled again until it has ended.
 """
 
 from __future__ import annotations
@@ -19,6 +25,9 @@ from nats.aio.client import Client as NATS
 from nats.errors import Error as NatsError
 
 log = logging.getLogger(__name__)
+
+#: Seconds between cancels of a reconnect loop that went on (:func:`_end_reconnecting`).
+RECANCEL_EVERY = 0.05
 
 
 async def close_promptly(nc: NATS, timeout: float) -> None:
@@ -44,6 +53,21 @@ async def close_promptly(nc: NATS, timeout: float) -> None:
         # Closed under it: the drain's own flush now fails at once (connection closed).
         draining.cancel()
         await asyncio.gather(draining, return_exceptions=True)
+    await _end_reconnecting(nc, timeout)
+
+
+async def _end_reconnecting(nc: NATS, timeout: float) -> None:
+    """Cancel ``nc``'s reconnect loop until it has ended (at most ``timeout`` s): a cancel that
+    lands on a failing connection attempt is lost on Python 3.11 (module docstring); the next
+    lands on the loop's wait between attempts, or on another attempt."""
+    reconnecting: asyncio.Task[None] | None = nc._reconnection_task
+    deadline = asyncio.get_running_loop().time() + timeout
+    while reconnecting is not None and not reconnecting.done():
+        if asyncio.get_running_loop().time() >= deadline:
+            log.warning("the reconnect loop of %s would not end", _name(nc))
+            return
+        reconnecting.cancel()
+        await asyncio.wait({reconnecting}, timeout=RECANCEL_EVERY)
 
 
 def _name(nc: NATS) -> str:
