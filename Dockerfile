@@ -6,23 +6,25 @@
 #     sicbo-floor:0.1.0 gateway serve --host 0.0.0.0 --port 8080
 # The gateway's pages (sicbo/gateway/static/) and demo operator list are package data
 # (pyproject.toml [tool.setuptools.package-data]): `pip install .` puts them in the image.
-# Built from the repository alone: the project and constraints.txt (every run-time
-# distribution pinned; tests/deploy/test_image.py keeps it in step with pyproject.toml).
+# Built from the repository alone: the project and lock/runtime.txt, the run-time part of the
+# lock with every file's hash (`make lock`; tests/deploy/test_image.py keeps it in step with
+# pyproject.toml and lock/dev.txt), so an image holds the versions the test suite ran with.
 ARG PYTHON_IMAGE=python:3.11-slim
 
 FROM ${PYTHON_IMAGE} AS build
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_ROOT_USER_ACTION=ignore
-# The build backend is pinned too (pyproject.toml asks for setuptools>=68): no isolated
-# build environment with whatever setuptools is newest on the day.
-RUN python -m venv /opt/sicbo \
-    && /opt/sicbo/bin/pip install setuptools==84.2.1
+# pip and the build backend are in the lock too (lock/installers.in): no isolated build
+# environment with whatever setuptools is newest on the day.
+RUN python -m venv /opt/sicbo
 WORKDIR /src
-COPY constraints.txt pyproject.toml README.md ./
+COPY lock/runtime.txt ./lock/
+COPY pyproject.toml README.md ./
 COPY contracts ./contracts
 COPY services ./services
-RUN /opt/sicbo/bin/pip install --no-build-isolation --constraint constraints.txt . \
+RUN /opt/sicbo/bin/pip install --require-hashes --no-deps -r lock/runtime.txt \
+    && /opt/sicbo/bin/pip install --no-deps --no-build-isolation . \
     && /opt/sicbo/bin/pip uninstall --yes setuptools \
     && /opt/sicbo/bin/pip check
 

@@ -1,81 +1,20 @@
-"""The container image's recipe, checked without a Docker engine.
-
-The Dockerfile installs the project with ``--constraint constraints.txt``: that file must pin
-exactly the run-time closure of pyproject.toml's dependencies, at the versions this test suite
-runs with (the installed ones). When a pin in pyproject.toml moves, this test fails and prints
-the lines constraints.txt should hold.
-"""
+"""The container image's recipe, checked without a Docker engine (what it installs, the lock,
+is tests/deploy/test_lock.py's)."""
 
 from __future__ import annotations
 
 import json
 import re
 import tomllib
-from importlib import metadata
 from pathlib import Path
-
-from packaging.requirements import Requirement
-from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = "sicbo-floor"
 
 
-def runtime_closure() -> dict[str, str]:
-    """name -> installed version of everything ``pip install .`` brings (no extras)."""
-    found: dict[str, str] = {}
-    extras_seen: dict[str, set[str]] = {}
-    todo: list[tuple[str, frozenset[str]]] = [(PROJECT, frozenset())]
-    while todo:
-        name, extras = todo.pop()
-        key = canonicalize_name(name)
-        seen = extras_seen.setdefault(key, set())
-        if key in found and extras <= seen:
-            continue
-        seen |= extras
-        dist = metadata.distribution(name)
-        found[key] = dist.version
-        for line in dist.requires or []:
-            req = Requirement(line)
-            wanted = req.marker is None or any(
-                req.marker.evaluate({"extra": extra}) for extra in (seen or {""})
-            )
-            if wanted:
-                todo.append((req.name, frozenset(req.extras)))
-    del found[canonicalize_name(PROJECT)]
-    return found
-
-
-def constraints() -> dict[str, str]:
-    pins = {}
-    for line in (ROOT / "constraints.txt").read_text().splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            name, version = line.split("==")
-            pins[canonicalize_name(name)] = version
-    return pins
-
-
-def test_constraints_pin_exactly_the_runtime_closure() -> None:
-    closure = runtime_closure()
-    expected = "\n".join(f"{name}=={version}" for name, version in sorted(closure.items()))
-    assert constraints() == closure, f"constraints.txt should list:\n{expected}"
-
-
-def test_direct_dependencies_agree_with_pyproject() -> None:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    pins = constraints()
-    for line in project["dependencies"]:
-        req = Requirement(line)
-        (spec,) = req.specifier
-        assert spec.operator == "==", f"{line}: pin it"
-        assert pins[canonicalize_name(req.name)] == spec.version, line
-
-
 def test_dockerfile_builds_one_non_root_image_of_the_cli() -> None:
     text = (ROOT / "Dockerfile").read_text()
     assert re.search(r"^ARG PYTHON_IMAGE=python:3\.11-slim$", text, re.M)
-    assert "--constraint constraints.txt ." in text
     (user,) = re.findall(r"^USER (\d+):(\d+)$", text, re.M)
     assert int(user[0]) > 0 and int(user[1]) > 0  # numeric: runAsNonRoot can check it
     (entrypoint,) = re.findall(r"^ENTRYPOINT (.+)$", text, re.M)
