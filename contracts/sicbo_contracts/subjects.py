@@ -410,7 +410,24 @@ def layout_ping(table: str) -> str:
 def inbox(user: str) -> str:
     """A user's own inbox prefix (``inbox_prefix=`` of nats-py): a terminal, a reader or the
     gateway may subscribe to its own replies only (``<prefix>.>``)."""
-    return f"_INBOX.{_token(user, 'user')}"
+    return f"{INBOX_ROOT}.{_token(user, 'user')}"
+
+
+INBOX_ROOT = "_INBOX"
+
+
+def is_inbox(subject: str) -> bool:
+    """Whether a reply subject is an inbox (``_INBOX.<token>...``: nats-py's own inboxes and
+    each user's :func:`inbox` prefix): the only subjects a request is answered on. No stream of
+    the floor stores an inbox subject, so an answer never becomes an entry of a log."""
+    head, _, rest = subject.partition(".")
+    tokens = rest.split(".")
+    return (
+        head == INBOX_ROOT
+        and bool(rest)
+        and all(tokens)
+        and not any(t in ("*", ">") or " " in t for t in tokens)
+    )
 
 
 #: The gateway's replies and reads come on this inbox prefix only (its NATS permissions).

@@ -218,7 +218,7 @@ async def test_the_gateway_forwards_asks_reads_and_watches_but_never_writes(
     assert await gw.publish(f"$JS.API.DIRECT.GET.{ACCOUNT_STREAM}", json.dumps(read).encode())
     assert await gw.subscribe("sicbo.acct.>", "sicbo.acct.probe.probe-v1", admin)
     await refused(gw, "sicbo.acct.alice.account-funds-deposited-v1")  # never an entry
-    # It answers (allow_responses) its ping, and, for a table whose display page is connected
+    # It answers (on inboxes only) its ping, and, for a table whose display page is connected
     # in controller mode, the illumination service's light request and the layout ping.
     lamp = await connect("illumination")
     for subject, asker in (

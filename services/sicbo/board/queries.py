@@ -34,6 +34,7 @@ from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
 from sicbo.game.errors import GameError
+from sicbo.infra.replies import answer
 from sicbo.shell.codec import encode, invalid_input
 from sicbo.shell.follower import Follower, Start
 from sicbo_contracts.base import DECODE_ERRORS
@@ -92,10 +93,10 @@ class BoardQueries:
     # -- the NATS callbacks -----------------------------------------------------------------
 
     async def on_stats(self, msg: Msg) -> None:
-        await msg.respond(encode(await self.stats(table_of(msg.subject) or "", msg.data)))
+        await answer(msg, encode(await self.stats(table_of(msg.subject) or "", msg.data)))
 
     async def on_recall(self, msg: Msg) -> None:
-        await msg.respond(encode(await self.recall(table_of(msg.subject) or "", msg.data)))
+        await answer(msg, encode(await self.recall(table_of(msg.subject) or "", msg.data)))
 
     # -- answers ----------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from sicbo.gateway.server_process import GatewayProcess
 from sicbo.infra.local_accounts import create as create_accounts
 from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess, watch_exits
+from sicbo.infra.replies import answer, misdirected
 from sicbo.provisioning import provision
 from sicbo.results.partners import partner_copy
 from sicbo_contracts.base import DECODE_ERRORS, Role
@@ -143,17 +144,20 @@ async def answer_takeovers(nc: NATS, tables: list[TableControl]) -> None:
     for control in tables:
 
         async def on_takeover(msg: Msg, control: TableControl = control) -> None:
+            if misdirected(msg):
+                return
             try:
                 request = _takeover.decode(msg.data)
             except DECODE_ERRORS:
                 return
-            await msg.respond(msgspec.json.encode(control.take_over(request.by)))
+            await answer(msg, msgspec.json.encode(control.take_over(request.by)))
 
         async def on_release(msg: Msg, control: TableControl = control) -> None:
-            await msg.respond(msgspec.json.encode(control.hand_back()))
+            if not misdirected(msg):
+                await answer(msg, msgspec.json.encode(control.hand_back()))
 
         async def on_control(msg: Msg, control: TableControl = control) -> None:
-            await msg.respond(msgspec.json.encode(control.who_plays()))
+            await answer(msg, msgspec.json.encode(control.who_plays()))
 
         await nc.subscribe(demo(control.table, DemoAsk.TAKEOVER), cb=on_takeover)
         await nc.subscribe(demo(control.table, DemoAsk.RELEASE), cb=on_release)

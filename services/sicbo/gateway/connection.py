@@ -27,6 +27,7 @@ from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_close import close_promptly
 from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_urls import redacted, servers
+from sicbo.infra.replies import answer
 from sicbo_contracts.subjects import GATEWAY_INBOX, service_ping
 
 log = logging.getLogger(__name__)
@@ -96,8 +97,7 @@ class Connection:
             await self.on_reconnect()
 
     async def _pong(self, msg: Msg) -> None:
-        if msg.reply:
-            await msg.respond(b'{"ok":true}')
+        await answer(msg, b'{"ok":true}')
 
     async def healthz(self, request: Request) -> Response:
         ok = self._nc is not None and self._nc.is_connected

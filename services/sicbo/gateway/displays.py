@@ -22,6 +22,8 @@ from nats.aio.msg import Msg
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sicbo.illumination.illuminator import DEFAULT_DEADLINE
+from sicbo.infra.replies import answer as answer_on_inbox
+from sicbo.infra.replies import misdirected
 from sicbo_contracts.illumination import LayoutReport, LightLayout
 from sicbo_contracts.subjects import layout_light, layout_ping
 
@@ -68,11 +70,13 @@ async def serve_display(ws: WebSocket, nc: NATS, table: str, granted: Callable[[
         report = LayoutReport(
             request_id=request.request_id, table=table, round=request.round, lit=spots
         )
-        await msg.respond(_encode(report))
+        await answer_on_inbox(msg, _encode(report))
 
     tasks: set[asyncio.Task[None]] = set()
 
     async def on_light(msg: Msg) -> None:
+        if misdirected(msg):
+            return
         try:
             request = _light.decode(msg.data)
         except msgspec.DecodeError:
@@ -84,7 +88,7 @@ async def serve_display(ws: WebSocket, nc: NATS, table: str, granted: Callable[[
 
     async def on_ping(msg: Msg) -> None:
         if msg.reply and await still_granted():
-            await msg.respond(b'{"ok":true}')
+            await answer_on_inbox(msg, b'{"ok":true}')
 
     subs = [
         await nc.subscribe(layout_light(table), cb=on_light),

@@ -30,6 +30,7 @@ from sicbo.game.errors import InvalidBet
 from sicbo.infra.nats_auth import connect_options
 from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_urls import servers
+from sicbo.infra.replies import answer, misdirected
 from sicbo_contracts.base import DECODE_ERRORS
 from sicbo_contracts.illumination import LayoutReport, LightLayout
 from sicbo_contracts.subjects import layout_light, layout_ping
@@ -147,10 +148,11 @@ class LayoutController:
             task.cancel()
 
     async def _on_ping(self, msg: Msg) -> None:
-        if msg.reply:
-            await msg.respond(b'{"ok":true}')
+        await answer(msg, b'{"ok":true}')
 
     async def _on_light(self, msg: Msg) -> None:
+        if misdirected(msg):  # lit for nobody: a reply subject that is not an inbox
+            return
         try:
             request = _request.decode(msg.data)
         except DECODE_ERRORS as err:
@@ -171,7 +173,7 @@ class LayoutController:
             return
         log.info("%s round %s: lit %s", self.table, request.round, shown)
         if delay == 0:
-            await msg.respond(_encode(report))
+            await answer(msg, _encode(report))
             return
         # Late, without holding up the subscription (nats-py awaits this callback).
         task = asyncio.create_task(self._respond_late(msg, _encode(report), delay))
@@ -181,7 +183,7 @@ class LayoutController:
     async def _respond_late(self, msg: Msg, data: bytes, delay: float) -> None:
         await asyncio.sleep(delay)
         with contextlib.suppress(Exception):  # the requester may be long gone
-            await msg.respond(data)
+            await answer(msg, data)
 
 
 async def run_controller(nats_url: str, table: str, fault: Fault) -> None:

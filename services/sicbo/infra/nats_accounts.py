@@ -9,11 +9,14 @@ Every subject below is derived from the code that uses it (the blocks:
 :mod:`sicbo.infra.nats_permissions`):
 
 - commands ``sicbo.cmd.<table>.<service>.<sender>``: a service takes every sender's
-  (``sicbo.cmd.*.<service>.*``) in a queue group and answers through ``allow_responses`` (a
-  reply only to a request it received); a user publishes only on its own sender's subjects
-  (:func:`~sicbo.infra.nats_permissions.sends_as`, from ``sicbo_contracts.access.SENDERS``),
-  and the service refuses a command whose ``actor.role`` is not that sender's, or whose type
-  the sender may not send (DESIGN.md Roles: authority comes from the credential);
+  (``sicbo.cmd.*.<service>.*``) in a queue group and answers on inboxes only (publish
+  ``_INBOX.>``, never ``allow_responses``, which nats-server lets through to any reply subject,
+  a stream's or the JetStream API's included, past a deny list too; the service itself drops a
+  request whose reply subject is not an inbox: :mod:`sicbo.infra.replies`); a user publishes
+  only on its own sender's subjects (:func:`~sicbo.infra.nats_permissions.sends_as`, from
+  ``sicbo_contracts.access.SENDERS``), and the service refuses a command whose ``actor.role``
+  is not that sender's, or whose type the sender may not send (DESIGN.md Roles: authority
+  comes from the credential);
 - appends: each writer may publish exactly the event types its decider emits, on its own
   aggregate (``sicbo.evt.*.<aggregate>.*.<event-type>``), so dice cannot forge a lifecycle
   event nor the wager intake a settlement; the append's PubAck comes back on ``_INBOX``;
@@ -56,6 +59,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sicbo.infra.nats_permissions import (
+    ANSWERS,
     API,
     Account,
     Permissions,
@@ -249,7 +253,7 @@ def services(k: int = 1) -> tuple[User, ...]:
         User(
             "layout",
             "LAYOUT_PASSWORD",
-            Permissions(subscribe=(layout_light("*"), layout_ping("*")), allow_responses=True),
+            Permissions(publish=(ANSWERS,), subscribe=(layout_light("*"), layout_ping("*"))),
             "a table's layout controller (`sicbo layout-controller`): answers light requests",
         ),
     )
@@ -260,7 +264,7 @@ SERVICES: tuple[User, ...] = services()
 
 #: The web gateway (sicbo.gateway) faces the browsers: its replies and Direct Get pages come on
 #: its own inbox prefix only (``inbox_prefix=GATEWAY_INBOX``), so even a compromised gateway
-#: cannot read or answer other clients' inboxes; allow_responses answers its ping and, for a
+#: cannot read other clients' inboxes; it answers (to inboxes only) its ping and, for a
 #: table whose display page is connected in controller mode, the illumination service's light
 #: requests.
 def gateway(k: int = 1) -> User:
@@ -285,6 +289,7 @@ def gateway(k: int = 1) -> User:
                 *log_reads(k),
                 # A signed-in player's own balance and statement, the cashier's look-ups (issue 14).
                 *reads(ACCOUNT_STREAM),
+                ANSWERS,  # its ping; a display page's answers to light requests
             ),
             subscribe=(
                 service_ping("gateway"),
@@ -295,7 +300,6 @@ def gateway(k: int = 1) -> User:
                 layout_ping("*"),
                 f"{GATEWAY_INBOX}.>",
             ),
-            allow_responses=True,
         ),
         "the web gateway: forwards the pages' commands, asks queries, reads and watches the log",
     )

@@ -78,8 +78,6 @@ def permissions_of(p: Permissions) -> dict[str, Any]:
         block["publish"] = publish
     if p.subscribe:
         block["subscribe"] = {"allow": list(p.subscribe)}
-    if p.allow_responses:
-        block["allow_responses"] = True
     return block
 
 

@@ -14,6 +14,11 @@ from sicbo_contracts.routing import SERVICE_OF_TAG
 from sicbo_contracts.subjects import Aggregate, commands_of, events_of_type, inbox, service_ping
 
 INBOX = "_INBOX.>"
+#: Where a user that answers requests may publish its answers: inboxes, never a stream subject.
+#: Not ``allow_responses``: nats-server lets a response through to any reply subject, past the
+#: publish deny list too (tests/deploy/test_reply_subjects.py), so a request whose reply
+#: subject was a stream subject made a service store its answer in the log.
+ANSWERS = INBOX
 API = "$JS.API"
 
 
@@ -23,8 +28,6 @@ class Permissions:
     subscribe: tuple[str, ...] = ()
     #: Publish denied although allowed above (or although nothing is listed: all allowed).
     deny_publish: tuple[str, ...] = ()
-    #: May answer each request it receives, once, whatever its reply subject.
-    allow_responses: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,14 +123,14 @@ def sends_as(*senders: str) -> tuple[str, ...]:
 def service(
     name: str, *, publish: Iterable[str] = (), subscribe: Iterable[str] = (), why: str
 ) -> User:
-    """A floor service: its ping, the replies to its own requests, answers to what it gets."""
+    """A floor service: its ping, the replies to its own requests, answers to what it gets
+    (to inboxes only)."""
     return User(
         name,
         f"{name.upper()}_PASSWORD",
         Permissions(
-            publish=tuple(publish),
+            publish=(*publish, ANSWERS),
             subscribe=(service_ping(name), *subscribe, INBOX),
-            allow_responses=True,
         ),
         why,
     )

@@ -44,6 +44,7 @@ from sicbo.infra.nats_auth import broker_security, connect_options
 from sicbo.infra.nats_close import close_promptly
 from sicbo.infra.nats_flush import flush_sent
 from sicbo.infra.nats_urls import servers
+from sicbo.infra.replies import answer
 from sicbo.infra.telemetry import setup_tracing
 from sicbo.shell.broker import PromptNatsBroker
 from sicbo.shell.commands import Clock, CommandHandler, DeciderSpec, Escrow, Hook
@@ -270,7 +271,7 @@ def _streams_of(reacts: Reacts, partitions: int) -> list[str]:
 
 
 async def _pong(msg: Msg) -> None:
-    await msg.respond(b'{"ok":true}')
+    await answer(msg, b'{"ok":true}')
 
 
 async def _require_provisioned(nc: NATS, reacts: Reacts, stream: str) -> None:

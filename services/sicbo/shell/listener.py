@@ -17,6 +17,7 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from opentelemetry import trace
 
+from sicbo.infra.replies import answer, misdirected
 from sicbo.infra.telemetry import consumer_span
 from sicbo.shell.codec import encode, peek_command_id
 from sicbo.shell.commands import CommandHandler
@@ -70,6 +71,8 @@ class CommandListener:
             await asyncio.wait(set(self._in_flight), timeout=timeout)
 
     async def _on_msg(self, msg: Msg) -> None:
+        if misdirected(msg):  # an answer that would land on a stream: not even decided
+            return
         # nats-py awaits this callback before delivering the next message: hand the work to a
         # task so commands of other tables (and pipelined slips) run concurrently, bounded.
         await self._slots.acquire()
@@ -89,8 +92,7 @@ class CommandListener:
         else:
             with consumer_span(self._tracer, self._span_name, msg.subject, msg.headers):
                 reply = await self._answer(msg)
-        if msg.reply:
-            await msg.respond(reply)
+        await answer(msg, reply)
 
     async def _answer(self, msg: Msg) -> bytes:
         try:
@@ -140,6 +142,8 @@ class Concurrent:
 
     async def subscribe(self, nc: NATS, subject: str, queue: str, handler: QueryHandler) -> None:
         async def on_msg(msg: Msg) -> None:
+            if misdirected(msg):
+                return
             await self._slots.acquire()
             task = asyncio.create_task(self._run(handler, msg))
             self._tasks.add(task)
@@ -152,12 +156,11 @@ class Concurrent:
             await handler(msg)
         except Exception as err:  # a bug must not leave the caller without an answer
             log.exception("query on %s failed", msg.subject)
-            if msg.reply:
-                reason = f"the query on {msg.subject} failed ({err!r}); ask again later"
-                failed = Rejected(
-                    command_id=None, code="internal", reason=reason, reason_key="http.internal"
-                )
-                await msg.respond(encode(failed))
+            reason = f"the query on {msg.subject} failed ({err!r}); ask again later"
+            failed = Rejected(
+                command_id=None, code="internal", reason=reason, reason_key="http.internal"
+            )
+            await answer(msg, encode(failed))
         finally:
             self._slots.release()
 

@@ -17,6 +17,7 @@ from nats.aio.msg import Msg
 from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
+from sicbo.infra.replies import answer
 from sicbo.shell.codec import invalid_input
 from sicbo.shell.follower import Follower
 from sicbo.wagers.history import History, HistoryEvent
@@ -54,7 +55,7 @@ class HistoryQueries:
 
     async def on_request(self, msg: Msg) -> None:
         table = table_of(msg.subject) or ""
-        await msg.respond(msgspec.json.encode(await self.answer(table, msg.data)))
+        await answer(msg, msgspec.json.encode(await self.answer(table, msg.data)))
 
     async def answer(self, table: str, raw: bytes) -> object:
         try:

@@ -15,6 +15,7 @@ from sicbo_contracts.subjects import (
     events_of_type,
     history_query,
     inbox,
+    is_inbox,
     parse_command_subject,
     parse_event_subject,
     round_filter,
@@ -125,3 +126,33 @@ def test_a_users_inbox() -> None:
     assert inbox("dealer") == "_INBOX.dealer"
     with pytest.raises(ValueError):
         inbox("a.b")
+
+
+@pytest.mark.parametrize(
+    "reply", ["_INBOX.abc", "_INBOX.dealer.x1", "_INBOX.gateway.a.b", inbox("operator") + ".z"]
+)
+def test_an_inbox_is_answered(reply: str) -> None:
+    assert is_inbox(reply)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "sicbo.evt.T.settle.1.settle-round-settled-v1",  # a stream subject (issue 25)
+        "sicbo.results.T",
+        "sicbo.acct.p1.account-funds-deposited-v1",
+        "$JS.API.CONSUMER.DELETE.SICBO.settlement",
+        "$KV.sicbo-timers.T",
+        "_INBOX",
+        "_INBOX.",
+        "_INBOX..a",
+        "_INBOX.a.",
+        "_INBOX.*",
+        "_INBOX.>",
+        "_INBOXES.a",
+        "x._INBOX.a",
+        "",
+    ],
+)
+def test_nothing_else_is_an_inbox(reply: str) -> None:
+    assert not is_inbox(reply)

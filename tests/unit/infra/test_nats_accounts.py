@@ -2,12 +2,18 @@
 credential is the authority of the commands it sends (DESIGN.md Roles). On a real server:
 tests/deploy/test_nats_permissions.py."""
 
+from pathlib import Path
+
 import pytest
 
-from sicbo.infra.nats_accounts import ACCOUNTS, users
+from sicbo.infra.nats_accounts import ACCOUNTS, SERVICES, users
+from sicbo.infra.nats_permissions import ANSWERS
+from sicbo.resources import floor_resources
 from sicbo_contracts.access import HUMAN_SENDERS, SENDERS
 from sicbo_contracts.base import Role
 from sicbo_contracts.subjects import parse_command_subject
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def senders_granted(user: str) -> set[str]:
@@ -67,3 +73,20 @@ def test_a_sender_reads_replies_on_its_own_inbox_only(user: str) -> None:
     permissions = users()[user].permissions
     assert permissions is not None
     assert permissions.subscribe == (f"_INBOX.{user}.>",)
+
+
+def test_no_stream_of_the_floor_stores_an_inbox() -> None:
+    """Answers go to inboxes (issue 25): none of them ever becomes an entry of a stream."""
+    for resource in floor_resources(partitions=3):
+        for pattern in resource.config.get("subjects", ()):
+            assert pattern.split(".")[0] not in ("_INBOX", "*", ">"), (resource, pattern)
+
+
+def test_every_user_that_answers_answers_on_inboxes_only() -> None:
+    """Not ``allow_responses``: nats-server lets it through to any reply subject, a stream's
+    included, past a deny list too (tests/deploy/test_reply_subjects.py)."""
+    for name in ("layout", "gateway", *(u.name for u in SERVICES)):
+        permissions = users()[name].permissions
+        assert permissions is not None and ANSWERS in permissions.publish, name
+    for generated in ("deploy/nats/accounts.conf", "deploy/nats-helm/values.yaml"):
+        assert "allow_responses" not in (ROOT / generated).read_text()
