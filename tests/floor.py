@@ -12,13 +12,14 @@ from typing import Any
 
 import httpx
 import msgspec
+import nats
 import pytest
 from nats.aio.client import Client as NATS
 
 from sicbo.gateway.server_process import GatewayProcess
-from sicbo.infra.nats_server import free_port
+from sicbo.infra.nats_server import LocalNatsServer, free_port
 from sicbo.infra.processes import ServiceProcess
-from sicbo.provisioning import ProvisionReport
+from sicbo.provisioning import ProvisionReport, provision
 from sicbo_contracts.base import Actor, Limits, Role
 from sicbo_contracts.replies import Reply
 from sicbo_contracts.routing import command_subject
@@ -67,6 +68,33 @@ class Floor:
             subject, raw or msgspec.json.encode(cmd), timeout=10, headers=headers
         )
         return _reply.decode(msg.data)
+
+
+#: A throwaway floor's services (one replica each): commands, settlement and the accounts.
+MONEY_SERVICES = {"lifecycle": 1, "dice": 1, "wagers": 1, "settlement": 1, "accounts": 1}
+
+
+@contextlib.asynccontextmanager
+async def throwaway_floor(
+    tmp: Path, services: dict[str, int] = MONEY_SERVICES
+) -> AsyncIterator[tuple[Floor, NATS]]:
+    """A floor of its own: a nats-server in ``tmp``, provisioned, ``services`` as processes
+    (their logs in ``tmp``), and a connection to it; all stopped after."""
+    with LocalNatsServer(tmp / "nats") as server:
+        nc = await nats.connect(server.url)
+        processes: dict[str, list[ServiceProcess]] = {}
+        try:
+            (await provision(nc)).raise_for_conflicts()
+            processes = start_services(server.url, services, tmp, tmp)
+            for procs in processes.values():
+                for proc in procs:
+                    await proc.wait_ready()
+            yield Floor(server.url, processes, tmp), nc
+        finally:
+            for procs in processes.values():
+                for proc in procs:
+                    proc.stop()
+            await nc.close()
 
 
 def start_services(
@@ -138,8 +166,15 @@ LIMITS = Limits(minimum=100, maximum=100_000, unit=10)
 
 
 @contextlib.asynccontextmanager
-async def _gateway(floor: Floor, log_dir: Path, **options: Any) -> AsyncIterator[str]:
-    proc = GatewayProcess(floor.nats_url, free_port(), log_path=log_dir / "gateway.log", **options)
+async def _gateway(
+    floor: Floor, log_dir: Path, *, own_origin: bool = False, **options: Any
+) -> AsyncIterator[str]:
+    """``own_origin``: the gateway serves its own address only (``--origin``, as ``sicbo run``
+    and a production floor configure it)."""
+    port = free_port()
+    if own_origin:
+        options["origins"] = (f"http://127.0.0.1:{port}",)
+    proc = GatewayProcess(floor.nats_url, port, log_path=log_dir / "gateway.log", **options)
     proc.start()
     try:
         await proc.wait_ready()
@@ -181,11 +216,11 @@ async def quick_lock_gateway(
 ) -> AsyncIterator[str]:
     """A second gateway (a second replica of the floor's), whose terminals lock after
     QUICK_LOCK_SECONDS unused (GLI-19 §C.6.5, shortened); as a real floor's, no player signs in
-    by a bare id (players are launched by ``launch_issuers``' tokens) and no proxy is
-    believed."""
+    by a bare id (players are launched by ``launch_issuers``' tokens), no proxy is believed,
+    and it serves its own origin only (no other Host, no other Origin)."""
     log_dir = tmp_path_factory.mktemp("gateway-lock")
     options = {"idle_lock_seconds": QUICK_LOCK_SECONDS, "launch_operators": launch_issuers.listing}
-    async with _gateway(floor, log_dir, **options) as url:
+    async with _gateway(floor, log_dir, own_origin=True, **options) as url:
         yield url
 
 

@@ -34,7 +34,7 @@ _placed = msgspec.json.Decoder(SlipPlaced)
 ONLINE = next(t for t in DEMO_TABLES if t.config.currency is not None)
 
 
-async def fund(floor: Floor, nc: NATS, player: str) -> None:
+async def fund(floor: Floor, nc: NATS, player: str, amount: int = FUNDS) -> None:
     """An account opened by the operator's cashier, with funds (an online table requires it)."""
     await ok(
         floor, nc, OpenAccount(command_id=new_id(), player=player, actor=CASHIER, currency="EUR")
@@ -43,7 +43,7 @@ async def fund(floor: Floor, nc: NATS, player: str) -> None:
         floor,
         nc,
         DepositFunds(
-            command_id=new_id(), player=player, actor=CASHIER, amount=FUNDS, currency="EUR"
+            command_id=new_id(), player=player, actor=CASHIER, amount=amount, currency="EUR"
         ),
     )
 

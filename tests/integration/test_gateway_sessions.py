@@ -194,3 +194,16 @@ async def test_an_unknown_id_is_slowed_too(web: httpx.AsyncClient) -> None:
     error_of(refused, 429, "too-many-attempts")
     assert int(refused.headers["retry-after"]) >= 1
     await sign_in(web, "ana", "1111")  # other ids from other clients are not affected
+
+
+async def test_a_sweep_of_wrong_pins_from_an_address_locks_no_other_operator_out(
+    web: httpx.AsyncClient,
+) -> None:
+    """Issue 25: after a 32-id sweep from a floor's address, an operator there who typed no
+    wrong PIN got 429; now she signs in, and the sweep's second guesses wait."""
+    floor_address = client_address()
+    for n in range(32):
+        error_of(await try_pin(web, f"sweep-{n}", "0000", floor_address), 401, "bad-pin")
+    error_of(await try_pin(web, "sweep-0", "0001", floor_address), 429, "too-many-attempts")
+    answer = await try_pin(web, "sam", "6666", floor_address)
+    assert answer.status_code == 200 and answer.json()["operator"] == "sam", answer.text

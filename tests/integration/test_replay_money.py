@@ -36,7 +36,7 @@ from sicbo_contracts.subjects import (
     round_filter,
 )
 from sicbo_contracts.wagers import Wager
-from tests.floor import Floor, start_services
+from tests.floor import Floor, start_services, throwaway_floor
 from tests.integration.conftest import new_id
 from tests.integration.test_settlement import (
     close_and_uncover,
@@ -56,22 +56,8 @@ _settled = msgspec.json.Decoder(WagersSettled)
 
 @pytest.fixture(scope="module")
 async def throwaway(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[Floor, NATS]]:
-    tmp: Path = tmp_path_factory.mktemp("money-replay")
-    with LocalNatsServer(tmp / "nats") as server:
-        nc = await nats.connect(server.url)
-        services = {"lifecycle": 1, "dice": 1, "wagers": 1, "settlement": 1, "accounts": 1}
-        (await provision(nc)).raise_for_conflicts()
-        processes = start_services(server.url, services, tmp, tmp)
-        try:
-            for procs in processes.values():
-                for proc in procs:
-                    await proc.wait_ready()
-            yield Floor(server.url, processes, tmp), nc
-        finally:
-            for procs in processes.values():
-                for proc in procs:
-                    proc.stop()
-            await nc.close()
+    async with throwaway_floor(tmp_path_factory.mktemp("money-replay")) as floor:
+        yield floor
 
 
 def verify(url: str) -> subprocess.CompletedProcess[str]:

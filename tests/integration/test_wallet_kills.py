@@ -30,14 +30,12 @@ import contextlib
 import os
 import random
 import secrets
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import msgspec
-import nats
 from nats.aio.client import Client as NATS
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
@@ -46,9 +44,7 @@ from sicbo.accounts.entries import Slip, debit_stake
 from sicbo.accounts.writer import AccountWriter
 from sicbo.decider import Refused
 from sicbo.eventstore.store import EventStore
-from sicbo.infra.nats_server import LocalNatsServer
 from sicbo.infra.processes import ServiceProcess
-from sicbo.provisioning import provision
 from sicbo_contracts.accounts import (
     AccountEvent,
     DepositFunds,
@@ -62,7 +58,7 @@ from sicbo_contracts.subjects import (
     EVENT_STREAM,
 )
 from sicbo_contracts.wagers import PlaceSlip, SlipPlaced, Wager
-from tests.floor import Floor, start_services
+from tests.floor import throwaway_floor
 from tests.integration.conftest import new_id
 from tests.integration.money_checks import Bets, check_the_money
 from tests.integration.test_settlement import (
@@ -188,26 +184,6 @@ async def lost_debits(
     await asyncio.sleep(seconds / 4)
 
 
-@contextlib.asynccontextmanager
-async def killable_floor(tmp: Path) -> AsyncIterator[tuple[Floor, NATS]]:
-    with LocalNatsServer(tmp / "nats") as server:
-        nc = await nats.connect(server.url)
-        services = {"lifecycle": 1, "dice": 1, "wagers": 1, "settlement": 1, "accounts": 1}
-        processes: dict[str, list[ServiceProcess]] = {}
-        try:
-            (await provision(nc)).raise_for_conflicts()
-            processes = start_services(server.url, services, tmp, tmp)
-            for procs in processes.values():
-                for proc in procs:
-                    await proc.wait_ready()
-            yield Floor(server.url, processes, tmp), nc
-        finally:
-            for procs in processes.values():
-                for proc in procs:
-                    proc.stop()
-            await nc.close()
-
-
 async def test_money_moves_exactly_once_while_services_are_killed(tmp_path: Path) -> None:
     seed = int(os.environ.get("WALLET_KILL_SEED") or secrets.randbits(32))
     print(f"wallet kill test: seed {seed} (again: WALLET_KILL_SEED={seed})")
@@ -216,7 +192,7 @@ async def test_money_moves_exactly_once_while_services_are_killed(tmp_path: Path
     table = "kills"
     bets = Bets(PLAYERS)
     killed: list[str] = []
-    async with killable_floor(tmp_path) as (floor, nc):
+    async with throwaway_floor(tmp_path) as (floor, nc):
         for p in PLAYERS:
             for cmd in (
                 OpenAccount(command_id=new_id(), player=p, actor=CASHIER, currency="EUR"),

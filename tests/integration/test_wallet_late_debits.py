@@ -22,6 +22,7 @@ from sicbo.infra.processes import ServiceProcess
 from sicbo.wagers.wallet import INTAKE
 from sicbo_contracts.accounts import StakeDebited, StakeRefunded
 from sicbo_contracts.subjects import ACCOUNT_STREAM, EVENT_STREAM
+from tests.floor import throwaway_floor
 from tests.integration.conftest import Floor
 from tests.integration.test_replay_money import verify
 from tests.integration.test_settlement import (
@@ -33,7 +34,6 @@ from tests.integration.test_settlement import (
     wait_completed,
 )
 from tests.integration.test_wallet import balance, entries, funded, slip_of
-from tests.integration.test_wallet_kills import killable_floor
 
 #: Seconds a refund may take to appear (a liveness bound, not a threshold measured).
 WAIT = 60.0
@@ -80,7 +80,7 @@ async def until_consumed(nc: NATS, seq: int) -> None:
 
 
 async def test_a_debit_after_its_round_settled_is_refunded_exactly_once(tmp_path: Path) -> None:
-    async with killable_floor(tmp_path) as (floor, nc):
+    async with throwaway_floor(tmp_path) as (floor, nc):
         await squares_late_debits(floor, nc, tmp_path)
 
 

@@ -40,6 +40,7 @@ from sicbo.eventstore.records import Expect
 from sicbo.eventstore.retry import retry_on_conflict
 from sicbo.eventstore.store import EventStore
 from sicbo.shell.codec import encode
+from sicbo.shell.quarantine import admitted
 from sicbo_contracts.accounts import AccountEvent, GameEntry
 from sicbo_contracts.subjects import ACCOUNT_STREAM, account_filter, account_subject_of
 
@@ -132,7 +133,9 @@ class AccountWriter:
             folded.stale = False
             for s in stored:
                 if s.seq > folded.last:
-                    folded.state = evolve(folded.state, _decoder.decode(s.data))
+                    entry = admitted("accounts", s, _decoder)  # or skipped, named once
+                    if entry is not None:
+                        folded.state = evolve(folded.state, entry)
                     folded.last = s.seq
 
 

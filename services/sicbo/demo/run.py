@@ -200,16 +200,20 @@ async def run_floor(
             logs = data_dir / "logs"
             logs.mkdir(parents=True, exist_ok=True)
             demo_sign_ins = operators is None and (demo or demo_operators)
+            port = port_or_free(web_port)
             gateway = (
                 GatewayProcess(
                     server.url,
-                    port_or_free(web_port),
+                    port,
                     operators=operators,
                     demo_players=demo_sign_ins,  # the demo floor: a player is whoever they say
                     # ... or whom the demo operator launches (a key pair new at each start)
                     launch_operators=create_demo_launch(data_dir) if demo_sign_ins else None,
                     # ... from the demo operator's page, the cashier's (sicbo.gateway.demo_launch)
                     demo_launch_key=key_file(data_dir) if demo_sign_ins else None,
+                    # The address it prints, and the same port by name: no other Host or
+                    # Origin is served (a DNS-rebound name reads and changes nothing).
+                    origins=(f"http://127.0.0.1:{port}", f"http://localhost:{port}"),
                     log_path=logs / "gateway.log",
                 )
                 if operators is not None or demo_sign_ins

@@ -42,6 +42,14 @@ class AccountReads:
         stored = await self._store.read(account_filter(account_id(player)))
         return statement(stored, player, command_header=COMMAND_ID)
 
+    async def has_account(self, player: str) -> bool:
+        """Whether any entry of an account of ``player`` is stored (any currency)."""
+        try:
+            wanted = account_filter(account_id(player))
+        except ApiError:
+            return False  # not an account id: no account can be named by it
+        return await self._store.last_sequence(wanted) > 0
+
 
 def balance_answer(found: Statement) -> dict[str, Any]:
     """``GET /api/account``: the balance in integer minor units, with its currency."""

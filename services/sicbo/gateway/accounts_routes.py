@@ -68,8 +68,14 @@ class AccountsRoutes:
     # ---- the player's own ---------------------------------------------------------------
 
     def own(self, request: Request) -> str:
-        """The signed-in player; a request naming another player is refused."""
-        player = self.sessions.player(request)
+        """The signed-in player, launched by their operator; a request naming another player
+        is refused, and so is a player signed in by a bare id (demo only: such a player has
+        no account, and one opened for the id since is not theirs to read, issue 25)."""
+        session = self.sessions.player_session(request)
+        player = session.who
+        if session.currency is None:
+            why = "player: signed in by a bare id, with no account; a launched player has one"
+            raise ApiError(403, "forbidden", why, "player", key="account.launched-only")
         if request.query_params.get("player", player) != player:
             why = "player: a player reads their own account only"
             raise ApiError(403, "forbidden", why, "player", key="account.own-only")

@@ -33,8 +33,9 @@ from sicbo.gateway.launch_once import LaunchesUsed
 from sicbo.gateway.launch_operators import LaunchConfig
 from sicbo.gateway.live import LiveRoutes
 from sicbo.gateway.operators import Operator
-from sicbo.gateway.origin import SameOrigin
+from sicbo.gateway.origin import HostsServed, SameOrigin, hosts_of
 from sicbo.gateway.revocation import Revocations
+from sicbo.gateway.security_headers import SecurityHeaders
 from sicbo.gateway.session_store import SessionStore
 from sicbo.gateway.sessions import IDLE_LOCK_SECONDS, Sessions
 from sicbo.gateway.signin import SessionRoutes
@@ -84,7 +85,9 @@ def create_gateway(settings: Settings) -> Starlette:
     routes: list[BaseRoute] = [
         *_pages(floor),
         Route("/healthz", connection.healthz),
-        *SessionRoutes(sessions, revocations, demo_players=settings.demo_players).routes(),
+        *SessionRoutes(
+            sessions, revocations, accounts.reads, demo_players=settings.demo_players
+        ).routes(),
         *LaunchRoutes(sessions, launches_used, settings.launch).routes(),
         *TableRoutes(floor, sessions).routes(_API),
         *CommandRoutes(floor, sessions).routes(_API),
@@ -97,9 +100,13 @@ def create_gateway(settings: Settings) -> Starlette:
     same_origin = Middleware(
         SameOrigin, allowed=settings.allowed_origins, https_only=settings.https_only
     )
+    # A configured origin is the gateway's only name: a request for another Host is refused
+    # before anything (a DNS-rebound name reads nothing, changes nothing).
+    hosts = hosts_of(settings.allowed_origins)
+    trusted = [Middleware(HostsServed, hosts=hosts)] if hosts else []
     return Starlette(
         routes=routes,
-        middleware=[same_origin],
+        middleware=[Middleware(SecurityHeaders), *trusted, same_origin],
         lifespan=connection.lifespan,
         exception_handlers={404: not_found, 405: not_found},
     )

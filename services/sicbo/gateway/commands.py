@@ -49,7 +49,8 @@ class CommandRoutes:
         return await self._forward(stamped_command(body, table, operator))
 
     async def place_slip(self, request: Request) -> Response:
-        player = self.sessions.player(request)
+        session = self.sessions.player_session(request)
+        player = session.who
         table = table_of(request)
         view = await self.floor.get().view(table)
         if view is None:
@@ -64,6 +65,16 @@ class CommandRoutes:
                 f"table {table} takes no remote players: its bets are placed with chips at"
                 f" the table (profile {view.profile})",
                 key="slip.land-table",
+            )
+        if view.currency is not None and session.currency is None:
+            # A bare id (demo only) has no account: it debits nobody, even one opened since.
+            raise ApiError(
+                403,
+                "forbidden",
+                f"table {table} plays in {view.currency}: a player signed in by a bare id"
+                " bets only at tables of chips (no account is debited)",
+                key="slip.bare-id-money-table",
+                params={"table": table, "currency": view.currency},
             )
         body = await read_body(request)
         return await self._forward(stamped_slip(body, table, player))

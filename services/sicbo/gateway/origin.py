@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
@@ -109,3 +110,25 @@ class SameOrigin:
             await WebSocket(scope, receive, send).send_denial_response(response)
         else:
             await send({"type": "websocket.close", "code": 1008})  # answered 403 by the server
+
+
+class HostsServed:
+    """ASGI middleware: with origins configured, a request for any other ``Host`` is refused
+    (400, Starlette's :class:`TrustedHostMiddleware`): a DNS-rebound name reads nothing.
+    The health probe is exempt: Kubernetes asks it by the pod's address."""
+
+    def __init__(self, app: ASGIApp, *, hosts: Iterable[str], exempt: str = "/healthz") -> None:
+        self.app = app
+        self.checked = TrustedHostMiddleware(app, allowed_hosts=list(hosts))
+        self.exempt = exempt
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope.get("path") == self.exempt:
+            await self.app(scope, receive, send)
+        else:
+            await self.checked(scope, receive, send)
+
+
+def hosts_of(origins: Iterable[str]) -> list[str]:
+    """The host names of the configured origins (what ``Host`` may say, any port)."""
+    return sorted({urlsplit(o).hostname or "" for o in origins} - {""})

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ class GatewayProcess(ServiceProcess):
         launch_operators: Path | None = None,
         demo_launch_key: Path | None = None,
         demo_launch_operator: str | None = None,
+        origins: Sequence[str] = (),
         log_path: Path | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
@@ -42,6 +43,8 @@ class GatewayProcess(ServiceProcess):
         #: The demo operator's private key (its cashier page launches players); None: none
         self.demo_launch_key = demo_launch_key
         self.demo_launch_operator = demo_launch_operator
+        #: The gateway's own origins (``--origin``): no other Host or Origin is served
+        self.origins = tuple(origins)
 
     @property
     def url(self) -> str:
@@ -84,6 +87,7 @@ class GatewayProcess(ServiceProcess):
             ),
             *idle,
             *proxies,
+            *(arg for origin in self.origins for arg in ("--origin", origin)),
         ]
 
     def ready_subject(self) -> str:

@@ -8,12 +8,14 @@ from __future__ import annotations
 import asyncio
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from sicbo.gateway.account_reads import AccountReads
 from sicbo.gateway.http import ID_CHARS, ApiError, guarded, read_body
 from sicbo.gateway.operators import ID, Operator
 from sicbo.gateway.revocation import Revocations
@@ -29,10 +31,16 @@ _SIGNED_OUT = {"signed_out": True}
 
 class SessionRoutes:
     def __init__(
-        self, sessions: Sessions, revocations: Revocations, *, demo_players: bool = False
+        self,
+        sessions: Sessions,
+        revocations: Revocations,
+        accounts: Callable[[], AccountReads],
+        *,
+        demo_players: bool = False,
     ) -> None:
         self.sessions = sessions
         self.revocations = revocations
+        self.accounts = accounts
         self.demo_players = demo_players
         self.throttle = SignInThrottle()
 
@@ -127,7 +135,9 @@ class SessionRoutes:
 
     async def player_sign_in(self, request: Request) -> Response:
         """A bare player id, believed on the demo floor only: elsewhere a player is who their
-        operator's launch token says (sicbo.gateway.launch)."""
+        operator's launch token says (sicbo.gateway.launch). Even there, only an id with no
+        account in any currency: a funded player is reachable by their operator's token only,
+        so nobody spends a balance or reads a statement by typing an id (issue 25)."""
         if not self.demo_players:
             raise ApiError(
                 403,
@@ -138,6 +148,16 @@ class SessionRoutes:
             )
         self.sessions.close(request, None, Kind.PLAYER)
         player = _player_id(await read_body(request))
+        if await self.accounts().has_account(player):
+            raise ApiError(
+                403,
+                "forbidden",
+                f"player {player} has an account: their operator launches them (a launch"
+                " token), a bare id signs in only a player with no account",
+                "player",
+                key="session.has-account",
+                params={"player": player},
+            )
         response = JSONResponse({"player": player})
         self.sessions.open(response, Kind.PLAYER, player, Role.PLAYER)
         return response

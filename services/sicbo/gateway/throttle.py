@@ -8,9 +8,17 @@ Two limits, both on failed sign-ins, both for unknown ids as for listed ones:
   forgets the pair; a pair quiet for ``FORGET_SECONDS`` is forgotten too. A stranger's wrong
   PINs from another client slow only the stranger: the real operator's own pair is untouched.
 - per client address: a token bucket of ``CLIENT_BURST`` failures, one more every
-  ``CLIENT_REFILL_SECONDS``, so one client cannot sweep many ids with a few PINs each. It is
-  looser than the pair's limit (a floor's terminals may share an address); a right PIN gives
-  its token back.
+  ``CLIENT_REFILL_SECONDS``, so one client cannot sweep many ids with a few PINs each. It
+  holds only an id that has failed from that client already: an operator who typed no wrong
+  PIN there is never held by anyone else's failures, so a sweep of wrong PINs from an address
+  (or one wrong PIN every few seconds behind a floor's NAT) locks no other operator out
+  (issue 25). A sweep of fresh ids gets one guess each, then waits for the bucket; a right
+  PIN gives its token back, and the bucket never goes below empty.
+
+What a guesser gets from one address in an hour, the machine as fast as it lets him
+(:func:`guesses_in` computes it; tests/unit/gateway/test_throttle.py): at one operator's PIN,
+``guesses_in(3600)`` = 21 (3 free, then 2, 4 ... 300 s apart); over many ids, the bucket's 30
+and 360 more an hour, plus one first guess of each id it has not tried there before.
 
 An attempt is counted as a failure as it starts (and given back if the PIN was right), so
 parallel attempts cannot all pass before the first is counted. Both tables are bounded (the
@@ -66,6 +74,18 @@ def client_key(address: str) -> str:
     return str(ip)
 
 
+def guesses_in(seconds: float) -> int:
+    """How many wrong PINs one (id, client) pair can try in ``seconds``, each as soon as
+    allowed (the pair's limit alone: the bucket only slows it further)."""
+    throttle, now, tried = SignInThrottle(), 0.0, 0
+    while now <= seconds:
+        wait = throttle.attempt("id", "client", now)
+        if wait == 0:
+            tried += 1
+        now += max(wait, 1e-3)
+    return tried
+
+
 class SignInThrottle:
     def __init__(self, capacity: int = CAPACITY) -> None:
         self.capacity = capacity
@@ -75,7 +95,9 @@ class SignInThrottle:
     def wait(self, operator: str, client: str, now: float) -> float:
         """Seconds before ``operator`` may be tried from ``client`` (0: now)."""
         pair = self._pair(operator, client, now)
-        pair_wait = 0.0 if pair is None else pair.last + delay_after(pair.count) - now
+        if pair is None:
+            return 0.0  # no failure of this id from here: others' failures never hold it
+        pair_wait = pair.last + delay_after(pair.count) - now
         bucket = self._bucket(client_key(client), now)
         client_wait = (1.0 - bucket.tokens) * CLIENT_REFILL_SECONDS if bucket.tokens < 1 else 0
         return max(0.0, pair_wait, client_wait)
@@ -91,7 +113,7 @@ class SignInThrottle:
         self._put(self._pairs, (operator, client), _Failures(count, now))
         key = client_key(client)
         bucket = self._bucket(key, now)
-        self._put(self._clients, key, _Bucket(bucket.tokens - 1, now))
+        self._put(self._clients, key, _Bucket(max(0.0, bucket.tokens - 1), now))
         return 0.0
 
     def succeeded(self, operator: str, client: str, now: float) -> None:

@@ -46,6 +46,7 @@ from sicbo.illumination.lamps import (
 from sicbo.shell.codec import encode
 from sicbo.shell.follower import Follower
 from sicbo.shell.headers import COMMAND_ID
+from sicbo.shell.quarantine import admit, admitted
 from sicbo.shell.reacting import NotDone, ask_lifecycle
 from sicbo_contracts.access import ServiceAccount
 from sicbo_contracts.base import DECODE_ERRORS, Actor, Dice
@@ -77,6 +78,8 @@ from sicbo_contracts.subjects import (
 )
 
 log = logging.getLogger(__name__)
+#: The name its skipped entries are named by (sicbo.shell.quarantine).
+_LAMPS = "illumination"
 
 #: Seconds the layout controller has to report what it lit.
 DEFAULT_DEADLINE = 2.0
@@ -150,10 +153,14 @@ class Illuminator:
         if parsed is None or parsed.token not in TRIGGERS:
             return None
         table, round_no = parsed.table, parsed.round
+        dice: Dice | None = None
         if parsed.token == _CONFIRMED:
-            dice: Dice = _confirmed.decode(data).dice
-        else:
-            dice = _corrected.decode(data).after
+            if confirmed := admit(_LAMPS, subject, seq, data, _confirmed):
+                dice = confirmed.dice
+        elif corrected := admit(_LAMPS, subject, seq, data, _corrected):
+            dice = corrected.after
+        if dice is None:
+            return None  # not the result its subject says (skipped, named once): nothing lit
         async with self._openings.lock(table):
             # The leader's view: a lagging replica must not hide how the table was opened.
             openings = (await self._openings.get(table, consistent=True)).state
@@ -176,8 +183,8 @@ class Illuminator:
         mid = msg_id(table, round_no, source_seq)
         stored = await self._store.read(lamps)
         for e in stored:
-            if e.headers.get(MSG_ID) == mid:
-                return _verdict.decode(e.data)  # already decided (a redelivery, a replica)
+            if e.headers.get(MSG_ID) == mid and (done := admitted(_LAMPS, e, _verdict)):
+                return done  # already decided (a redelivery, a replica)
         last = stored[-1].seq if stored else 0
         if await self._store.last_sequence(round_filter(table, Aggregate.LIFECYCLE, round_no + 1)):
             # Caught up late (the service was down): the layout shows a later round now, so
@@ -221,8 +228,8 @@ class Illuminator:
         for e in await self._store.read(round_filter(table, Aggregate.LIFECYCLE, round_no)):
             parsed = parse_event_subject(e.subject)
             event_type = parsed.token if parsed is not None else ""
-            if event_type == _STARTED:
-                paytable = _started.decode(e.data).paytable
+            if event_type == _STARTED and (started := admitted(_LAMPS, e, _started)):
+                paytable = started.paytable
             elif event_type in _VOIDS and e.seq < source_seq:
                 log.info("round %s of %s was void before its result: not lit", round_no, table)
                 return None

@@ -60,7 +60,10 @@ class ServiceProcess:
         if self.log_path is None:
             self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=self.env)
             return self
-        with open(self.log_path, "ab") as out:  # the child keeps its own descriptor
+        # 0600 from its creation, like the secrets: a service's log names players (issue 25).
+        fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        os.fchmod(fd, 0o600)  # one made before, by an older version, is narrowed too
+        with open(fd, "ab") as out:  # the child keeps its own descriptor
             self.proc = subprocess.Popen(
                 command, stdout=out, stderr=subprocess.STDOUT, env=self.env
             )

@@ -15,6 +15,7 @@ import msgspec
 
 from sicbo.settlement.facts import FOLDED_AGGREGATES, FactEvent, TableLog
 from sicbo_contracts.base import DECODE_ERRORS
+from sicbo_contracts.owners import misfiled
 from sicbo_contracts.settlement import (
     RoundSettled,
     SettlementAdjusted,
@@ -26,7 +27,6 @@ from sicbo_contracts.subjects import (
     Aggregate,
     EventSubject,
     aggregate_filter,
-    on_its_own_subject,
     parse_event_subject,
     subject_matches,
     table_of,
@@ -151,9 +151,9 @@ def read_tables(
             history.undecodable.append(e.seq)
         elif parsed.aggregate.value in FOLDED_AGGREGATES:
             event = decoded[i][0] if decoded is not None else None
-            if type(event) in FACT_CLASSES and on_its_own_subject(e.subject, event):
+            if type(event) in FACT_CLASSES and not misfiled(parsed, event):
                 history.log.add(e.seq, event)
-            else:  # decoded again; one naming another table or round is skipped there
+            else:  # decoded again; a misfiled one is skipped there, as the services skip it
                 history.log.add_stored(e.seq, e.subject, e.data)
         elif parsed.aggregate is Aggregate.SETTLE:
             _add_settlement(history, e, parsed)

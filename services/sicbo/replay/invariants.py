@@ -70,13 +70,13 @@ from sicbo.wagers.conduct import require_may_wager
 from sicbo.wagers.guards import betting_round
 from sicbo.wagers.state import WagerState
 from sicbo_contracts.lifecycle import RoundStarted, StartRound
+from sicbo_contracts.owners import misfiled
 from sicbo_contracts.subjects import (
     TABLE_ROUND,
     Aggregate,
     EventSubject,
     parse_event_subject,
     table_of,
-    token,
 )
 from sicbo_contracts.wagers import (
     CarriedChoice,
@@ -225,8 +225,8 @@ class TableChecks:
         if event is None:
             self.find(CONTRACT, f"the stored message cannot be read as an event: {why}")
             return
-        if parsed is not None:
-            self._subject(parsed, event, tag, in_round)
+        if parsed is not None and self._subject(parsed, event, tag):
+            return  # left out of the fold, as every service's reader leaves it out
         roles = WRITTEN_BY.get(tag, frozenset())
         if event.actor.role not in roles:
             names = " or ".join(_a(r.value) for r in sorted(roles)) or "no one"
@@ -237,28 +237,13 @@ class TableChecks:
             )
         self._fold(stored.seq, event, tag, stored.data)
 
-    def _subject(self, parsed: EventSubject, event: Any, tag: str, in_round: int) -> None:
-        owner = OWNER[tag]
-        if parsed.aggregate is not owner:
-            self.find(
-                SUBJECT,
-                f"{tag} is an event of the {owner.value} aggregate, stored on"
-                f" {parsed.aggregate.value}: only the owner's service appends it",
-            )
-        if parsed.token != token(tag):
-            self.find(
-                SUBJECT,
-                f"the subject's type token {parsed.token!r} is not the event's own type"
-                f" {tag} ({token(tag)!r})",
-            )
-        if parsed.table != event.table:
-            self.find(SUBJECT, f"the subject names table {parsed.table}, the event {event.table}")
-        if parsed.round != in_round:
-            self.find(
-                SUBJECT,
-                f"the subject names round {parsed.round}, the event round {in_round}"
-                " (round 0 for a table-level event)",
-            )
+    def _subject(self, parsed: EventSubject, event: Any, tag: str) -> bool:
+        """Name what misfiles the event (what every service's reader skips it by,
+        sicbo.shell.quarantine); True when something does."""
+        found = misfiled(parsed, event, tag)
+        for why in found:
+            self.find(SUBJECT, why)
+        return bool(found)
 
     def _fold(self, seq: int, event: Any, tag: str, data: bytes) -> None:
         if isinstance(event, _SLIPS):

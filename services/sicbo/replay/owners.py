@@ -1,9 +1,9 @@
 """What a stored event is, for the audit of the log: its type, its owner, its decoded body (pure).
 
-Every event type belongs to one aggregate, whose service alone appends it (DESIGN.md "The
-services"; the same unions name each writer's subjects in ``sicbo.infra.nats_accounts``):
-the lifecycle's and the dice's events on ``lc``, wager intake's on ``bets``, settlement's on
-``settle``, illumination's on ``lamp``. :data:`OWNER` says which, by the event's type tag.
+Every event type belongs to one aggregate, whose service alone appends it:
+:data:`sicbo_contracts.owners.OWNER` says which, by the event's type tag, and
+:func:`sicbo_contracts.owners.misfiled` whether an event is where its writer appends it (the
+same judgement the services' readers skip by, :mod:`sicbo.shell.quarantine`).
 
 :func:`read_event` decodes a stored message as any event of the floor, told apart by its own
 ``type`` tag (never by its subject, which the audit checks against the body). A settlement
@@ -17,28 +17,15 @@ import functools
 import operator
 from typing import Any, get_args
 
+__all__ = ["OWNER", "TAG_OF", "PartKeys", "WagerKey", "read_event"]
+
 import msgspec
 
 from sicbo_contracts.base import DECODE_ERRORS, Actor, Time, tag_of
-from sicbo_contracts.dice import DiceEvent
-from sicbo_contracts.illumination import IlluminationEvent
-from sicbo_contracts.lifecycle import LifecycleEvent
-from sicbo_contracts.settlement import SettlementEvent, WagersSettled
-from sicbo_contracts.subjects import Aggregate
-from sicbo_contracts.wagers import WagerEvent
+from sicbo_contracts.owners import OWNER, UNIONS
+from sicbo_contracts.settlement import WagersSettled
 
-_UNIONS: tuple[tuple[Aggregate, Any], ...] = (
-    (Aggregate.LIFECYCLE, LifecycleEvent),
-    (Aggregate.LIFECYCLE, DiceEvent),  # the result belongs to the round (DESIGN.md "lc")
-    (Aggregate.BETS, WagerEvent),
-    (Aggregate.SETTLE, SettlementEvent),
-    (Aggregate.LAMP, IlluminationEvent),
-)
-
-#: Event type tag -> the aggregate whose subjects it is appended on.
-OWNER: dict[str, Aggregate] = {
-    tag_of(cls): aggregate for aggregate, union in _UNIONS for cls in get_args(union)
-}
+_UNIONS = UNIONS  # the aggregates' unions, whose owners are OWNER (sicbo_contracts.owners)
 
 
 class WagerKey(msgspec.Struct, frozen=True):

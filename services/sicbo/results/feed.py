@@ -53,8 +53,10 @@ from sicbo.results.project import (
 )
 from sicbo.shell.codec import encode
 from sicbo.shell.follower import Follower, Start
+from sicbo.shell.quarantine import admitted
 from sicbo.shell.reacting import NotDone
 from sicbo_contracts.base import DECODE_ERRORS
+from sicbo_contracts.results import RoundResult
 from sicbo_contracts.subjects import (
     RESULTS_STREAM,
     Aggregate,
@@ -73,13 +75,10 @@ ATTEMPTS = 8
 KEEP_ROUNDS = 50
 
 
-class _Head(msgspec.Struct):
-    """The part of a published message the guard needs."""
-
-    source_seq: int
-
-
-_head = msgspec.json.Decoder(_Head)
+#: The feed's own messages, as partners read them: a message on ``sicbo.results.<table>`` that
+#: is not one (a forged or misdirected entry) is skipped (sicbo.shell.quarantine).
+_head = msgspec.json.Decoder(RoundResult)
+_HEAD_READER = "results (feed head)"
 
 
 def public_store(nc: NATS) -> EventStore:
@@ -105,7 +104,14 @@ async def last_published(results_store: EventStore, table: str) -> tuple[int, in
     found = await results_store.get(last)
     if found is None:
         raise NotDone(f"results message {last} of {table} vanished")
-    return last, _head.decode(found.data).source_seq
+    head = admitted(_HEAD_READER, found, _head)
+    if head is None or head.table != table:
+        # Not one of the feed's results (issue 25): the last one that is, before it. The
+        # next result still expects the subject's last sequence, whatever it holds.
+        kept = [admitted(_HEAD_READER, s, _head) for s in await results_store.read(results(table))]
+        heads = [h for h in kept if h is not None and h.table == table]
+        return last, heads[-1].source_seq if heads else 0
+    return last, head.source_seq
 
 
 @dataclass
@@ -142,7 +148,10 @@ def _fold(feed: TableFeed, stored: StoredEvent, _: Any) -> TableFeed:
             feed.paytables[started.round] = started.paytable
         feed.outcomes.setdefault(subject.round, set())  # every outcome of it comes after
     elif is_source(subject):
-        feed.pending.append((stored.seq, source_decoder.decode(stored.data)))
+        source = admitted("results", stored, source_decoder)  # or skipped, named once
+        if source is None:
+            return feed
+        feed.pending.append((stored.seq, source))
         if subject.round in feed.outcomes:
             feed.outcomes[subject.round].add(stored.seq)
     return feed

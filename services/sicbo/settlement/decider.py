@@ -39,6 +39,10 @@ class Paid:
     summary: RoundSettled | None = None  # the settlement's RoundSettled (the first one)
     adjusted_to: int = 0  # the last correction an adjustment was stored for
     voided: bool = False  # refunded after a cancellation (004)
+    #: The last sequence stored on the round's settlement filter, whatever it holds (an entry
+    #: no reader folds included): the settlement batch expects the filter as it is, so an
+    #: entry a forger stored there never wedges the round (issue 25).
+    last_seq: int = 0
 
     @property
     def covered(self) -> int:
@@ -66,6 +70,12 @@ class SettlementState:
 
     def paid_for(self, round_no: int) -> Paid:
         return self.paid.get(round_no) or Paid()
+
+
+def stored_on_settle(state: SettlementState, round_no: int, seq: int) -> None:
+    """Mark an entry read on the round's settlement filter (``sicbo.evt.<t>.settle.<r>.>``)."""
+    paid = state.paid.setdefault(round_no, Paid())
+    paid.last_seq = max(paid.last_seq, seq)
 
 
 def initial_state(table: str) -> SettlementState:

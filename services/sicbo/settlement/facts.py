@@ -47,8 +47,9 @@ from sicbo_contracts.lifecycle import (
     RoundStarted,
     TableOpened,
 )
+from sicbo_contracts.owners import misfiled
 from sicbo_contracts.settlement import SettlementBasis
-from sicbo_contracts.subjects import TABLE_ROUND, Aggregate, on_its_own_subject, parse_event_subject
+from sicbo_contracts.subjects import TABLE_ROUND, Aggregate, parse_event_subject
 from sicbo_contracts.wagers import WagerEvent
 
 log = logging.getLogger(__name__)
@@ -161,11 +162,9 @@ class TableLog:
             # Forward compatibility: an event type this version does not know is skipped.
             log.warning("skipping undecodable event seq=%s on %s", seq, subject)
             return False
-        if not on_its_own_subject(subject, event):
+        if why := misfiled(parsed, event):
             # Forged or misfiled: no service's (replay reports it); never a fact of a round.
-            log.warning(
-                "skipping event seq=%s on %s: it names another table or round", seq, subject
-            )
+            log.warning("skipping event seq=%s on %s: %s", seq, subject, "; ".join(why))
             return False
         self.add(seq, event)
         return True

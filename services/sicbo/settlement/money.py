@@ -29,6 +29,7 @@ from sicbo.accounts.writer import AccountWriter
 from sicbo.eventstore.store import EventStore
 from sicbo.infra.bounded import Recent
 from sicbo.settlement.payments import Paying, Payment, entry_for, payments_of
+from sicbo.shell.quarantine import admitted
 from sicbo.wagers.stakes import move_of
 from sicbo_contracts.accounts import StakeDebited, StakeRefunded
 from sicbo_contracts.base import Actor
@@ -43,6 +44,8 @@ from sicbo_contracts.subjects import (
 from sicbo_contracts.wagers import WagerEvent
 
 log = logging.getLogger(__name__)
+#: The name its skipped entries are named by (sicbo.shell.quarantine).
+_READER = "settlement (money)"
 
 _debits = msgspec.json.Decoder(StakeDebited)
 _slips: msgspec.json.Decoder[WagerEvent] = msgspec.json.Decoder(WagerEvent)
@@ -80,8 +83,8 @@ class RoundMoney:
             self.squared_upto.put(key, max(read[-1].seq, self.squared_upto.get(key, 0)))
         debits = [
             d
-            for d in (_debits.decode(s.data) for s in read)
-            if d.table == table and d.round == round_no
+            for d in (admitted(_READER, s, _debits) for s in read)
+            if d is not None and d.table == table and d.round == round_no
         ]
         if not debits:
             return 0
@@ -114,7 +117,8 @@ class RoundMoney:
             stored.extend(await self._store.read(round_filter(table, Aggregate.BETS, r)))
         standing: dict[tuple[str, str], int] = {}
         for s in sorted(stored, key=lambda e: e.seq):
-            move = move_of(_slips.decode(s.data))
+            slip = admitted(_READER, s, _slips)  # a foreign entry: skipped, named once
+            move = move_of(slip) if slip is not None else None
             if move is not None:
                 standing[(move.player, move.slip_id)] = move.after
         return standing
@@ -122,12 +126,12 @@ class RoundMoney:
     async def pay(self, table: str, round_no: int) -> int:
         """Pay the round's settlement into the accounts; how many entries appended."""
         await self.reconcile(table, round_no)
-        payments = [
-            payment
+        paying = [
+            admitted(_READER, s, _paying)
             for s in await self._store.read(round_filter(table, Aggregate.SETTLE, round_no))
             if s.subject.rsplit(".", 1)[-1] in _PAYING_TYPES
-            for payment in payments_of(_paying.decode(s.data))
         ]
+        payments = [payment for p in paying if p is not None for payment in payments_of(p)]
         paid = 0
         for payment in await self._debited(table, payments):
             at = self._clock()

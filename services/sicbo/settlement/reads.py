@@ -24,6 +24,7 @@ from sicbo.eventstore.store import EventStore
 from sicbo.settlement.compensation import apply_adjustments
 from sicbo.settlement.decider import SettlementState, initial_state
 from sicbo.shell.follower import Follower
+from sicbo.shell.quarantine import admitted
 from sicbo_contracts.base import Dice
 from sicbo_contracts.settlement import SettlementAdjusted, WagerResult, WagersSettled
 from sicbo_contracts.subjects import (
@@ -40,8 +41,9 @@ EARLIER_KEPT = 100
 
 _WAGERS_SETTLED = token(WagersSettled)
 _ADJUSTED = token(SettlementAdjusted)
-_results = msgspec.json.Decoder(WagersSettled)
-_adjusted = msgspec.json.Decoder(SettlementAdjusted)
+_parts: msgspec.json.Decoder[WagersSettled | SettlementAdjusted] = msgspec.json.Decoder(
+    WagersSettled | SettlementAdjusted
+)
 
 Evolve = Callable[[SettlementState, StoredEvent, Any], SettlementState]
 
@@ -101,12 +103,14 @@ async def paid_wagers(store: EventStore, table: str, round_no: int) -> PaidNow:
     adjustments: list[SettlementAdjusted] = []
     last = 0
     for e in await store.read(round_filter(table, Aggregate.SETTLE, round_no)):
-        last = e.seq
+        last = e.seq  # whatever it holds: the batch expects the filter as it is
         parsed = parse_event_subject(e.subject)
-        kind = parsed.token if parsed is not None else ""
-        if kind == _WAGERS_SETTLED:
-            results.extend(_results.decode(e.data).wagers)
-        elif kind == _ADJUSTED:
-            adjustments.append(_adjusted.decode(e.data))
+        if parsed is None or parsed.token not in (_WAGERS_SETTLED, _ADJUSTED):
+            continue
+        match admitted("settlement", e, _parts):  # a foreign entry: skipped, named once
+            case WagersSettled(wagers=wagers):
+                results.extend(wagers)
+            case SettlementAdjusted() as adjusted:
+                adjustments.append(adjusted)
     wagers = apply_adjustments(results, adjustments)
     return PaidNow(wagers, adjustments[-1].after if adjustments else None, last)

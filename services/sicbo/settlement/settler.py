@@ -3,7 +3,8 @@
 Guarantees, all enforced by the server and not by this process (DESIGN.md invariants):
 
 - a round is settled once: the whole settlement (its WagersSettled parts and RoundSettled) is
-  ONE atomic batch expecting last sequence 0 on ``sicbo.evt.<table>.settle.<round>.>`` with
+  ONE atomic batch expecting the last sequence on ``sicbo.evt.<table>.settle.<round>.>`` as
+  read (0, or an entry no reader folds, which never wedges the round: issue 25) with
   ``Nats-Msg-Id: settle-<table>-<round>``. A second settler, a redelivery or a restart is
   refused (10071, or 10201 for the msg id) and reads the settlement that won;
 - an adjustment for a corrected result expects the last sequence on the same filter as read,
@@ -48,6 +49,7 @@ from sicbo.settlement.decider import (
     evolve,
     forget_old,
     initial_state,
+    stored_on_settle,
 )
 from sicbo.settlement.facts import FactEvent
 from sicbo.settlement.money import RoundMoney
@@ -134,6 +136,17 @@ def _evolve(state: SettlementState, stored: StoredEvent, event: Any) -> Settleme
     return evolve(state, stored.seq, event)
 
 
+def _mark(state: SettlementState, stored: StoredEvent) -> None:
+    """Every entry on a round's settlement filter, folded or skipped: its batch expects it."""
+    if _SETTLE_INFIX in stored.subject:
+        parsed = parse_event_subject(stored.subject)
+        if parsed is not None and parsed.aggregate is Aggregate.SETTLE:
+            stored_on_settle(state, parsed.round, stored.seq)
+
+
+_SETTLE_INFIX = f".{Aggregate.SETTLE.value}."
+
+
 _decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
     FactEvent | RoundSettled | SettlementAdjusted | SettlementVoided
 )
@@ -162,6 +175,7 @@ class Settler:
             _evolve,
             decoder=_decoder,
             wants=_folded,  # the summaries: the wager results (megabytes a round) are read past
+            on_stored=_mark,
             trim=forget_old,
         )
         #: The players' accounts: debits squared at "no more bets", the round paid (issue 14).
@@ -236,7 +250,10 @@ class Settler:
             return 0
         if isinstance(step, Settle):
             events: Sequence[Event] = engine.settle(step.facts, actor=self._actor, at=self._clock())
-            return await self._append(table, round_no, events, settle_msg_id(table, round_no), 0)
+            # The filter as read: empty, or holding only entries no reader folds (issue 25).
+            expect = state.paid_for(round_no).last_seq
+            msg_id = settle_msg_id(table, round_no)
+            return await self._append(table, round_no, events, msg_id, expect)
         # A compensation (004 void, or a correction's adjustment) of what is paid now.
         current = await paid_wagers(self._store, table, round_no)
         last = current.last

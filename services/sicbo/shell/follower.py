@@ -4,8 +4,9 @@ Every service that folds the log (a decider's state, settlement, the board, the 
 the results feed, the layout lamps, the gateway's views) keeps its state in a
 :class:`Follower`. Before it acts, it asks for the key's state (a table, or any filter the
 key names) and the follower reads only what the log gained since the last read: one read of
-one filter, in log order, each stored event decoded (or skipped, when a newer version wrote
-a type this one does not know) and folded by the reader's ``evolve``.
+one filter, in log order, each stored event decoded and folded by the reader's ``evolve``, or
+skipped the one way (:mod:`sicbo.shell.quarantine`: a type this version does not know, an
+entry that does not decode or is not where its writer appends it).
 
 What a reader may rely on:
 
@@ -45,12 +46,11 @@ import msgspec
 from sicbo.eventstore.errors import StoreError
 from sicbo.eventstore.records import StoredEvent
 from sicbo.eventstore.store import EventStore
-from sicbo_contracts.base import DECODE_ERRORS
+from sicbo.shell.quarantine import admitted
 from sicbo_contracts.subjects import (
     Aggregate,
     EventSubject,
     aggregate_filter,
-    on_its_own_subject,
     parse_event_subject,
 )
 
@@ -278,17 +278,8 @@ class Follower(Generic[S]):
                 return state
         if self._decoder is None:
             return self._evolve(state, e, None)
-        try:
-            event = self._decoder.decode(e.data)
-        except DECODE_ERRORS:
-            # Forward compatibility: an event type this version doesn't know is skipped.
-            log.warning("%s skips undecodable event %s on %s", self.name, e.seq, e.subject)
-            return state
-        if not on_its_own_subject(e.subject, event):
-            log.warning(
-                "%s skips event %s on %s: it names table %s round %s",
-                *(self.name, e.seq, e.subject, event.table, getattr(event, "round", None)),
-            )
+        event = admitted(self.name, e, self._decoder)  # or skipped: sicbo.shell.quarantine
+        if event is None:
             return state
         return self._evolve(state, e, event)
 

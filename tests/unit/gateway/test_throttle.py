@@ -11,6 +11,7 @@ from sicbo.gateway.throttle import (
     SignInThrottle,
     client_key,
     delay_after,
+    guesses_in,
 )
 
 
@@ -76,9 +77,34 @@ def test_one_client_sweeping_many_ids_is_slowed_by_its_bucket() -> None:
     throttle = SignInThrottle()
     for n in range(CLIENT_BURST):
         failed(throttle, f"id-{n}", "203.0.113.7", now=0.0)
+    # A second guess at any of them waits for the bucket, however free the pair's tries.
+    assert throttle.attempt("id-0", "203.0.113.7", now=0.0) == CLIENT_REFILL_SECONDS
+    failed(throttle, "id-new", "203.0.113.7", now=0.0)  # a fresh id: its one first guess
     assert throttle.attempt("id-new", "203.0.113.7", now=0.0) == CLIENT_REFILL_SECONDS
-    assert throttle.attempt("id-new", "198.51.100.1", now=0.0) == 0  # another client is not
-    failed(throttle, "id-new", "203.0.113.7", now=CLIENT_REFILL_SECONDS)  # one token back
+    failed(throttle, "id-0", "203.0.113.7", now=CLIENT_REFILL_SECONDS)  # one token back
+
+
+def test_a_sweep_from_an_address_never_holds_an_operator_who_typed_no_wrong_pin() -> None:
+    """Issue 25: sue, who never typed a wrong PIN, got 429 after a 32-id sweep from her
+    floor's address."""
+    throttle = SignInThrottle()
+    for n in range(32):
+        failed(throttle, f"id-{n}", "10.0.0.1", now=float(n))
+    assert throttle.attempt("sue", "10.0.0.1", now=32.0) == 0
+    throttle.succeeded("sue", "10.0.0.1", now=32.0)
+
+
+def test_one_wrong_pin_every_10_s_behind_a_nat_locks_no_terminal_out() -> None:
+    throttle = SignInThrottle()
+    for n in range(360):  # an hour of it
+        throttle.attempt(f"guess-{n % 7}", "10.0.0.1", now=n * 10.0)
+        assert throttle.attempt(f"op-{n}", "10.0.0.1", now=n * 10.0 + 5) == 0
+        throttle.succeeded(f"op-{n}", "10.0.0.1", now=n * 10.0 + 5)
+
+
+def test_a_guesser_gets_21_tries_an_hour_at_one_pin_from_one_address() -> None:
+    assert guesses_in(3600) == 21  # the figure sicbo.gateway.throttle's docstring states
+    assert guesses_in(24 * 3600) < 24 * 12 + 21  # then one every 300 s at most
 
 
 def test_a_right_pin_gives_the_clients_token_back() -> None:
@@ -96,7 +122,7 @@ def test_ipv6_clients_count_per_64() -> None:
     throttle = SignInThrottle()
     for n in range(CLIENT_BURST):
         failed(throttle, f"id-{n}", f"2001:db8:1:2::{n + 1:x}", now=0.0)
-    assert throttle.wait("id-x", "2001:db8:1:2::ffff", now=0.0) > 0
+    assert throttle.wait("id-0", "2001:db8:1:2::1", now=0.0) > 0  # the /64 emptied its bucket
 
 
 def test_the_tables_are_bounded() -> None:

@@ -37,3 +37,18 @@ def test_each_exit_is_told_once_with_its_code_and_log(tmp_path: Path) -> None:
     finally:
         running.kill()
         killed.kill()
+
+
+def test_a_service_log_is_its_owners_only(tmp_path: Path) -> None:
+    """Issue 25 item 7: a service's log names players, so it is 0600 like the secrets, from
+    its creation; one an older version left readable is narrowed at the next start."""
+    made = tmp_path / "wagers-0.log"
+    old = tmp_path / "lifecycle-0.log"
+    old.write_text("before\n")
+    old.chmod(0o644)
+    for path in (made, old):
+        proc = Scripted(path.stem, "print('a player named')", path).start()
+        assert proc.proc is not None
+        proc.proc.wait()
+        assert path.stat().st_mode & 0o777 == 0o600, path
+    assert "a player named" in made.read_text() and old.read_text().startswith("before")

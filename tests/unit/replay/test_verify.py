@@ -5,11 +5,17 @@ from datetime import timedelta
 import msgspec
 
 from sicbo.replay.verify import verify, verify_parallel
-from sicbo_contracts.settlement import WagersSettled
+from sicbo.shell.codec import encode
+from sicbo_contracts.base import Actor, Role
+from sicbo_contracts.lifecycle import RoundCompleted
+from sicbo_contracts.replies import Rejected
+from sicbo_contracts.settlement import RoundSettled, WagersSettled
+from sicbo_contracts.subjects import Aggregate, event
 from tests.support.common import NOW, PROFILES
 from tests.support.log import Log
 from tests.support.stream import Stored, StoredLog
 from tests.support.wagers import chips, promo
+from tests.unit.replay.forging import Forgery
 
 
 def busy_table(profile: str, rounds: int = 5) -> StoredLog:
@@ -115,3 +121,23 @@ def test_a_settlement_message_replay_cannot_read_fails_verification() -> None:
     odd = Stored(summary.seq + 1000, subject, summary.data, summary.time)
     result = verify([*stored, odd])
     assert not result.ok and result.undecodable == [("T1", summary.seq + 1000)]
+
+
+def test_a_round_with_foreign_entries_is_still_listed_as_not_settled() -> None:
+    """Issue 25: a ``round.completed.v1`` body on a bets subject, and a ``rejected.v1`` on the
+    round's settlement subject, hid the round from the list ("verified 0 rounds"); they are
+    named as findings and the round is listed, as every service's reader skips them."""
+    forged = Forgery()
+    forged.play(1)
+    forged.log.start(2)
+    forged.log.close(2)
+    forged.log.confirm(2, (1, 2, 3))
+    done = RoundCompleted(table="T1", actor=Actor(id="s", role=Role.SERVICE), at=NOW, round=2)
+    on_bets = forged.forge(done, Aggregate.BETS)
+    rejected = encode(Rejected(command_id="x", code="refused", reason="a reply, stored"))
+    on_settle = forged.forge_raw(event("T1", Aggregate.SETTLE, 2, RoundSettled), rejected)
+    result = verify(forged.messages())
+    assert result.unsettled == [("T1", 2)] and result.rounds == 1
+    named = {v.seq for v in result.violations} | {seq for _, seq in result.undecodable}
+    assert {on_bets, on_settle} <= named
+    assert not result.ok

@@ -77,7 +77,7 @@ function showSignedIn(id, currency = null) {
   $("table-box").hidden = false;
   $("controls").append(noticeBox);
   startTable();
-  startWallet(table);
+  if (currency) startWallet(table); // a bare id (demo) has no account: no wallet to show
 }
 
 $("signin-form").addEventListener("submit", async (event) => {
