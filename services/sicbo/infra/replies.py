@@ -37,7 +37,8 @@ def misdirected(msg: Msg) -> bool:
 
 
 async def answer(msg: Msg, data: bytes) -> None:
-    """Answer ``msg`` if it asked for an answer on an inbox (:func:`misdirected` logs the
-    others, once, where the request is taken)."""
-    if msg.reply and is_inbox(msg.reply):
+    """Answer ``msg`` if it asked for an answer on an inbox; one asked elsewhere is logged
+    (:func:`misdirected`) and not answered. A handler that acts before it answers asks
+    :func:`misdirected` first, so it neither acts nor answers."""
+    if msg.reply and not misdirected(msg):
         await msg.respond(data)
