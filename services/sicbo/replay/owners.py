@@ -17,15 +17,14 @@ import functools
 import operator
 from typing import Any, get_args
 
-__all__ = ["OWNER", "TAG_OF", "PartKeys", "WagerKey", "read_event"]
-
 import msgspec
 
 from sicbo_contracts.base import DECODE_ERRORS, Actor, Time, tag_of
 from sicbo_contracts.owners import OWNER, UNIONS
 from sicbo_contracts.settlement import WagersSettled
 
-_UNIONS = UNIONS  # the aggregates' unions, whose owners are OWNER (sicbo_contracts.owners)
+#: OWNER is sicbo_contracts.owners' (one table of owners), read here by the audit.
+__all__ = ["OWNER", "TAG_OF", "PartKeys", "WagerKey", "read_event"]
 
 
 class WagerKey(msgspec.Struct, frozen=True):
@@ -51,7 +50,7 @@ class _Type(msgspec.Struct):
 
 
 _CLASSES: tuple[Any, ...] = tuple(
-    PartKeys if cls is WagersSettled else cls for _, union in _UNIONS for cls in get_args(union)
+    PartKeys if cls is WagersSettled else cls for _, union in UNIONS for cls in get_args(union)
 )
 #: The type tag of each class :func:`read_event` gives.
 TAG_OF: dict[type, str] = {cls: tag_of(cls) for cls in _CLASSES}
